@@ -1,0 +1,11 @@
+//go:build tools
+
+// Package tools records build-time dependencies so that "go mod vendor" keeps them,
+// which lets hack/update-codegen.sh run the code generators without network access.
+package tools
+
+import (
+	// kube_codegen.sh and the generators it installs.
+	_ "k8s.io/code-generator"
+	_ "k8s.io/code-generator/cmd/validation-gen"
+)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Regenerates deepcopy functions and the typed clientset, listers and informers for
+# pkg/apis from the vendored k8s.io/code-generator. Run after changing pkg/apis.
+set -o errexit -o nounset -o pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+# The generators resolve packages through the module that contains the working directory.
+cd "${REPO_ROOT}"
+CODEGEN_PKG="${REPO_ROOT}/vendor/k8s.io/code-generator"
+if [[ ! -f "${CODEGEN_PKG}/kube_codegen.sh" ]]; then
+    echo "update-codegen: ${CODEGEN_PKG}/kube_codegen.sh is missing; run 'go mod vendor'" >&2
+    exit 1
+fi
+
+# The generators are built from vendor/ into the build cache folder, not into ~/go/bin.
+export GOFLAGS=-mod=vendor
+export GOBIN="${REPO_ROOT}/_output/codegen-bin"
+mkdir -p "${GOBIN}" "${REPO_ROOT}/pkg/client"
+
+# shellcheck source=/dev/null
+source "${CODEGEN_PKG}/kube_codegen.sh"
+
+MODULE=github.com/samplecrd/network-controller
+
+kube::codegen::gen_helpers \
+    --boilerplate "${REPO_ROOT}/hack/boilerplate.go.txt" \
+    "${REPO_ROOT}/pkg/apis"
+
+kube::codegen::gen_client \
+    --with-watch \
+    --output-dir "${REPO_ROOT}/pkg/client" \
+    --output-pkg "${MODULE}/pkg/client" \
+    --boilerplate "${REPO_ROOT}/hack/boilerplate.go.txt" \
+    "${REPO_ROOT}/pkg/apis"

@@ -1,0 +1,60 @@
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// +genclient
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// Network is a request for one OpenStack Neutron network with one subnet.
+// crd/network.yaml holds its OpenAPI schema; a test keeps the two in step.
+type Network struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   NetworkSpec   `json:"spec"`
+	Status NetworkStatus `json:"status,omitempty"`
+}
+
+// NetworkSpec is the desired Neutron network.
+type NetworkSpec struct {
+	// CIDR of the subnet, IPv4 or IPv6, in canonical form (host bits zero).
+	// It cannot be changed once set: Neutron cannot change a subnet's range in place.
+	CIDR string `json:"cidr"`
+	// Gateway of the subnet: an address inside CIDR that is neither the network address
+	// nor the IPv4 broadcast address. Empty means the first usable address.
+	// +optional
+	Gateway string `json:"gateway,omitempty"`
+}
+
+// NetworkStatus is what the controller last observed and did.
+type NetworkStatus struct {
+	// ObservedGeneration is the metadata.generation the status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Conditions; Ready summarises whether the Neutron side matches the spec.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// NetworkID is the ID of the Neutron network.
+	// +optional
+	NetworkID string `json:"networkID,omitempty"`
+	// SubnetID is the ID of the Neutron subnet.
+	// +optional
+	SubnetID string `json:"subnetID,omitempty"`
+	// Gateway is the gateway address in effect on the Neutron subnet.
+	// +optional
+	Gateway string `json:"gateway,omitempty"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// NetworkList is a list of Network objects.
+type NetworkList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata"`
+
+	Items []Network `json:"items"`
+}

@@ -1,0 +1,8 @@
+package networks
+
+const (
+	StatusActive = "ACTIVE"
+	StatusBuild  = "BUILD"
+	StatusDown   = "DOWN"
+	StatusError  = "ERROR"
+)
