@@ -1,0 +1,134 @@
+package neutron
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/gophercloud/gophercloud/v2"
+)
+
+// Kind says what the controller should do about a failed Neutron call.
+type Kind int
+
+const (
+	// KindUnavailable: Neutron could not be reached, timed out or answered 5xx. Retry.
+	KindUnavailable Kind = iota
+	// KindNotFound: the resource is gone.
+	KindNotFound
+	// KindInUse: ports or subnets still use the resource being deleted. Retry later.
+	KindInUse
+	// KindOverQuota: the project's quota is exhausted. Retry, slowly.
+	KindOverQuota
+	// KindConflict: any other 409. Retry.
+	KindConflict
+	// KindRejected: Neutron refused the request itself (400, 403, 422). Retrying the same
+	// request cannot succeed; only a changed spec can.
+	KindRejected
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindUnavailable:
+		return "Unavailable"
+	case KindNotFound:
+		return "NotFound"
+	case KindInUse:
+		return "InUse"
+	case KindOverQuota:
+		return "OverQuota"
+	case KindConflict:
+		return "Conflict"
+	case KindRejected:
+		return "Rejected"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Error is a failed Neutron call with what Neutron said about it.
+type Error struct {
+	// Op names the call, e.g. "create network".
+	Op   string
+	Kind Kind
+	// Code is the HTTP status, 0 when there was no answer.
+	Code int
+	// Type is Neutron's error type, e.g. "SubnetInUse".
+	Type string
+	// Message is Neutron's own explanation, or the transport error.
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Code == 0 {
+		return fmt.Sprintf("neutron %s: %s", e.Op, e.Message)
+	}
+	if e.Type != "" {
+		return fmt.Sprintf("neutron %s: %d %s: %s", e.Op, e.Code, e.Type, e.Message)
+	}
+	return fmt.Sprintf("neutron %s: %d: %s", e.Op, e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// KindOf classifies err; errors that did not come from Neutron count as unavailable.
+func KindOf(err error) Kind {
+	var ne *Error
+	if errors.As(err, &ne) {
+		return ne.Kind
+	}
+	return KindUnavailable
+}
+
+// IsNotFound reports whether err says the resource does not exist.
+func IsNotFound(err error) bool { return err != nil && KindOf(err) == KindNotFound }
+
+// wrapError turns a gophercloud error into an *Error; nil stays nil.
+func wrapError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var resp gophercloud.ErrUnexpectedResponseCode
+	if !errors.As(err, &resp) {
+		return &Error{Op: op, Kind: KindUnavailable, Message: err.Error(), Err: err}
+	}
+	typ, msg := parseNeutronError(resp.Body)
+	if msg == "" {
+		msg = http.StatusText(resp.Actual)
+	}
+	return &Error{Op: op, Kind: classify(resp.Actual, typ), Code: resp.Actual, Type: typ, Message: msg, Err: err}
+}
+
+func classify(code int, neutronType string) Kind {
+	switch {
+	case code == http.StatusNotFound:
+		return KindNotFound
+	case code == http.StatusConflict:
+		switch neutronType {
+		case "SubnetInUse", "NetworkInUse", "InUse":
+			return KindInUse
+		case "OverQuota":
+			return KindOverQuota
+		}
+		return KindConflict
+	case code == http.StatusBadRequest, code == http.StatusForbidden, code == http.StatusUnprocessableEntity:
+		return KindRejected
+	}
+	// 401 (token expired mid-flight), 408, 429 and 5xx all heal by themselves.
+	return KindUnavailable
+}
+
+// parseNeutronError reads {"NeutronError": {"type": ..., "message": ...}}.
+func parseNeutronError(body []byte) (typ, msg string) {
+	var doc struct {
+		NeutronError struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"NeutronError"`
+	}
+	if json.Unmarshal(body, &doc) == nil {
+		return doc.NeutronError.Type, doc.NeutronError.Message
+	}
+	return "", ""
+}

@@ -1,0 +1,193 @@
+package neutron
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gophercloud/gophercloud/v2"
+	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/extensions/attributestags"
+	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
+	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
+)
+
+// CallObserver is told about every Neutron call: its operation name, its error (nil on
+// success) and how long it took. Metrics hang off it.
+type CallObserver func(op string, err error, elapsed time.Duration)
+
+// Client is the Driver backed by gophercloud.
+type Client struct {
+	sc      *gophercloud.ServiceClient
+	observe CallObserver
+}
+
+var _ Driver = (*Client)(nil)
+
+// NewClient returns a Driver using sc, a networking v2 service client. observe may be nil.
+func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
+	if observe == nil {
+		observe = func(string, error, time.Duration) {}
+	}
+	return &Client{sc: sc, observe: observe}
+}
+
+// call runs fn as operation op, classifies its error and reports it to the observer.
+func (c *Client) call(op string, fn func() error) error {
+	start := time.Now()
+	err := wrapError(op, fn())
+	c.observe(op, err, time.Since(start))
+	return err
+}
+
+func (c *Client) Ping(ctx context.Context) error {
+	return c.call("ping", func() error {
+		// The smallest real request: one network at most, any network.
+		_, err := networks.List(c.sc, networks.ListOpts{Limit: 1}).AllPages(ctx)
+		return err
+	})
+}
+
+func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) {
+	var out []Network
+	err := c.call("list networks", func() error {
+		// No page size: Neutron answers with every match in one response unless the
+		// operator capped it, and AllPages follows the next links when it did.
+		pages, err := networks.List(c.sc, networks.ListOpts{
+			Tags:        strings.Join(f.Tags, ","),
+			Description: f.Description,
+		}).AllPages(ctx)
+		if err != nil {
+			return err
+		}
+		nets, err := networks.ExtractNetworks(pages)
+		for _, n := range nets {
+			out = append(out, fromNetwork(n))
+		}
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) CreateNetwork(ctx context.Context, name, description string) (Network, error) {
+	var out Network
+	err := c.call("create network", func() error {
+		n, err := networks.Create(ctx, c.sc, networks.CreateOpts{Name: name, Description: description}).Extract()
+		if err == nil {
+			out = fromNetwork(*n)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) SetNetworkTags(ctx context.Context, id string, tags []string) error {
+	return c.call("tag network", func() error {
+		_, err := attributestags.ReplaceAll(ctx, c.sc, "networks", id, attributestags.ReplaceAllOpts{Tags: tags}).Extract()
+		return err
+	})
+}
+
+func (c *Client) DeleteNetwork(ctx context.Context, id string) error {
+	return ignoreNotFound(c.call("delete network", func() error {
+		return networks.Delete(ctx, c.sc, id).ExtractErr()
+	}))
+}
+
+func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
+	var out []Subnet
+	err := c.call("list subnets", func() error {
+		pages, err := subnets.List(c.sc, subnets.ListOpts{
+			Tags:        strings.Join(f.Tags, ","),
+			Description: f.Description,
+			NetworkID:   f.NetworkID,
+		}).AllPages(ctx)
+		if err != nil {
+			return err
+		}
+		subs, err := subnets.ExtractSubnets(pages)
+		for _, s := range subs {
+			out = append(out, fromSubnet(s))
+		}
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, error) {
+	var out Subnet
+	err := c.call("create subnet", func() error {
+		gateway := req.GatewayIP
+		s, err := subnets.Create(ctx, c.sc, subnets.CreateOpts{
+			NetworkID:       req.NetworkID,
+			Name:            req.Name,
+			Description:     req.Description,
+			CIDR:            req.CIDR,
+			IPVersion:       gophercloud.IPVersion(req.IPVersion),
+			GatewayIP:       &gateway,
+			AllocationPools: toPools(req.AllocationPools),
+		}).Extract()
+		if err == nil {
+			out = fromSubnet(*s)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) SetSubnetTags(ctx context.Context, id string, tags []string) error {
+	return c.call("tag subnet", func() error {
+		_, err := attributestags.ReplaceAll(ctx, c.sc, "subnets", id, attributestags.ReplaceAllOpts{Tags: tags}).Extract()
+		return err
+	})
+}
+
+func (c *Client) UpdateSubnetGateway(ctx context.Context, id, gateway string, pools []Pool) (Subnet, error) {
+	var out Subnet
+	err := c.call("update subnet", func() error {
+		s, err := subnets.Update(ctx, c.sc, id, subnets.UpdateOpts{
+			GatewayIP:       &gateway,
+			AllocationPools: toPools(pools),
+		}).Extract()
+		if err == nil {
+			out = fromSubnet(*s)
+		}
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
+	return ignoreNotFound(c.call("delete subnet", func() error {
+		return subnets.Delete(ctx, c.sc, id).ExtractErr()
+	}))
+}
+
+func ignoreNotFound(err error) error {
+	if IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func fromNetwork(n networks.Network) Network {
+	return Network{ID: n.ID, Name: n.Name, Description: n.Description, Tags: n.Tags, CreatedAt: n.CreatedAt}
+}
+
+func fromSubnet(s subnets.Subnet) Subnet {
+	pools := make([]Pool, 0, len(s.AllocationPools))
+	for _, p := range s.AllocationPools {
+		pools = append(pools, Pool{Start: p.Start, End: p.End})
+	}
+	return Subnet{
+		ID: s.ID, NetworkID: s.NetworkID, Name: s.Name, Description: s.Description, Tags: s.Tags,
+		CIDR: s.CIDR, IPVersion: s.IPVersion, GatewayIP: s.GatewayIP, AllocationPools: pools, CreatedAt: s.CreatedAt,
+	}
+}
+
+func toPools(pools []Pool) []subnets.AllocationPool {
+	out := make([]subnets.AllocationPool, 0, len(pools))
+	for _, p := range pools {
+		out = append(out, subnets.AllocationPool{Start: p.Start, End: p.End})
+	}
+	return out
+}
