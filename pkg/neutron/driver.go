@@ -48,6 +48,9 @@ type Network struct {
 	CreatedAt   time.Time
 }
 
+// GetID returns the network's ID.
+func (n Network) GetID() string { return n.ID }
+
 // Subnet is the part of a Neutron subnet the controller looks at.
 type Subnet struct {
 	ID              string
@@ -61,6 +64,9 @@ type Subnet struct {
 	AllocationPools []Pool
 	CreatedAt       time.Time
 }
+
+// GetID returns the subnet's ID.
+func (s Subnet) GetID() string { return s.ID }
 
 // Pool is an inclusive range of addresses Neutron may hand out to ports.
 type Pool struct {

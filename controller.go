@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/time/rate"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
+	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions/samplecrd/v1"
+	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+const (
+	controllerAgentName = "network-controller"
+	// fieldManager names this controller in managedFields of everything it writes.
+	fieldManager = controllerAgentName
+	// finalizerName keeps a Network in the API until its Neutron side is gone.
+	finalizerName = "samplecrd.k8s.io/neutron-cleanup"
+	queueName     = "networks"
+)
+
+// Config holds the controller's tunables; main fills it from flags.
+type Config struct {
+	// ClusterID goes into the ownership tag of every Neutron resource.
+	ClusterID string
+	// NeutronResyncPeriod is how often Neutron is compared with the cluster to repair drift
+	// and collect orphans. Zero disables it.
+	NeutronResyncPeriod time.Duration
+	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
+	// create whose object is not in the informer cache yet is never collected.
+	OrphanGracePeriod time.Duration
+	// RetryBaseDelay and RetryMaxDelay bound the per-object exponential backoff.
+	RetryBaseDelay time.Duration
+	RetryMaxDelay  time.Duration
+}
+
+// Controller makes the Neutron side of every Network object match its spec.
+type Controller struct {
+	client         clientset.Interface
+	networksLister listers.NetworkLister
+	networksSynced cache.InformerSynced
+	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
+	// always reads the latest object from the lister, and a key queued many times while
+	// waiting is processed once.
+	workqueue workqueue.TypedRateLimitingInterface[cache.ObjectName]
+	recorder  record.EventRecorder
+	neutron   neutron.Driver
+	metrics   *metrics.Metrics
+	config    Config
+	// now is time.Now, replaceable in tests.
+	now func() time.Time
+}
+
+// NewController wires the Network informer's event handlers into the workqueue.
+func NewController(
+	ctx context.Context,
+	kubeclientset kubernetes.Interface,
+	networkclientset clientset.Interface,
+	networkInformer informers.NetworkInformer,
+	driver neutron.Driver,
+	m *metrics.Metrics,
+	config Config,
+) (*Controller, error) {
+	logger := klog.FromContext(ctx)
+
+	// Let the event recorder know our types, so Events can refer to Networks.
+	utilruntime.Must(networkscheme.AddToScheme(scheme.Scheme))
+	eventBroadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	eventBroadcaster.StartStructuredLogging(0)
+	eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclientset.CoreV1().Events("")})
+	recorder := eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
+
+	ratelimiter := workqueue.NewTypedMaxOfRateLimiter(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](config.RetryBaseDelay, config.RetryMaxDelay),
+		// Overall ceiling, so a burst of failures cannot flood the apiserver or Neutron.
+		&workqueue.TypedBucketRateLimiter[cache.ObjectName]{Limiter: rate.NewLimiter(rate.Limit(50), 300)},
+	)
+
+	c := &Controller{
+		client:         networkclientset,
+		networksLister: networkInformer.Lister(),
+		networksSynced: networkInformer.Informer().HasSynced,
+		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
+			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
+		recorder: recorder,
+		neutron:  driver,
+		metrics:  m,
+		config:   config,
+		now:      time.Now,
+	}
+
+	logger.Info("Setting up event handlers")
+	_, err := networkInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: c.enqueueNetwork,
+		UpdateFunc: func(old, new any) {
+			// A periodic resync re-delivers every object unchanged; nothing to do for those.
+			if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
+				return
+			}
+			c.enqueueNetwork(new)
+		},
+		DeleteFunc: c.enqueueNetwork,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("adding Network event handlers: %w", err)
+	}
+	return c, nil
+}
+
+// Run waits for the informer cache, then runs workers and the Neutron resync until ctx is
+// done. It returns once the workers have finished the items they were processing.
+func (c *Controller) Run(ctx context.Context, workers int) error {
+	defer utilruntime.HandleCrashWithContext(ctx)
+	logger := klog.FromContext(ctx)
+
+	logger.Info("Starting Network controller")
+	logger.Info("Waiting for informer caches to sync")
+	if ok := cache.WaitForCacheSync(ctx.Done(), c.networksSynced); !ok {
+		c.workqueue.ShutDown()
+		return errors.New("failed to wait for caches to sync")
+	}
+
+	logger.Info("Starting workers", "count", workers)
+	done := make(chan struct{}, workers)
+	for range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			wait.UntilWithContext(ctx, c.runWorker, time.Second)
+		}()
+	}
+	if c.config.NeutronResyncPeriod > 0 {
+		go wait.UntilWithContext(ctx, c.resyncNeutron, c.config.NeutronResyncPeriod)
+	}
+
+	logger.Info("Started workers")
+	<-ctx.Done()
+	logger.Info("Shutting down workers; waiting for items in flight")
+	// Take no new items, let workers finish the ones they hold.
+	c.workqueue.ShutDownWithDrain()
+	for range workers {
+		<-done
+	}
+	logger.Info("Workers stopped")
+	return nil
+}
+
+// runWorker processes items until the queue shuts down.
+func (c *Controller) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+// processNextWorkItem reconciles one key. Success forgets the key's failure history;
+// failure puts it back with per-key exponential backoff, so nothing is dropped.
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	key, shutdown := c.workqueue.Get()
+	if shutdown {
+		return false
+	}
+	defer c.workqueue.Done(key)
+
+	// The work item itself runs without the shutdown signal: a Neutron call and the
+	// status write that records it belong together, and the drain waits for both.
+	itemCtx := context.WithoutCancel(ctx)
+	start := c.now()
+	err := c.syncHandler(itemCtx, key)
+	if err == nil {
+		c.metrics.ObserveReconcile(metrics.ResultSuccess, c.now().Sub(start))
+		c.workqueue.Forget(key)
+		return true
+	}
+	c.metrics.ObserveReconcile(metrics.ResultError, c.now().Sub(start))
+
+	var reported *reportedError
+	if errors.As(err, &reported) {
+		// Already in the Network's status and Events; logging each retry again would
+		// only flood the log while Neutron is down.
+		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
+	} else {
+		utilruntime.HandleErrorWithContext(ctx, err, "Error syncing Network; requeuing for later retry", "network", key)
+	}
+	c.workqueue.AddRateLimited(key)
+	return true
+}
+
+// syncHandler compares the Network named by key with its Neutron side and makes them
+// equal, or removes the Neutron side when the Network is being deleted.
+func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) error {
+	logger := klog.LoggerWithValues(klog.FromContext(ctx), "network", key)
+	ctx = klog.NewContext(ctx, logger)
+
+	network, err := c.networksLister.Networks(key.Namespace).Get(key.Name)
+	if apierrors.IsNotFound(err) {
+		// Gone with its finalizer: its Neutron side was removed before. Anything that
+		// escaped (an object deleted with --force and no finalizer) is collected by the
+		// Neutron resync as an orphan.
+		logger.V(4).Info("Network no longer exists")
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading Network %s from the informer cache: %w", key, err)
+	}
+
+	if network.DeletionTimestamp != nil {
+		return c.finalize(ctx, network)
+	}
+	return c.reconcile(ctx, network)
+}
+
+// enqueueNetwork queues the key of a Network; it accepts the tombstone the informer hands
+// out when it missed a delete.
+func (c *Controller) enqueueNetwork(obj any) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	key, err := cache.ObjectToName(obj)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("queueing Network: %w", err))
+		return
+	}
+	c.workqueue.Add(key)
+}

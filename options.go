@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// options are the command-line flags.
+type options struct {
+	kubeconfig   string
+	master       string
+	kubeAPIQPS   float64
+	kubeAPIBurst int
+	workers      int
+
+	neutronEndpoint string
+	osCloud         string
+
+	clusterID           string
+	neutronResyncPeriod time.Duration
+	orphanGracePeriod   time.Duration
+	retryBaseDelay      time.Duration
+	retryMaxDelay       time.Duration
+
+	leaderElect           bool
+	leaseName             string
+	leaseNamespace        string
+	leaseDuration         time.Duration
+	leaseRenewDeadline    time.Duration
+	leaseRetryPeriod      time.Duration
+	metricsBindAddress    string
+	healthProbeAddress    string
+	shutdownTimeout       time.Duration
+	loggingFormat         string
+	neutronStartupTimeout time.Duration
+}
+
+func (o *options) addFlags(fs *flag.FlagSet) {
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
+	fs.StringVar(&o.master, "master", "", "The address of the Kubernetes API server. Overrides any value in kubeconfig. Only required if out-of-cluster.")
+	// client-go's default of 5 QPS / burst 10 is meant for small tools; a reconcile writes
+	// up to three times (finalizer, status twice on create), so 5 QPS would cap a
+	// controller with thousands of Networks at ~2 creates per second after a restart.
+	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Sustained queries per second to the Kubernetes API.")
+	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API.")
+	fs.IntVar(&o.workers, "workers", 4, "Networks reconciled in parallel.")
+
+	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", "", "URL of a Neutron API that needs no authentication (auth_strategy = noauth), e.g. http://127.0.0.1:9696/. Exclusive with -os-cloud.")
+	fs.StringVar(&o.osCloud, "os-cloud", os.Getenv("OS_CLOUD"), "Name of the cloud in clouds.yaml to authenticate to with Keystone (default $OS_CLOUD). Exclusive with -neutron-endpoint.")
+
+	fs.StringVar(&o.clusterID, "cluster-id", "", "Identifies this cluster in the tags of the Neutron resources it owns; the controller never touches resources tagged for another cluster. Default: the UID of the kube-system namespace.")
+	fs.DurationVar(&o.neutronResyncPeriod, "neutron-resync-period", 5*time.Minute, "How often Neutron is compared with the cluster to repair changes made in Neutron and collect orphans. 0 disables.")
+	fs.DurationVar(&o.orphanGracePeriod, "orphan-grace-period", 10*time.Minute, "Minimum age of a Neutron network before it may be collected as an orphan.")
+	fs.DurationVar(&o.retryBaseDelay, "retry-base-delay", 50*time.Millisecond, "First delay before a failed Network is retried; it doubles on each failure.")
+	fs.DurationVar(&o.retryMaxDelay, "retry-max-delay", 2*time.Minute, "Longest delay between retries of a failed Network; after an outage everything converges within it.")
+
+	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader through a Lease so that only one replica reconciles.")
+	fs.StringVar(&o.leaseName, "leader-elect-lease-name", "network-controller", "Name of the leader election Lease.")
+	fs.StringVar(&o.leaseNamespace, "leader-elect-namespace", defaultLeaseNamespace(), "Namespace of the leader election Lease (default $POD_NAMESPACE, else kube-system).")
+	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
+	fs.DurationVar(&o.leaseRenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up leadership.")
+	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the Lease.")
+	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", "Address serving Prometheus /metrics; empty or 0 disables.")
+	fs.StringVar(&o.healthProbeAddress, "health-probe-bind-address", "127.0.0.1:8081", "Address serving /healthz and /readyz; empty or 0 disables.")
+	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
+	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
+	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long to wait for Neutron to answer at startup before giving up.")
+}
+
+func defaultLeaseNamespace() string {
+	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
+		return ns
+	}
+	return "kube-system"
+}
+
+// validate returns every problem with the flags at once.
+func (o *options) validate() error {
+	var errs []error
+	switch {
+	case o.neutronEndpoint == "" && o.osCloud == "":
+		errs = append(errs, errors.New("one of -neutron-endpoint or -os-cloud (or OS_CLOUD) is required"))
+	case o.neutronEndpoint != "" && o.osCloud != "":
+		errs = append(errs, errors.New("-neutron-endpoint and -os-cloud are exclusive"))
+	}
+	if o.workers < 1 {
+		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))
+	}
+	if o.kubeAPIQPS <= 0 || o.kubeAPIBurst < 1 {
+		errs = append(errs, errors.New("-kube-api-qps and -kube-api-burst must be positive"))
+	}
+	if o.clusterID != "" {
+		if err := neutron.ValidateClusterID(o.clusterID); err != nil {
+			errs = append(errs, fmt.Errorf("-cluster-id: %w", err))
+		}
+	}
+	if o.retryBaseDelay <= 0 || o.retryMaxDelay < o.retryBaseDelay {
+		errs = append(errs, errors.New("-retry-base-delay must be positive and at most -retry-max-delay"))
+	}
+	if o.neutronResyncPeriod < 0 || o.orphanGracePeriod < 0 {
+		errs = append(errs, errors.New("-neutron-resync-period and -orphan-grace-period must not be negative"))
+	}
+	if o.leaderElect && !(o.leaseDuration > o.leaseRenewDeadline && o.leaseRenewDeadline > o.leaseRetryPeriod && o.leaseRetryPeriod > 0) {
+		errs = append(errs, errors.New("leader election needs lease duration > renew deadline > retry period > 0"))
+	}
+	if o.loggingFormat != "text" && o.loggingFormat != "json" {
+		errs = append(errs, fmt.Errorf("-logging-format must be text or json, got %q", o.loggingFormat))
+	}
+	return errors.Join(errs...)
+}

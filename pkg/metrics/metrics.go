@@ -1,0 +1,93 @@
+// Package metrics defines every Prometheus series the controller exports, so the names
+// documented in the README live in one place.
+package metrics
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+const namespace = "network_controller"
+
+// Reconcile results, the values of the "result" label.
+const (
+	ResultSuccess = "success"
+	ResultError   = "error"
+)
+
+// Metrics holds the controller's own series.
+type Metrics struct {
+	reconcileTotal    *prometheus.CounterVec
+	reconcileDuration *prometheus.HistogramVec
+	neutronRequests   *prometheus.CounterVec
+	neutronDuration   *prometheus.HistogramVec
+	managedNetworks   prometheus.Gauge
+	orphansCollected  prometheus.Counter
+	workqueue         *workqueueProvider
+	registry          *prometheus.Registry
+}
+
+// New creates the series and registers them, the client-go workqueue series and the Go
+// runtime and process collectors on a new registry.
+func New() *Metrics {
+	m := &Metrics{
+		reconcileTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "reconcile_total",
+			Help: "Network reconciliations, by result (success or error).",
+		}, []string{"result"}),
+		reconcileDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "reconcile_duration_seconds",
+			Help:    "Time one reconciliation of a Network took, by result.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}, []string{"result"}),
+		neutronRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "neutron_requests_total",
+			Help: "Neutron API calls, by operation and outcome (ok or the error kind).",
+		}, []string{"operation", "outcome"}),
+		neutronDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "neutron_request_duration_seconds",
+			Help:    "Latency of Neutron API calls, by operation.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}, []string{"operation"}),
+		managedNetworks: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "managed_networks",
+			Help: "Neutron networks carrying this cluster's tag, as of the last Neutron resync.",
+		}),
+		orphansCollected: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "orphans_collected_total",
+			Help: "Neutron networks deleted because their Network object no longer exists.",
+		}),
+		workqueue: newWorkqueueProvider(),
+		registry:  prometheus.NewRegistry(),
+	}
+	m.registry.MustRegister(
+		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration,
+		m.managedNetworks, m.orphansCollected,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	m.workqueue.mustRegister(m.registry)
+	return m
+}
+
+// Registry is what /metrics serves.
+func (m *Metrics) Registry() *prometheus.Registry { return m.registry }
+
+// ObserveReconcile records one reconciliation.
+func (m *Metrics) ObserveReconcile(result string, elapsed time.Duration) {
+	m.reconcileTotal.WithLabelValues(result).Inc()
+	m.reconcileDuration.WithLabelValues(result).Observe(elapsed.Seconds())
+}
+
+// ObserveNeutronCall records one Neutron API call; outcome is "ok" or the error kind.
+func (m *Metrics) ObserveNeutronCall(operation, outcome string, elapsed time.Duration) {
+	m.neutronRequests.WithLabelValues(operation, outcome).Inc()
+	m.neutronDuration.WithLabelValues(operation).Observe(elapsed.Seconds())
+}
+
+// SetManagedNetworks records how many Neutron networks this cluster owns.
+func (m *Metrics) SetManagedNetworks(n int) { m.managedNetworks.Set(float64(n)) }
+
+// OrphanCollected counts one orphaned Neutron network deleted.
+func (m *Metrics) OrphanCollected() { m.orphansCollected.Inc() }

@@ -1,0 +1,185 @@
+// Package subnetplan turns the cidr and gateway of a Network spec into the exact subnet
+// the controller asks Neutron for: the validated prefix, its IP version, the effective
+// gateway and the allocation pools.
+//
+// It exists for two reasons. First, the CEL rules in crd/network.yaml only run in the
+// apiserver (and not at all on objects stored before the rules existed), so the
+// controller validates again with the same rules and reports a failure as a terminal
+// InvalidSpec condition instead of sending Neutron something it rejects. Second, the
+// controller always sends explicit allocation pools that leave the gateway out: if the
+// gateway fell inside a pool Neutron would answer 409 GatewayConflictWithAllocationPools,
+// for example when the gateway is changed on an existing subnet.
+//
+// The rules, which crd/network.yaml mirrors, are:
+//   - cidr is an IPv4 or IPv6 prefix (no zone, no IPv4-mapped IPv6 address) written in
+//     canonical form: host bits zero and the text netip.Prefix.String gives (so IPv6 in
+//     lower case with the shortest form);
+//   - the prefix leaves room for a gateway and at least one more address: at most /30
+//     for IPv4 (a /31, even under RFC 3021, or a /32 has no address Neutron would
+//     allocate beside the gateway), at most /126 for IPv6;
+//   - gateway, when set, is a canonical IP address of the same family, inside cidr,
+//     not the network address (for IPv6 the subnet-router anycast address) and, for
+//     IPv4, not the broadcast address;
+//   - an empty gateway means the first usable address, network address + 1.
+//
+// The allocation pools are every usable address except the gateway, where usable means
+// what Neutron itself allocates by default: for IPv4 everything but the network and
+// broadcast addresses, for IPv6 everything but the subnet-router anycast address. So a
+// gateway at either end gives one pool and a gateway in the middle gives two.
+//
+// Everything is computed with net/netip arithmetic, never by enumerating addresses, so
+// an IPv6 /64 (or a /0) costs the same as an IPv4 /30.
+package subnetplan
+
+import (
+	"fmt"
+	"net/netip"
+)
+
+// Limits on the prefix length: the longest prefixes that still hold a gateway and at
+// least one more allocatable address.
+const (
+	MaxPrefixLenIPv4 = 30
+	MaxPrefixLenIPv6 = 126
+)
+
+// Subnet is the planned Neutron subnet.
+type Subnet struct {
+	// CIDR is the subnet's prefix, canonical (masked).
+	CIDR netip.Prefix
+	// IPVersion is 4 or 6, Neutron's ip_version.
+	IPVersion int
+	// Gateway is the gateway address: the one in the spec, or the first usable address.
+	Gateway netip.Addr
+	// AllocationPools are all usable addresses of CIDR except Gateway, in ascending
+	// order: one pool or two, never empty.
+	AllocationPools []Pool
+}
+
+// Pool is an inclusive range of addresses, Neutron's allocation_pools element. It
+// marshals to JSON as {"start": "...", "end": "..."}.
+type Pool struct {
+	Start netip.Addr `json:"start"`
+	End   netip.Addr `json:"end"`
+}
+
+// String returns the pool as "start-end".
+func (p Pool) String() string {
+	return p.Start.String() + "-" + p.End.String()
+}
+
+// Plan validates cidr and gateway (gateway may be empty) and returns the subnet to
+// create. The error message is written for the user: the controller puts it in the
+// Ready condition.
+func Plan(cidr, gateway string) (Subnet, error) {
+	prefix, err := parseCIDR(cidr)
+	if err != nil {
+		return Subnet{}, err
+	}
+	network := prefix.Addr()
+	last := lastAddr(prefix)
+	version := 4
+	firstUsable, lastUsable := network.Next(), last.Prev()
+	if network.Is6() {
+		version = 6
+		lastUsable = last // IPv6 has no broadcast address
+	}
+
+	gw := firstUsable
+	if gateway != "" {
+		if gw, err = parseGateway(gateway); err != nil {
+			return Subnet{}, err
+		}
+		if gw.Is4() != network.Is4() {
+			return Subnet{}, fmt.Errorf("gateway %s is an IPv%d address but cidr %s is IPv%d: they must be the same family",
+				gw, family(gw), prefix, version)
+		}
+		if !prefix.Contains(gw) {
+			return Subnet{}, fmt.Errorf("gateway %s is not inside cidr %s: use an address from %s to %s",
+				gw, prefix, firstUsable, lastUsable)
+		}
+		if gw == network {
+			what := "network address"
+			if version == 6 {
+				what = "network (subnet-router anycast) address"
+			}
+			return Subnet{}, fmt.Errorf("gateway %s is the %s of %s: use an address from %s to %s",
+				gw, what, prefix, firstUsable, lastUsable)
+		}
+		if version == 4 && gw == last {
+			return Subnet{}, fmt.Errorf("gateway %s is the broadcast address of %s: use an address from %s to %s",
+				gw, prefix, firstUsable, lastUsable)
+		}
+	}
+
+	var pools []Pool
+	if gw != firstUsable {
+		pools = append(pools, Pool{Start: firstUsable, End: gw.Prev()})
+	}
+	if gw != lastUsable {
+		pools = append(pools, Pool{Start: gw.Next(), End: lastUsable})
+	}
+	return Subnet{CIDR: prefix, IPVersion: version, Gateway: gw, AllocationPools: pools}, nil
+}
+
+// parseCIDR parses and checks cidr: valid (as the apiserver's isCIDR sees it),
+// canonical, and large enough.
+func parseCIDR(cidr string) (netip.Prefix, error) {
+	prefix, err := netip.ParsePrefix(cidr)
+	if err != nil || prefix.Addr().Is4In6() {
+		return netip.Prefix{}, fmt.Errorf("cidr %q is not a valid IPv4 or IPv6 CIDR such as 192.168.0.0/16 or 2001:db8::/64", cidr)
+	}
+	if canonical := prefix.Masked().String(); canonical != cidr {
+		what := "host bits must be zero"
+		if prefix.Masked() == prefix {
+			what = "IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros"
+		}
+		return netip.Prefix{}, fmt.Errorf("cidr %q is not in canonical form (%s): use %s", cidr, what, canonical)
+	}
+	if maxLen := maxPrefixLen(prefix.Addr()); prefix.Bits() > maxLen {
+		return netip.Prefix{}, fmt.Errorf("cidr %s is too small: an IPv%d subnet needs a prefix length of /%d or shorter, to hold a gateway and at least one more address",
+			cidr, family(prefix.Addr()), maxLen)
+	}
+	return prefix, nil
+}
+
+// parseGateway parses a gateway address as the apiserver's isIP does (no zone, no
+// IPv4-mapped IPv6) and requires canonical text, so that it compares equal, as a
+// string, to the gateway_ip Neutron reports.
+func parseGateway(gateway string) (netip.Addr, error) {
+	gw, err := netip.ParseAddr(gateway)
+	if err != nil || gw.Zone() != "" || gw.Is4In6() {
+		return netip.Addr{}, fmt.Errorf("gateway %q is not a valid IPv4 or IPv6 address", gateway)
+	}
+	if gw.String() != gateway {
+		return netip.Addr{}, fmt.Errorf("gateway %q is not in canonical form (IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros): use %s",
+			gateway, gw)
+	}
+	return gw, nil
+}
+
+func maxPrefixLen(a netip.Addr) int {
+	if a.Is4() {
+		return MaxPrefixLenIPv4
+	}
+	return MaxPrefixLenIPv6
+}
+
+func family(a netip.Addr) int {
+	if a.Is4() {
+		return 4
+	}
+	return 6
+}
+
+// lastAddr returns the highest address of p (for IPv4 the broadcast address): the
+// address of p with every bit after the prefix set.
+func lastAddr(p netip.Prefix) netip.Addr {
+	a := p.Masked().Addr()
+	b := a.AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	last, _ := netip.AddrFromSlice(b)
+	return last
+}
