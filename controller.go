@@ -109,14 +109,8 @@ func NewController(
 
 	logger.Info("Setting up event handlers")
 	_, err := networkInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: c.enqueueNetwork,
-		UpdateFunc: func(old, new any) {
-			// A periodic resync re-delivers every object unchanged; nothing to do for those.
-			if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
-				return
-			}
-			c.enqueueNetwork(new)
-		},
+		AddFunc:    c.enqueueNetwork,
+		UpdateFunc: c.handleUpdate,
 		DeleteFunc: c.enqueueNetwork,
 	})
 	if err != nil {
@@ -223,6 +217,15 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 		return c.finalize(ctx, network)
 	}
 	return c.reconcile(ctx, network)
+}
+
+// handleUpdate queues a changed Network. A resync re-delivers every object with an
+// unchanged ResourceVersion; there is nothing new to do for those.
+func (c *Controller) handleUpdate(old, new any) {
+	if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
+		return
+	}
+	c.enqueueNetwork(new)
 }
 
 // enqueueNetwork queues the key of a Network; it accepts the tombstone the informer hands

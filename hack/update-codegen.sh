@@ -28,6 +28,7 @@ kube::codegen::gen_helpers \
 
 kube::codegen::gen_client \
     --with-watch \
+    --with-applyconfig \
     --output-dir "${REPO_ROOT}/pkg/client" \
     --output-pkg "${MODULE}/pkg/client" \
     --boilerplate "${REPO_ROOT}/hack/boilerplate.go.txt" \

@@ -1,0 +1,254 @@
+// Package fake is an in-memory neutron.Driver for unit tests of the controller. It is never
+// linked into the controller binary; the controller always talks to a real Neutron.
+package fake
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// Driver keeps networks and subnets in maps and can be told to fail operations.
+type Driver struct {
+	mu       sync.Mutex
+	networks map[string]neutron.Network
+	subnets  map[string]neutron.Subnet
+	nextID   int
+	failures map[string]error
+	calls    []string
+	now      func() time.Time
+}
+
+var _ neutron.Driver = (*Driver)(nil)
+
+// New returns an empty fake Neutron.
+func New() *Driver {
+	return &Driver{
+		networks: map[string]neutron.Network{},
+		subnets:  map[string]neutron.Subnet{},
+		failures: map[string]error{},
+		now:      time.Now,
+	}
+}
+
+// FailWith makes every call of op (e.g. "create network") return err until cleared with
+// a nil err.
+func (d *Driver) FailWith(op string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err == nil {
+		delete(d.failures, op)
+		return
+	}
+	d.failures[op] = err
+}
+
+// Calls returns the operations called so far, in order.
+func (d *Driver) Calls() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.calls)
+}
+
+// Networks returns every stored network.
+func (d *Driver) Networks() []neutron.Network {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return mapValues(d.networks)
+}
+
+// Subnets returns every stored subnet.
+func (d *Driver) Subnets() []neutron.Subnet {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return mapValues(d.subnets)
+}
+
+// PutNetwork stores n as if someone had created it in Neutron directly.
+func (d *Driver) PutNetwork(n neutron.Network) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.networks[n.ID] = n
+}
+
+// PutSubnet stores s as if someone had created or changed it in Neutron directly.
+func (d *Driver) PutSubnet(s neutron.Subnet) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.subnets[s.ID] = s
+}
+
+// begin records op and returns its injected failure, if any. Callers hold d.mu.
+func (d *Driver) begin(op string) error {
+	d.calls = append(d.calls, op)
+	return d.failures[op]
+}
+
+func (d *Driver) newID(kind string) string {
+	d.nextID++
+	return fmt.Sprintf("%s-%d", kind, d.nextID)
+}
+
+func (d *Driver) Ping(context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.begin("ping")
+}
+
+func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Network, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("list networks"); err != nil {
+		return nil, err
+	}
+	var out []neutron.Network
+	for _, n := range d.networks {
+		if matches(f, n.Tags, n.Description, "") {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (d *Driver) CreateNetwork(_ context.Context, name, description string) (neutron.Network, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("create network"); err != nil {
+		return neutron.Network{}, err
+	}
+	n := neutron.Network{ID: d.newID("net"), Name: name, Description: description, CreatedAt: d.now()}
+	d.networks[n.ID] = n
+	return n, nil
+}
+
+func (d *Driver) SetNetworkTags(_ context.Context, id string, tags []string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("tag network"); err != nil {
+		return err
+	}
+	n, ok := d.networks[id]
+	if !ok {
+		return notFound("tag network")
+	}
+	n.Tags = slices.Clone(tags)
+	d.networks[id] = n
+	return nil
+}
+
+func (d *Driver) DeleteNetwork(_ context.Context, id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("delete network"); err != nil {
+		return err
+	}
+	delete(d.networks, id)
+	for sid, s := range d.subnets {
+		if s.NetworkID == id {
+			delete(d.subnets, sid)
+		}
+	}
+	return nil
+}
+
+func (d *Driver) ListSubnets(_ context.Context, f neutron.Filter) ([]neutron.Subnet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("list subnets"); err != nil {
+		return nil, err
+	}
+	var out []neutron.Subnet
+	for _, s := range d.subnets {
+		if matches(f, s.Tags, s.Description, s.NetworkID) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neutron.Subnet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("create subnet"); err != nil {
+		return neutron.Subnet{}, err
+	}
+	if _, ok := d.networks[req.NetworkID]; !ok {
+		return neutron.Subnet{}, notFound("create subnet")
+	}
+	s := neutron.Subnet{
+		ID: d.newID("subnet"), NetworkID: req.NetworkID, Name: req.Name, Description: req.Description,
+		CIDR: req.CIDR, IPVersion: req.IPVersion, GatewayIP: req.GatewayIP,
+		AllocationPools: slices.Clone(req.AllocationPools), CreatedAt: d.now(),
+	}
+	d.subnets[s.ID] = s
+	return s, nil
+}
+
+func (d *Driver) SetSubnetTags(_ context.Context, id string, tags []string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("tag subnet"); err != nil {
+		return err
+	}
+	s, ok := d.subnets[id]
+	if !ok {
+		return notFound("tag subnet")
+	}
+	s.Tags = slices.Clone(tags)
+	d.subnets[id] = s
+	return nil
+}
+
+func (d *Driver) UpdateSubnetGateway(_ context.Context, id, gateway string, pools []neutron.Pool) (neutron.Subnet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("update subnet"); err != nil {
+		return neutron.Subnet{}, err
+	}
+	s, ok := d.subnets[id]
+	if !ok {
+		return neutron.Subnet{}, notFound("update subnet")
+	}
+	s.GatewayIP = gateway
+	s.AllocationPools = slices.Clone(pools)
+	d.subnets[id] = s
+	return s, nil
+}
+
+func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("delete subnet"); err != nil {
+		return err
+	}
+	delete(d.subnets, id)
+	return nil
+}
+
+func matches(f neutron.Filter, tags []string, description, networkID string) bool {
+	for _, t := range f.Tags {
+		if !slices.Contains(tags, t) {
+			return false
+		}
+	}
+	if f.Description != "" && f.Description != description {
+		return false
+	}
+	return f.NetworkID == "" || f.NetworkID == networkID
+}
+
+func notFound(op string) error {
+	return &neutron.Error{Op: op, Kind: neutron.KindNotFound, Code: 404, Message: "not found"}
+}
+
+func mapValues[T any](m map[string]T) []T {
+	out := make([]T, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
