@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `make run`: runs the controller against the configured cluster and Neutron, starting a
+# local kube-apiserver and neutron-server (loopback only) for whichever is not configured.
+#
+#   Kubernetes: $KUBECONFIG, else ~/.kube/config, else local (LOCAL_CLUSTER=1 forces local).
+#   Neutron:    -neutron-endpoint $NEUTRON_ENDPOINT, else -os-cloud $OS_CLOUD, else local.
+#
+# What this script started is stopped again when the controller exits, unless
+# KEEP_RUNNING=1. Extra arguments after the binary go to the controller.
+set -o errexit -o nounset -o pipefail
+
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "${REPO_ROOT}"
+BIN="${1:?usage: hack/run-local.sh BINARY [controller flags...]}"
+shift
+
+started=()
+cleanup() {
+    if [[ "${KEEP_RUNNING:-0}" == 1 ]]; then
+        return
+    fi
+    local i
+    for ((i = ${#started[@]} - 1; i >= 0; i--)); do
+        "hack/local-${started[i]}.sh" stop || true
+    done
+}
+trap cleanup EXIT
+
+start_local() { # kube|neutron
+    if ! "hack/local-$1.sh" status >/dev/null 2>&1; then
+        "hack/local-$1.sh" start
+        started+=("$1")
+    fi
+}
+
+kubeconfig="${KUBECONFIG:-}"
+kubeconfig="${kubeconfig%%:*}"
+if [[ "${LOCAL_CLUSTER:-0}" == 1 || ( -z "${kubeconfig}" && ! -f "${HOME}/.kube/config" ) ]]; then
+    start_local kube
+    kubeconfig="${REPO_ROOT}/_output/local/kube/kubeconfig"
+fi
+kubeconfig="${kubeconfig:-${HOME}/.kube/config}"
+export KUBECONFIG="${kubeconfig}"
+if ! kubectl version >/dev/null 2>&1; then
+    echo "run-local: the cluster in ${kubeconfig} does not answer; fix it, or run with LOCAL_CLUSTER=1" >&2
+    exit 1
+fi
+
+neutron_flags=()
+if [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
+    neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
+elif [[ -n "${OS_CLOUD:-}" ]]; then
+    neutron_flags=(-os-cloud "${OS_CLOUD}")
+else
+    start_local neutron
+    NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
+    neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
+fi
+
+echo "run-local: installing the Network CRD"
+kubectl apply -f crd/
+kubectl wait --for condition=Established --timeout=60s crd/networks.samplecrd.k8s.io >/dev/null
+
+cat <<MSG
+
+run-local: starting the controller. In another terminal:
+    export KUBECONFIG=${kubeconfig}
+    kubectl apply -f example/
+    kubectl get networks            # READY True within seconds
+MSG
+if [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
+    echo "    curl -s ${NEUTRON_ENDPOINT}v2.0/networks | jq '.networks[] | {id, name, tags}'"
+fi
+echo "Ctrl-C stops the controller$( ((${#started[@]})) && echo " and the local ${started[*]} it started" )."
+echo
+
+# Not exec: the EXIT trap must run after the controller stops.
+"${BIN}" -kubeconfig "${kubeconfig}" "${neutron_flags[@]}" -v=2 "$@"
