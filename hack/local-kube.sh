@@ -1,0 +1,472 @@
+#!/usr/bin/env bash
+# Runs a real, local Kubernetes control plane (etcd + kube-apiserver only: no
+# kubelet, scheduler or controller-manager) on 127.0.0.1 for the end-to-end
+# tests and `make run`.
+#
+# Usage: hack/local-kube.sh build|start|stop|status|reset
+#
+#   build   build etcd and kube-apiserver into _output/bin (skipped when the
+#           stamp of hack/tools matches)
+#   start   build if needed, create PKI/tokens once, start etcd and
+#           kube-apiserver, wait until ready, write the kubeconfig
+#   stop    stop both servers (TERM, then KILL after 10 s)
+#   status  exit 0 when running and ready, 1 otherwise
+#   reset   stop and delete _output/local/kube (binaries are kept)
+#
+# Environment:
+#   LOCAL_KUBE_PORT       kube-apiserver secure port   (default 16443)
+#   LOCAL_ETCD_PORT       etcd client port             (default 12379)
+#   LOCAL_ETCD_PEER_PORT  etcd peer port               (default 12380)
+#   LOCAL_KUBE_TIMEOUT    readiness timeout in seconds (default 90)
+#
+# Outputs (repo-root relative):
+#   _output/bin/{etcd,kube-apiserver}      binaries (+ *.stamp)
+#   _output/local/kube/kubeconfig          admin kubeconfig (token, system:masters)
+#   _output/local/kube/env                 sourceable KUBECONFIG and ports
+#   _output/local/kube/{etcd,kube-apiserver}.{log,pid}
+#   _output/local/kube/pki/                CA, serving cert, SA key pair, tokens
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS_DIR="${ROOT}/hack/tools"
+BIN_DIR="${ROOT}/_output/bin"
+LOCAL_DIR="${ROOT}/_output/local"
+STATE_DIR="${LOCAL_DIR}/kube"
+PKI_DIR="${STATE_DIR}/pki"
+LOCK_FILE="${LOCAL_DIR}/kube.lock"
+KUBECONFIG_FILE="${STATE_DIR}/kubeconfig"
+TOKEN_FILE="${PKI_DIR}/tokens.csv"
+
+KUBE_PORT="${LOCAL_KUBE_PORT:-16443}"
+ETCD_PORT="${LOCAL_ETCD_PORT:-12379}"
+ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-12380}"
+TIMEOUT="${LOCAL_KUBE_TIMEOUT:-90}"
+HOST=127.0.0.1
+
+# Bump when the build recipe below changes, to force a rebuild.
+BUILD_RECIPE=1
+
+log() { echo "local-kube: $*"; }
+die() { echo "local-kube: error: $*" >&2; exit 1; }
+
+go_bin() {
+  if command -v go >/dev/null 2>&1; then
+    command -v go
+  elif [[ -x /usr/local/go/bin/go ]]; then
+    echo /usr/local/go/bin/go
+  else
+    die "go not found in PATH or /usr/local/go/bin"
+  fi
+}
+
+# ---------------------------------------------------------------- build ----
+
+# stamp_of NAME: hash of everything that determines the binary NAME.
+stamp_of() {
+  local files
+  case "$1" in
+    kube-apiserver) files=(go.mod go.sum kube-apiserver/main.go) ;;
+    etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
+    *) die "unknown binary $1" ;;
+  esac
+  {
+    echo "recipe=${BUILD_RECIPE}"
+    (cd "${TOOLS_DIR}" && sha256sum "${files[@]}")
+  } | sha256sum | cut -d' ' -f1
+}
+
+build_one() {
+  local name=$1 moddir pkg ldflags="-s -w" stamp start
+  stamp="$(stamp_of "${name}")"
+  if [[ -x "${BIN_DIR}/${name}" && -f "${BIN_DIR}/${name}.stamp" &&
+        "$(cat "${BIN_DIR}/${name}.stamp")" == "${stamp}" ]]; then
+    log "${name} is up to date (${BIN_DIR#"${ROOT}"/}/${name})"
+    return 0
+  fi
+  case "${name}" in
+    kube-apiserver)
+      moddir="${TOOLS_DIR}"
+      pkg=./kube-apiserver
+      local v major minor
+      v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${TOOLS_DIR}/go.mod")"
+      [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in hack/tools/go.mod"
+      major="${v#v}"; major="${major%%.*}"
+      minor="${v#v*.}"; minor="${minor%%.*}"
+      local x
+      for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        ldflags+=" -X ${x}.gitVersion=${v} -X ${x}.gitMajor=${major} -X ${x}.gitMinor=${minor}"
+        ldflags+=" -X ${x}.gitTreeState=clean"
+      done
+      ;;
+    etcd)
+      moddir="${TOOLS_DIR}/etcd"
+      pkg=.
+      ;;
+  esac
+  mkdir -p "${BIN_DIR}"
+  if [[ "${name}" == kube-apiserver ]]; then
+    log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..."
+  else
+    log "building ${name}..."
+  fi
+  start=${SECONDS}
+  # The tools modules are never vendored: override any -mod=vendor from the
+  # caller's GOFLAGS, ignore go.work, and refuse to touch go.mod/go.sum.
+  (
+    cd "${moddir}"
+    GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 \
+      "$(go_bin)" build -trimpath -ldflags "${ldflags}" -o "${BIN_DIR}/.${name}.tmp" "${pkg}"
+  ) || { rm -f "${BIN_DIR}/.${name}.tmp"; die "building ${name} failed"; }
+  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
+  echo "${stamp}" >"${BIN_DIR}/${name}.stamp"
+  log "built ${name} in $((SECONDS - start))s"
+}
+
+cmd_build() {
+  local start=${SECONDS}
+  build_one etcd
+  build_one kube-apiserver
+  log "build done in $((SECONDS - start))s"
+}
+
+# -------------------------------------------------------------- helpers ----
+
+pid_file() { echo "${STATE_DIR}/$1.pid"; }
+
+# pid_of NAME: prints the PID of our running NAME, or fails. A PID counts only
+# if that process's argv[0] is our binary, so a reused PID is never touched.
+pid_of() {
+  local f pid argv0
+  f="$(pid_file "$1")"
+  [[ -f "${f}" ]] || return 1
+  pid="$(cat "${f}" 2>/dev/null || true)"
+  [[ "${pid}" =~ ^[0-9]+$ ]] || return 1
+  argv0="$({ tr '\0' '\n' <"/proc/${pid}/cmdline"; } 2>/dev/null | head -n1 || true)"
+  [[ "${argv0}" == "${BIN_DIR}/$1" ]] || return 1
+  echo "${pid}"
+}
+
+admin_token() { { cut -d, -f1 "${TOKEN_FILE}" | head -n1; } 2>/dev/null || true; }
+
+kube_port_in_use() { [[ -f "${STATE_DIR}/env" ]] && sed -n 's/^LOCAL_KUBE_PORT=//p' "${STATE_DIR}/env" || echo "${KUBE_PORT}"; }
+
+etcd_healthy() {
+  curl -fsS --noproxy '*' --max-time 3 "http://${HOST}:${ETCD_PORT}/health" 2>/dev/null |
+    grep -q '"health":"true"'
+}
+
+apiserver_ready() {
+  local port=${1:-${KUBE_PORT}} token
+  token="$(admin_token)"
+  [[ -n "${token}" && -f "${PKI_DIR}/ca.crt" ]] || return 1
+  [[ "$(curl -fsS --noproxy '*' --max-time 3 --cacert "${PKI_DIR}/ca.crt" \
+        -H "Authorization: Bearer ${token}" "https://${HOST}:${port}/readyz" 2>/dev/null)" == "ok" ]]
+}
+
+is_running() {
+  pid_of etcd >/dev/null && pid_of kube-apiserver >/dev/null && apiserver_ready "$(kube_port_in_use)"
+}
+
+port_busy() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
+
+# stop_one NAME: TERM, wait up to 10 s, then KILL; removes the PID file.
+stop_one() {
+  local name=$1 pid i
+  if pid="$(pid_of "${name}")"; then
+    log "stopping ${name} (pid ${pid})"
+    kill -TERM "${pid}" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+      pid_of "${name}" >/dev/null || break
+      sleep 0.1
+    done
+    if pid_of "${name}" >/dev/null; then
+      log "${name} did not exit after 10s, killing"
+      kill -KILL "${pid}" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do
+        pid_of "${name}" >/dev/null || break
+        sleep 0.1
+      done
+    fi
+    DEAD_PIDS+=("${pid}")
+  fi
+  rm -f "$(pid_file "${name}")"
+}
+
+# reap_dead: wait (up to 5 s) until the zombies of the servers stop_one
+# ended are gone, so that no <defunct> entry is left when stop returns. Our
+# own children (a failed start) are reaped with wait; others by init.
+DEAD_PIDS=()
+reap_dead() {
+  local pid i
+  for pid in "${DEAD_PIDS[@]}"; do
+    wait "${pid}" 2>/dev/null || true
+  done
+  for ((i = 0; i < 50; i++)); do
+    for pid in "${DEAD_PIDS[@]}"; do
+      [[ -e "/proc/${pid}" ]] && { sleep 0.1; continue 2; }
+    done
+    break
+  done
+  DEAD_PIDS=()
+}
+
+with_lock() {
+  mkdir -p "${LOCAL_DIR}"
+  exec 9>"${LOCK_FILE}"
+  flock -w 900 9 || die "another hack/local-kube.sh holds ${LOCK_FILE}"
+}
+
+# ------------------------------------------------------------------ pki ----
+
+gen_pki() {
+  [[ -f "${PKI_DIR}/ca.crt" && -f "${PKI_DIR}/ca.key" && -f "${PKI_DIR}/apiserver.crt" &&
+     -f "${PKI_DIR}/apiserver.key" && -f "${PKI_DIR}/sa.key" && -f "${PKI_DIR}/sa.pub" &&
+     -s "${TOKEN_FILE}" ]] && return 0
+  log "generating CA, serving certificate, service-account keys and admin token"
+  rm -rf "${PKI_DIR}"
+  mkdir -p "${PKI_DIR}"
+  local tmp="${PKI_DIR}/.tmp" out
+  mkdir -p "${tmp}"
+  out="${tmp}/openssl.log"
+  {
+    openssl genrsa -out "${PKI_DIR}/ca.key" 2048
+    openssl req -x509 -new -key "${PKI_DIR}/ca.key" -sha256 -days 3650 \
+      -subj "/CN=local-kube-ca" \
+      -addext "basicConstraints=critical,CA:TRUE" \
+      -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
+      -out "${PKI_DIR}/ca.crt"
+
+    openssl genrsa -out "${PKI_DIR}/apiserver.key" 2048
+    openssl req -new -key "${PKI_DIR}/apiserver.key" -subj "/CN=kube-apiserver" \
+      -out "${tmp}/apiserver.csr"
+    cat >"${tmp}/apiserver.ext" <<EOF
+basicConstraints=critical,CA:FALSE
+keyUsage=critical,digitalSignature,keyEncipherment
+extendedKeyUsage=serverAuth
+subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.96.0.1
+EOF
+    openssl x509 -req -in "${tmp}/apiserver.csr" -CA "${PKI_DIR}/ca.crt" -CAkey "${PKI_DIR}/ca.key" \
+      -set_serial "0x$(openssl rand -hex 16)" -sha256 -days 3650 \
+      -extfile "${tmp}/apiserver.ext" -out "${PKI_DIR}/apiserver.crt"
+
+    openssl genrsa -out "${PKI_DIR}/sa.key" 2048
+    openssl rsa -in "${PKI_DIR}/sa.key" -pubout -out "${PKI_DIR}/sa.pub"
+  } >"${out}" 2>&1 || { cat "${out}" >&2; rm -rf "${PKI_DIR}"; die "openssl failed"; }
+
+  # token,user,uid,"group1,group2"
+  echo "$(openssl rand -hex 32),admin,admin,\"system:masters\"" >"${TOKEN_FILE}"
+  rm -rf "${tmp}"
+}
+
+write_kubeconfig() {
+  local ca token tmp="${KUBECONFIG_FILE}.tmp"
+  ca="$(base64 -w0 <"${PKI_DIR}/ca.crt")"
+  token="$(admin_token)"
+  cat >"${tmp}" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: local-kube
+  cluster:
+    server: https://${HOST}:${KUBE_PORT}
+    certificate-authority-data: ${ca}
+users:
+- name: admin
+  user:
+    token: ${token}
+contexts:
+- name: local-kube
+  context:
+    cluster: local-kube
+    user: admin
+    namespace: default
+current-context: local-kube
+EOF
+  mv -f "${tmp}" "${KUBECONFIG_FILE}"
+  cat >"${STATE_DIR}/env" <<EOF
+KUBECONFIG=${KUBECONFIG_FILE}
+LOCAL_KUBE_PORT=${KUBE_PORT}
+LOCAL_ETCD_PORT=${ETCD_PORT}
+LOCAL_ETCD_PEER_PORT=${ETCD_PEER_PORT}
+EOF
+}
+
+# --------------------------------------------------------------- start -----
+
+STARTED=()
+
+# launch NAME ARGS...: start the binary in its own session, detached from
+# this shell (the lock fd is closed so the server does not hold the lock).
+# The PID file is written by the process itself right before it execs the
+# server, so it names the server even if setsid has to fork; launch returns
+# once that exec has happened, so pid_of sees the server from then on.
+launch() {
+  local name=$1 pf i
+  shift
+  pf="$(pid_file "${name}")"
+  rm -f "${pf}"
+  : >"${STATE_DIR}/${name}.log"
+  STARTED+=("${name}")
+  setsid nohup bash -c 'echo $$ >"$0.tmp" && mv -f "$0.tmp" "$0" && exec "$@"' \
+    "${pf}" "${BIN_DIR}/${name}" "$@" >>"${STATE_DIR}/${name}.log" 2>&1 </dev/null 9>&- &
+  for ((i = 0; i < 100; i++)); do
+    pid_of "${name}" >/dev/null && return 0
+    sleep 0.05
+  done
+  fail_start "${name} did not start"
+}
+
+fail_start() {
+  local name
+  echo "local-kube: error: $*" >&2
+  for name in "${STARTED[@]}"; do
+    if [[ -f "${STATE_DIR}/${name}.log" ]]; then
+      echo "---- last 30 lines of ${STATE_DIR#"${ROOT}"/}/${name}.log ----" >&2
+      tail -n 30 "${STATE_DIR}/${name}.log" >&2
+    fi
+  done
+  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
+    stop_one "${STARTED[i]}"
+  done
+  reap_dead
+  exit 1
+}
+
+# wait_for NAME DEADLINE CHECK...: poll CHECK until it succeeds, NAME dies or
+# the deadline (in $SECONDS) passes.
+wait_for() {
+  local name=$1 deadline=$2
+  shift 2
+  while ! "$@"; do
+    pid_of "${name}" >/dev/null || fail_start "${name} exited during startup"
+    ((SECONDS < deadline)) || fail_start "${name} not ready after ${TIMEOUT}s"
+    sleep 0.5
+  done
+}
+
+cmd_start() {
+  with_lock
+  if is_running; then
+    log "already running: $(sed -n 's/^    server: //p' "${KUBECONFIG_FILE}") (KUBECONFIG=${KUBECONFIG_FILE#"${ROOT}"/})"
+    return 0
+  fi
+  # Anything left over is stale (dead PIDs) or half-up: clean it away.
+  local name
+  for name in kube-apiserver etcd; do
+    if pid_of "${name}" >/dev/null; then
+      log "${name} is running but the control plane is not ready; restarting it"
+    elif [[ -f "$(pid_file "${name}")" ]]; then
+      log "removing stale ${name} PID file"
+    fi
+    stop_one "${name}"
+  done
+  reap_dead
+
+  cmd_build
+  local start=${SECONDS}
+  mkdir -p "${STATE_DIR}"
+  chmod 700 "${STATE_DIR}"
+  (umask 077 && gen_pki)
+
+  local port
+  for port in "${ETCD_PORT}" "${ETCD_PEER_PORT}" "${KUBE_PORT}"; do
+    port_busy "${port}" && die "port ${HOST}:${port} is already in use (set LOCAL_KUBE_PORT / LOCAL_ETCD_PORT / LOCAL_ETCD_PEER_PORT)"
+  done
+
+  # Only a kubeconfig of a ready control plane is left behind.
+  rm -f "${KUBECONFIG_FILE}" "${STATE_DIR}/env"
+  trap 'fail_start "interrupted"' INT TERM
+  local deadline=$((SECONDS + TIMEOUT))
+
+  log "starting etcd on ${HOST}:${ETCD_PORT} (peer ${ETCD_PEER_PORT})"
+  # --unsafe-no-fsync: throw-away test data; fsync dominates latency on VMs.
+  launch etcd \
+    --name=local \
+    --data-dir="${STATE_DIR}/etcd" \
+    --listen-client-urls="http://${HOST}:${ETCD_PORT}" \
+    --advertise-client-urls="http://${HOST}:${ETCD_PORT}" \
+    --listen-peer-urls="http://${HOST}:${ETCD_PEER_PORT}" \
+    --initial-advertise-peer-urls="http://${HOST}:${ETCD_PEER_PORT}" \
+    --initial-cluster="local=http://${HOST}:${ETCD_PEER_PORT}" \
+    --initial-cluster-state=new \
+    --unsafe-no-fsync
+  wait_for etcd "${deadline}" etcd_healthy
+  log "etcd is healthy"
+
+  log "starting kube-apiserver on https://${HOST}:${KUBE_PORT}"
+  # No kubelet/controller-manager here, hence:
+  #  - ServiceAccount admission off: without the controller-manager no
+  #    "default" ServiceAccount is created, and that plugin rejects every Pod.
+  #  - endpoint reconciler off: it would publish 127.0.0.1 as the endpoint of
+  #    the "kubernetes" Service, which validation rejects (loopback), and log
+  #    an error every 10 s.
+  #  - --shutdown-send-retry-after: shut the HTTP server down after 2 s
+  #    instead of waiting up to 60 s for open watches on SIGTERM.
+  launch kube-apiserver \
+    --bind-address="${HOST}" \
+    --advertise-address="${HOST}" \
+    --secure-port="${KUBE_PORT}" \
+    --etcd-servers="http://${HOST}:${ETCD_PORT}" \
+    --cert-dir="${STATE_DIR}/apiserver-certs" \
+    --tls-cert-file="${PKI_DIR}/apiserver.crt" \
+    --tls-private-key-file="${PKI_DIR}/apiserver.key" \
+    --client-ca-file="${PKI_DIR}/ca.crt" \
+    --token-auth-file="${TOKEN_FILE}" \
+    --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc \
+    --service-account-key-file="${PKI_DIR}/sa.pub" \
+    --service-account-signing-key-file="${PKI_DIR}/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/24 \
+    --disable-admission-plugins=ServiceAccount \
+    --endpoint-reconciler-type=none \
+    --shutdown-send-retry-after=true \
+    --profiling=false
+  wait_for kube-apiserver "${deadline}" apiserver_ready "${KUBE_PORT}"
+  trap - INT TERM
+
+  (umask 077 && write_kubeconfig)
+  log "kube-apiserver is ready ($((SECONDS - start))s)"
+  log "export KUBECONFIG=${KUBECONFIG_FILE}"
+}
+
+cmd_stop() {
+  with_lock
+  if ! pid_of kube-apiserver >/dev/null && ! pid_of etcd >/dev/null; then
+    rm -f "$(pid_file kube-apiserver)" "$(pid_file etcd)"
+    log "not running"
+    return 0
+  fi
+  stop_one kube-apiserver
+  stop_one etcd
+  reap_dead
+  log "stopped"
+}
+
+cmd_status() {
+  if is_running; then
+    log "running: https://${HOST}:$(kube_port_in_use) (KUBECONFIG=${KUBECONFIG_FILE#"${ROOT}"/})"
+    return 0
+  fi
+  log "not running"
+  return 1
+}
+
+cmd_reset() {
+  cmd_stop
+  rm -rf "${STATE_DIR}"
+  log "deleted ${STATE_DIR#"${ROOT}"/}"
+}
+
+usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+
+case "${1:-}" in
+  build) with_lock && cmd_build ;;
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  reset) cmd_reset ;;
+  -h | --help | help) usage ;;
+  *) usage >&2; exit 2 ;;
+esac
