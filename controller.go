@@ -84,7 +84,8 @@ func NewController(
 	// Let the event recorder know our types, so Events can refer to Networks.
 	utilruntime.Must(networkscheme.AddToScheme(scheme.Scheme))
 	eventBroadcaster := record.NewBroadcaster(record.WithContext(ctx))
-	eventBroadcaster.StartStructuredLogging(0)
+	// Our own log lines already say what each Event says; repeat Events only at -v=4.
+	eventBroadcaster.StartStructuredLogging(4)
 	eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclientset.CoreV1().Events("")})
 	recorder := eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
 
