@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -79,7 +80,7 @@ func defaultLeaseNamespace() string {
 	return "kube-system"
 }
 
-// validate returns every problem with the flags at once.
+// validate returns every problem with the flags at once, on one line.
 func (o *options) validate() error {
 	var errs []error
 	switch {
@@ -111,5 +112,12 @@ func (o *options) validate() error {
 	if o.loggingFormat != "text" && o.loggingFormat != "json" {
 		errs = append(errs, fmt.Errorf("-logging-format must be text or json, got %q", o.loggingFormat))
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(errs))
+	for i, err := range errs {
+		msgs[i] = err.Error()
+	}
+	return fmt.Errorf("invalid flags: %s", strings.Join(msgs, "; "))
 }
