@@ -30,8 +30,13 @@ func main() {
 	flag.Parse()
 
 	if err := run(opts); err != nil {
+		if opts.loggingFormat == "json" {
+			// Log pipelines expect every line to be JSON, the last one too.
+			klog.Background().Error(err, "Exiting")
+		} else {
+			fmt.Fprintf(os.Stderr, "network-controller: %v\n", err)
+		}
 		klog.Flush()
-		fmt.Fprintf(os.Stderr, "network-controller: %v\n", err)
 		os.Exit(1)
 	}
 	klog.Flush()

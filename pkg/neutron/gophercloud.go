@@ -9,6 +9,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/extensions/attributestags"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
+	"github.com/gophercloud/gophercloud/v2/pagination"
 )
 
 // CallObserver is told about every Neutron call: its operation name, its error (nil on
@@ -41,9 +42,10 @@ func (c *Client) call(op string, fn func() error) error {
 
 func (c *Client) Ping(ctx context.Context) error {
 	return c.call("ping", func() error {
-		// The smallest real request: one network at most, any network.
-		_, err := networks.List(c.sc, networks.ListOpts{Limit: 1}).AllPages(ctx)
-		return err
+		// The smallest real request: the first page of one network. Only that page:
+		// following the next links would cost a request per network.
+		return networks.List(c.sc, networks.ListOpts{Limit: 1}).EachPage(ctx,
+			func(context.Context, pagination.Page) (bool, error) { return false, nil })
 	})
 }
 
