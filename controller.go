@@ -185,11 +185,15 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	c.metrics.ObserveReconcile(metrics.ResultError, c.now().Sub(start))
 
 	var reported *reportedError
-	if errors.As(err, &reported) {
+	switch {
+	case errors.As(err, &reported):
 		// Already in the Network's status and Events; logging each retry again would
 		// only flood the log while Neutron is down.
 		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
-	} else {
+	case apierrors.IsConflict(err):
+		// The cache was behind our own last write; the retry reads the newer object.
+		klog.FromContext(ctx).V(4).Info("Retrying Network after a write conflict", "network", key, "err", err)
+	default:
 		utilruntime.HandleErrorWithContext(ctx, err, "Error syncing Network; requeuing for later retry", "network", key)
 	}
 	c.workqueue.AddRateLimited(key)

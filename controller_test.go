@@ -511,3 +511,36 @@ func TestNeutronResyncRequeuesDriftAndCollectsOrphans(t *testing.T) {
 		t.Errorf("networks left = %v, want %v (old orphan collected, young and foreign kept)", ids, want)
 	}
 }
+
+func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
+	network := newNetwork("rejected-once", "10.9.0.0/24", "")
+	f := newFixture(t, network)
+	f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Multicast"})
+	if err := f.sync(network); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	f.refresh("default", "rejected-once")
+
+	f.controller.resyncNeutron(f.ctx)
+	if n := f.controller.workqueue.Len(); n != 0 {
+		t.Errorf("resync queued %d items; a spec Neutron rejected must wait for a spec change", n)
+	}
+}
+
+func TestWriteConflictIsRetried(t *testing.T) {
+	network := newNetwork("conflicted", "10.10.0.0/24", "")
+	f := newFixture(t, network)
+	key := cache.MetaObjectToName(network)
+	f.client.PrependReactor("update", "networks", func(core.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewConflict(samplecrdv1.Resource("networks"), "conflicted", errors.New("the object has been modified"))
+	})
+
+	f.controller.workqueue.Add(key)
+	f.controller.processNextWorkItem(f.ctx)
+	if n := f.controller.workqueue.NumRequeues(key); n != 1 {
+		t.Errorf("NumRequeues = %d after a write conflict, want 1", n)
+	}
+	if calls := f.neutron.Calls(); len(calls) != 0 {
+		t.Errorf("Neutron called although the finalizer could not be written: %v", calls)
+	}
+}

@@ -86,6 +86,10 @@ func (c *Controller) needsResync(network *samplecrdv1.Network, state neutronStat
 		// one whose retry was lost with a restarted controller.
 		return slices.Contains(network.Finalizers, finalizerName)
 	}
+	if isTerminal(&network.Status, network.Generation) {
+		// Rejected as it stands: only a spec change, which the informer reports, can help.
+		return false
+	}
 	if !isReady(&network.Status, network.Generation) {
 		return true
 	}

@@ -95,6 +95,12 @@ func isReady(status *samplecrdv1.NetworkStatus, generation int64) bool {
 	return cond != nil && cond.Status == metav1.ConditionTrue && cond.ObservedGeneration == generation
 }
 
+// isTerminal reports whether status says this generation's spec was rejected.
+func isTerminal(status *samplecrdv1.NetworkStatus, generation int64) bool {
+	cond := meta.FindStatusCondition(status.Conditions, samplecrdv1.ConditionReady)
+	return cond != nil && cond.Reason == samplecrdv1.ReasonInvalidSpec && cond.ObservedGeneration == generation
+}
+
 // writeStatus writes status through the status subresource on a copy of network, only
 // when it differs from what network already has, and returns the object as written.
 func (c *Controller) writeStatus(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) (*samplecrdv1.Network, error) {
