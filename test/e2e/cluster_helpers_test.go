@@ -1,0 +1,616 @@
+//go:build e2e
+
+package e2e
+
+// Helpers shared by the cluster_*, rbac_*, leader_* and metrics_* tests: an apiserver
+// proxy that can hold back the informer and scope the controller to one namespace, a
+// Neutron proxy that can slow a create down, Lease and metrics readers, and a runner for
+// processes the framework's StartController cannot start (the in-cluster controller runs
+// inside a private mount namespace).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// opsAdminConfig is the REST configuration of the admin Kubeconfig.
+func opsAdminConfig(t testing.TB) *rest.Config {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", Kubeconfig)
+	if err != nil {
+		t.Fatalf("loading %s: %v", Kubeconfig, err)
+	}
+	return cfg
+}
+
+// opsControllerIdentity is the leader election identity leader.go gives the process pid on
+// this host.
+func opsControllerIdentity(t testing.TB, pid int) string {
+	t.Helper()
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatalf("hostname: %v", err)
+	}
+	return fmt.Sprintf("%s_%d", host, pid)
+}
+
+// opsLeaseHolder returns the holderIdentity of a Lease ("" when released); found is false
+// when the Lease does not exist yet.
+func opsLeaseHolder(t testing.TB, ns, name string) (holder string, found bool, err error) {
+	t.Helper()
+	kube, _ := Clients(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	lease, err := kube.CoordinationV1().Leases(ns).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if lease.Spec.HolderIdentity == nil {
+		return "", true, nil
+	}
+	return *lease.Spec.HolderIdentity, true, nil
+}
+
+// opsWaitLeaseHolder polls the Lease every 100 ms until its holder is want and returns how
+// long that took.
+func opsWaitLeaseHolder(t testing.TB, ns, name, want string, timeout time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	Eventually(t, timeout, 100*time.Millisecond, fmt.Sprintf("Lease %s/%s held by %q", ns, name, want), func() error {
+		holder, found, err := opsLeaseHolder(t, ns, name)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("no Lease yet")
+		}
+		if holder != want {
+			return fmt.Errorf("holderIdentity is %q", holder)
+		}
+		return nil
+	})
+	return time.Since(start)
+}
+
+// opsHttpGet returns the status code and body of a GET.
+func opsHttpGet(u string) (int, string, error) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(u)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// opsExpectStatus fails unless a GET of u answers code.
+func opsExpectStatus(u string, code int) error {
+	got, body, err := opsHttpGet(u)
+	if err != nil {
+		return err
+	}
+	if got != code {
+		return fmt.Errorf("GET %s = %d %q, want %d", u, got, strings.TrimSpace(body), code)
+	}
+	return nil
+}
+
+// opsScrape reads and parses a Prometheus text exposition.
+func opsScrape(t testing.TB, u string) map[string]*dto.MetricFamily {
+	t.Helper()
+	code, body, err := opsHttpGet(u)
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", u, code, err)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("parsing %s: %v\n%s", u, err, body)
+	}
+	return families
+}
+
+// opsSample returns the value of the series of family whose labels include all of labels
+// (name=value pairs), summed; counters, gauges and untyped series give their value,
+// histograms their sample count. found is false when no series matches.
+func opsSample(families map[string]*dto.MetricFamily, family string, labels ...string) (value float64, found bool) {
+	mf := families[family]
+	if mf == nil {
+		return 0, false
+	}
+next:
+	for _, m := range mf.GetMetric() {
+		have := map[string]string{}
+		for _, lp := range m.GetLabel() {
+			have[lp.GetName()] = lp.GetValue()
+		}
+		for _, l := range labels {
+			k, v, _ := strings.Cut(l, "=")
+			if have[k] != v {
+				continue next
+			}
+		}
+		found = true
+		switch {
+		case m.Counter != nil:
+			value += m.GetCounter().GetValue()
+		case m.Gauge != nil:
+			value += m.GetGauge().GetValue()
+		case m.Histogram != nil:
+			value += float64(m.GetHistogram().GetSampleCount())
+		case m.Untyped != nil:
+			value += m.GetUntyped().GetValue()
+		}
+	}
+	return value, found
+}
+
+// ---------------------------------------------------------------- apiserver proxy ----
+
+// opsApiProxy is a plain-HTTP reverse proxy in front of the real apiserver (TLS and the
+// admin credentials are added on the way out). It can hold back the Network informer's
+// LIST/WATCH until released, and scope every cluster-wide Network request to one
+// namespace, so that the controller behind it sees that namespace only.
+type opsApiProxy struct {
+	t        testing.TB
+	srv      *httptest.Server
+	scopeNS  string
+	hold     atomic.Bool
+	release  chan struct{}
+	released sync.Once
+
+	mu       sync.Mutex
+	requests []string
+	held     int
+}
+
+const opsNetworksCollection = "/apis/samplecrd.k8s.io/v1/networks"
+
+// opsStartAPIProxy starts the proxy. With scopeNS set, requests for all Networks go to that
+// namespace's Networks instead. With hold set, the informer's requests wait for Release.
+func opsStartAPIProxy(t testing.TB, scopeNS string, hold bool) *opsApiProxy {
+	t.Helper()
+	cfg := opsAdminConfig(t)
+	target, err := url.Parse(cfg.Host)
+	if err != nil {
+		t.Fatalf("parsing apiserver URL %q: %v", cfg.Host, err)
+	}
+	rt, err := rest.TransportFor(cfg)
+	if err != nil {
+		t.Fatalf("apiserver transport: %v", err)
+	}
+	p := &opsApiProxy{t: t, scopeNS: scopeNS, release: make(chan struct{})}
+	p.hold.Store(hold)
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(target)
+			if scopeNS != "" && pr.In.URL.Path == opsNetworksCollection {
+				pr.Out.URL.Path = "/apis/samplecrd.k8s.io/v1/namespaces/" + scopeNS + "/networks"
+				pr.Out.URL.RawPath = ""
+			}
+		},
+		Transport: rt,
+		// Watches stream: pass every event on at once.
+		FlushInterval: -1,
+	}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		informer := opsIsInformerRequest(r)
+		p.mu.Lock()
+		p.requests = append(p.requests, r.Method+" "+r.URL.RequestURI())
+		if informer && p.hold.Load() {
+			p.held++
+		}
+		p.mu.Unlock()
+		if informer && p.hold.Load() {
+			select {
+			case <-p.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		p.Release()
+		p.srv.CloseClientConnections()
+		p.srv.Close()
+	})
+	return p
+}
+
+// opsIsInformerRequest tells the reflector's LIST (with resourceVersion) or WATCH (or
+// watch-list) of all Networks from the controller's startup check, a plain ?limit=1 list.
+func opsIsInformerRequest(r *http.Request) bool {
+	if r.URL.Path != opsNetworksCollection {
+		return false
+	}
+	q := r.URL.Query()
+	return q.Has("resourceVersion") || q.Get("watch") == "true" || q.Get("watch") == "1"
+}
+
+// Release lets held requests and all later ones through.
+func (p *opsApiProxy) Release() {
+	p.released.Do(func() {
+		p.hold.Store(false)
+		close(p.release)
+	})
+}
+
+// Held is how many informer requests were held back.
+func (p *opsApiProxy) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// Requests lists the requests seen so far ("GET /path?query").
+func (p *opsApiProxy) Requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests...)
+}
+
+// Kubeconfig writes a kubeconfig for the proxy (no credentials: the proxy adds them).
+func (p *opsApiProxy) Kubeconfig(t testing.TB) string {
+	t.Helper()
+	return WriteFile(t, "proxy.kubeconfig", fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: proxy
+  cluster:
+    server: %s
+users:
+- name: proxied
+  user: {}
+contexts:
+- name: proxy
+  context:
+    cluster: proxy
+    user: proxied
+current-context: proxy
+`, p.srv.URL))
+}
+
+// ------------------------------------------------------------------ Neutron proxy ----
+
+// opsNeutronProxy forwards to the real Neutron and can hold back the create-network request
+// of Networks in one namespace for a while, to keep a reconcile in flight.
+type opsNeutronProxy struct {
+	srv     *httptest.Server
+	ns      string
+	delay   time.Duration
+	arrived chan time.Time
+	// done receives when a delayed request has been answered by Neutron.
+	done chan time.Time
+}
+
+func opsStartNeutronProxy(t testing.TB, ns string, delay time.Duration) *opsNeutronProxy {
+	t.Helper()
+	target, err := url.Parse(NeutronEndpoint)
+	if err != nil {
+		t.Fatalf("parsing %s: %v", NeutronEndpoint, err)
+	}
+	p := &opsNeutronProxy{ns: ns, delay: delay, arrived: make(chan time.Time, 16), done: make(chan time.Time, 16)}
+	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v2.0/networks") {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			// The controller names the network k8s_<namespace>_<name>.
+			if bytes.Contains(body, []byte(`"k8s_`+ns+`_`)) {
+				opsNotify(p.arrived)
+				select {
+				case <-time.After(p.delay):
+				case <-r.Context().Done():
+					return
+				}
+				rp.ServeHTTP(w, r)
+				opsNotify(p.done)
+				return
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		p.srv.CloseClientConnections()
+		p.srv.Close()
+	})
+	return p
+}
+
+func opsNotify(ch chan time.Time) {
+	select {
+	case ch <- time.Now():
+	default:
+	}
+}
+
+// URL is the proxy's endpoint, for -neutron-endpoint.
+func (p *opsNeutronProxy) URL() string { return p.srv.URL + "/" }
+
+// ------------------------------------------------------------------ Neutron checks ----
+
+// opsOwnedResources returns the one Neutron network and subnet of owner, or an error saying
+// what is missing or doubled.
+func opsOwnedResources(t testing.TB, owner neutron.Owner) (neutron.Network, neutron.Subnet, error) {
+	t.Helper()
+	nets, err := NeutronNetworksOf(t, owner)
+	if err != nil {
+		return neutron.Network{}, neutron.Subnet{}, err
+	}
+	subs, err := NeutronSubnetsOf(t, owner)
+	if err != nil {
+		return neutron.Network{}, neutron.Subnet{}, err
+	}
+	if len(nets) != 1 || len(subs) != 1 {
+		return neutron.Network{}, neutron.Subnet{}, fmt.Errorf("%d networks %v and %d subnets %v for %s",
+			len(nets), ids(nets), len(subs), ids(subs), owner.Description())
+	}
+	return nets[0], subs[0], nil
+}
+
+// opsDuplicatesOfCluster lists every owner UID for which Neutron holds more than one network
+// with clusterID's tag, and every network with more than one subnet of that cluster.
+func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
+	t.Helper()
+	nc := Neutron(t)
+	ctx := Ctx(t, 30*time.Second)
+	ours := neutron.Filter{Tags: []string{neutron.ClusterTag(clusterID)}}
+	nets, err := nc.ListNetworks(ctx, ours)
+	if err != nil {
+		t.Fatalf("listing Neutron networks of cluster %s: %v", clusterID, err)
+	}
+	subs, err := nc.ListSubnets(ctx, ours)
+	if err != nil {
+		t.Fatalf("listing Neutron subnets of cluster %s: %v", clusterID, err)
+	}
+	byOwner := map[string][]string{}
+	for _, n := range nets {
+		uid, _ := neutron.OwnerUID(n.Tags)
+		byOwner[uid] = append(byOwner[uid], n.ID)
+	}
+	byNetwork := map[string][]string{}
+	for _, s := range subs {
+		byNetwork[s.NetworkID] = append(byNetwork[s.NetworkID], s.ID)
+	}
+	var dups []string
+	for uid, ids := range byOwner {
+		if len(ids) > 1 {
+			dups = append(dups, fmt.Sprintf("owner uid %s has networks %v", uid, ids))
+		}
+	}
+	for net, ids := range byNetwork {
+		if len(ids) > 1 {
+			dups = append(dups, fmt.Sprintf("network %s has subnets %v", net, ids))
+		}
+	}
+	sort.Strings(dups)
+	return dups
+}
+
+// ---------------------------------------------------------------- plain processes ----
+
+// opsProcess is a controller started outside the framework's StartController (through a
+// wrapper such as unshare), with the same log handling.
+type opsProcess struct {
+	t        testing.TB
+	cmd      *exec.Cmd
+	logPath  string
+	done     chan struct{}
+	exitCode int
+}
+
+// opsStartProcess runs argv with env, stdout and stderr going to a log file, and stops it
+// (SIGTERM, then SIGKILL after 30 s) at the end of the test.
+func opsStartProcess(t testing.TB, argv, env []string) *opsProcess {
+	t.Helper()
+	dir := t.TempDir()
+	p := &opsProcess{t: t, logPath: filepath.Join(dir, "process.log"), done: make(chan struct{}), exitCode: -1}
+	logFile, err := os.Create(p.logPath)
+	if err != nil {
+		t.Fatalf("creating log: %v", err)
+	}
+	p.cmd = exec.Command(argv[0], argv[1:]...)
+	p.cmd.Env = env
+	p.cmd.Dir = dir
+	p.cmd.Stdout = logFile
+	p.cmd.Stderr = logFile
+	if err := p.cmd.Start(); err != nil {
+		logFile.Close()
+		t.Fatalf("starting %v: %v", argv, err)
+	}
+	t.Logf("started pid %d: %v (log %s)", p.cmd.Process.Pid, argv, p.logPath)
+	go func() {
+		_ = p.cmd.Wait()
+		logFile.Close()
+		p.exitCode = p.cmd.ProcessState.ExitCode()
+		if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			p.exitCode = 128 + int(ws.Signal())
+		}
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-p.done:
+			case <-time.After(30 * time.Second):
+				_ = p.cmd.Process.Kill()
+				<-p.done
+			}
+		}
+		if t.Failed() {
+			t.Logf("--- last lines of the log of pid %d ---\n%s", p.PID(), LastLines(p.Logs(), 80))
+		}
+	})
+	return p
+}
+
+func (p *opsProcess) PID() int { return p.cmd.Process.Pid }
+
+func (p *opsProcess) Logs() string {
+	b, err := os.ReadFile(p.logPath)
+	if err != nil {
+		return fmt.Sprintf("<cannot read %s: %v>", p.logPath, err)
+	}
+	return string(b)
+}
+
+func (p *opsProcess) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Signal sends sig to the process.
+func (p *opsProcess) Signal(sig syscall.Signal) {
+	p.t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		p.t.Fatalf("signalling pid %d: %v", p.PID(), err)
+	}
+}
+
+// Wait waits up to timeout for the exit and returns the exit code (128+signal if killed).
+func (p *opsProcess) Wait(timeout time.Duration) (int, error) {
+	if p.Exited() {
+		return p.exitCode, nil
+	}
+	select {
+	case <-p.done:
+		return p.exitCode, nil
+	case <-time.After(timeout):
+		return -1, fmt.Errorf("pid %d still running after %s", p.PID(), timeout)
+	}
+}
+
+// --------------------------------------------------------------------------- logs ----
+
+// opsJsonLogProblems returns the lines of log that are not one JSON object each with time,
+// level and msg, as slog's JSON handler writes them.
+func opsJsonLogProblems(log string) (lines int, problems []string) {
+	for i, line := range strings.Split(log, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		lines++
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			problems = append(problems, fmt.Sprintf("line %d is not JSON (%v): %s", i+1, err, line))
+			continue
+		}
+		for _, k := range []string{"time", "level", "msg"} {
+			if _, ok := obj[k]; !ok {
+				problems = append(problems, fmt.Sprintf("line %d has no %q: %s", i+1, k, line))
+			}
+		}
+	}
+	return lines, problems
+}
+
+// opsJsonLogHas reports whether some JSON log line has msg and, for each key=value pair in
+// kv, that value (compared as text).
+func opsJsonLogHas(log, msg string, kv ...string) bool {
+	for _, line := range strings.Split(log, "\n") {
+		var obj map[string]any
+		if json.Unmarshal([]byte(line), &obj) != nil || obj["msg"] != msg {
+			continue
+		}
+		ok := true
+		for _, pair := range kv {
+			k, v, _ := strings.Cut(pair, "=")
+			if fmt.Sprint(obj[k]) != v {
+				ok = false
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ------------------------------------------------------------------------ kubectl ----
+
+// opsKubectlSplit runs kubectl with the given kubeconfig (the admin one when empty) and
+// returns stdout and stderr apart, so that warnings do not mix with -o json.
+func opsKubectlSplit(t testing.TB, kubeconfig string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	if kubeconfig == "" {
+		kubeconfig = Kubeconfig
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	cmd.Dir = RepoRoot
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	t.Logf("kubectl %s: err=%v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err,
+		LastLines(strings.TrimSpace(o.String()), 20), strings.TrimSpace(e.String()))
+	return o.String(), e.String(), err
+}
+
+// ----------------------------------------------------------------------- startup ----
+
+// opsStartupDone waits until a controller's log says it connected ("Connected", text or
+// JSON); an exit before that fails the test.
+func opsStartupDone(t testing.TB, logs func() string, exited func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		l := logs()
+		if strings.Contains(l, `"Connected"`) {
+			return
+		}
+		if exited() {
+			t.Fatalf("controller exited during startup:\n%s", LastLines(l, 40))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("controller did not connect within 60s:\n%s", LastLines(logs(), 40))
+}
+
+// opsStartController is StartController that returns once the controller is connected
+// to the apiserver and Neutron.
+func opsStartController(t testing.TB, opts ControllerOptions) *Controller {
+	t.Helper()
+	c := StartController(t, opts)
+	opsStartupDone(t, c.Logs, func() bool { _, err := c.Wait(10 * time.Millisecond); return err == nil })
+	return c
+}

@@ -1,0 +1,182 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestClusterDeployManifests checks deploy/40-deployment.yaml as the apiserver sees it
+// (server-side dry run, with defaults) in a namespace of this test: the security and
+// operational settings the controller relies on, that every argument is a flag the
+// controller binary accepts, and that a Pod made from the template is admitted under the
+// "restricted" Pod Security Standard.
+func TestClusterDeployManifests(t *testing.T) {
+	t.Parallel()
+	ns := NewNamespace(t)
+	MustKubectl(t, "label", "namespace", ns,
+		"pod-security.kubernetes.io/enforce=restricted", "pod-security.kubernetes.io/warn=restricted")
+
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "namespace: network-controller\n") {
+		t.Fatalf("deploy/40-deployment.yaml is not in namespace network-controller")
+	}
+	manifest := WriteFile(t, "deployment.yaml", strings.ReplaceAll(string(raw), "namespace: network-controller\n", "namespace: "+ns+"\n"))
+	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", manifest)
+	if err != nil {
+		t.Fatalf("server dry run of the Deployment: %v\n%s", err, stderr)
+	}
+	if strings.TrimSpace(stderr) != "" {
+		t.Errorf("server dry run of the Deployment warned (Pod Security?):\n%s", stderr)
+	}
+	var d appsv1.Deployment
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatalf("decoding the dry-run Deployment: %v", err)
+	}
+	shutdownTimeout := opsFlagDefault(t, "shutdown-timeout")
+
+	spec := d.Spec.Template.Spec
+	if d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
+		t.Errorf("replicas = %v, want 2", d.Spec.Replicas)
+	}
+	if spec.ServiceAccountName != "network-controller" {
+		t.Errorf("serviceAccountName = %q", spec.ServiceAccountName)
+	}
+	if tg := spec.TerminationGracePeriodSeconds; tg == nil || time.Duration(*tg)*time.Second <= shutdownTimeout {
+		t.Errorf("terminationGracePeriodSeconds = %v, want more than the controller's -shutdown-timeout %s", tg, shutdownTimeout)
+	}
+	psc := spec.SecurityContext
+	if psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.RunAsUser == nil || *psc.RunAsUser != 65532 ||
+		psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod securityContext = %+v, want runAsNonRoot, runAsUser 65532, seccomp RuntimeDefault", psc)
+	}
+	spread := len(spec.TopologySpreadConstraints) > 0 && spec.TopologySpreadConstraints[0].TopologyKey == corev1.LabelHostname
+	anti := spec.Affinity != nil && spec.Affinity.PodAntiAffinity != nil &&
+		len(spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) > 0
+	if !spread && !anti {
+		t.Errorf("no topology spread or pod anti-affinity across nodes")
+	}
+	if len(spec.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(spec.Containers))
+	}
+	c := spec.Containers[0]
+	if c.Image != "network-controller:latest" {
+		t.Errorf("image = %q, want network-controller:latest", c.Image)
+	}
+	sc := c.SecurityContext
+	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
+		sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("container securityContext = %+v, want no privilege escalation, read-only root, drop ALL", sc)
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() || c.Resources.Limits.Memory().IsZero() {
+		t.Errorf("resources = %+v, want cpu/memory requests and a memory limit", c.Resources)
+	}
+	ports := map[string]int32{}
+	for _, p := range c.Ports {
+		ports[p.Name] = p.ContainerPort
+	}
+	if ports["metrics"] != 8080 || ports["health"] != 8081 {
+		t.Errorf("container ports = %v, want metrics 8080 and health 8081", ports)
+	}
+	checkProbe := func(what string, p *corev1.Probe, path string) {
+		if p == nil || p.HTTPGet == nil || p.HTTPGet.Path != path ||
+			(p.HTTPGet.Port.String() != "health" && p.HTTPGet.Port.IntValue() != 8081) {
+			t.Errorf("%s probe = %+v, want GET %s on port 8081", what, p, path)
+		}
+	}
+	checkProbe("liveness", c.LivenessProbe, "/healthz")
+	checkProbe("readiness", c.ReadinessProbe, "/readyz")
+
+	env := map[string]corev1.EnvVar{}
+	for _, e := range c.Env {
+		env[e.Name] = e
+	}
+	if e := env["POD_NAMESPACE"]; e.ValueFrom == nil || e.ValueFrom.FieldRef == nil || e.ValueFrom.FieldRef.FieldPath != "metadata.namespace" {
+		t.Errorf("POD_NAMESPACE is not taken from metadata.namespace: %+v", e)
+	}
+	if env["OS_CLIENT_CONFIG_FILE"].Value != "/etc/openstack/clouds.yaml" || env["OS_CLOUD"].Value == "" {
+		t.Errorf("OS_CLIENT_CONFIG_FILE=%q OS_CLOUD=%q, want /etc/openstack/clouds.yaml and a cloud name",
+			env["OS_CLIENT_CONFIG_FILE"].Value, env["OS_CLOUD"].Value)
+	}
+	var mounted bool
+	for _, m := range c.VolumeMounts {
+		for _, v := range spec.Volumes {
+			if v.Name == m.Name && m.MountPath == "/etc/openstack" && m.ReadOnly && v.Secret != nil && v.Secret.SecretName == "network-controller-clouds" {
+				mounted = true
+			}
+		}
+	}
+	if !mounted {
+		t.Errorf("Secret network-controller-clouds is not mounted read-only at /etc/openstack")
+	}
+
+	// The arguments, with $(VAR) expanded as the kubelet does, are flags of this binary
+	// with valid values: parsing them and then -h exits 0 (an unknown flag or a bad value
+	// exits 2 first).
+	for _, want := range []string{"-metrics-bind-address=:8080", "-health-probe-bind-address=:8081", "-logging-format=json"} {
+		if !slices.Contains(c.Args, want) {
+			t.Errorf("args %q lack %s", c.Args, want)
+		}
+	}
+	var expanded []string
+	for _, a := range c.Args {
+		a = regexp.MustCompile(`\$\(([A-Z_]+)\)`).ReplaceAllStringFunc(a, func(ref string) string {
+			name := ref[2 : len(ref)-1]
+			if name == "POD_NAMESPACE" {
+				return ns
+			}
+			return env[name].Value
+		})
+		expanded = append(expanded, a)
+	}
+	out, err := exec.Command(ControllerBinary, append(expanded, "-h")...).CombinedOutput()
+	if err != nil {
+		t.Errorf("the controller does not accept the Deployment's args %q: %v\n%s", expanded, err, LastLines(string(out), 5))
+	}
+
+	// A Pod from the template is admitted where "restricted" is enforced.
+	pod := corev1.Pod{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{Name: "network-controller-psa-check", Namespace: ns, Labels: d.Spec.Template.Labels},
+		Spec:       spec,
+	}
+	podJSON, err := json.Marshal(pod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err = opsKubectlSplit(t, "", "create", "--dry-run=server", "-f", WriteFile(t, "pod.json", string(podJSON)))
+	if err != nil || strings.TrimSpace(stderr) != "" {
+		t.Errorf("a Pod of the Deployment's template is not admitted under Pod Security \"restricted\": %v\n%s", err, stderr)
+	}
+}
+
+// opsFlagDefault reads the default of a duration flag from the controller's -h output.
+func opsFlagDefault(t *testing.T, name string) time.Duration {
+	t.Helper()
+	out, _ := exec.Command(ControllerBinary, "-h").CombinedOutput()
+	m := regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(name) + ` duration\n.*\(default ([^)]+)\)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("cannot find the default of -%s in the controller's -h output:\n%s", name, out)
+	}
+	d, err := time.ParseDuration(string(m[1]))
+	if err != nil {
+		t.Fatalf("default of -%s: %v", name, err)
+	}
+	return d
+}

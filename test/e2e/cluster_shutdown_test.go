@@ -1,0 +1,146 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// TestClusterGracefulShutdown sends SIGTERM while a reconcile is in flight (a Neutron
+// proxy holds this test's create-network request for 3 s): the controller must let the
+// item finish (the network gets created and then tagged, after the signal), log that the
+// workers stopped, and exit 0 within -shutdown-timeout.
+func TestClusterGracefulShutdown(t *testing.T) {
+	t.Parallel()
+	const (
+		delay           = 3 * time.Second
+		shutdownTimeout = 15 * time.Second
+	)
+	ns := NewNamespace(t)
+	np := opsStartNeutronProxy(t, ns, delay)
+	ctrl := opsStartController(t, ControllerOptions{Args: []string{
+		"-neutron-endpoint=" + np.URL(),
+		"-shutdown-timeout=" + shutdownTimeout.String(),
+	}})
+	ctrl.WaitReadyz(30 * time.Second)
+
+	n := CreateNetwork(t, ns, "drain", "10.72.0.0/24", "")
+	var arrived time.Time
+	select {
+	case arrived = <-np.arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the controller never sent the create-network request of %s/drain", ns)
+	}
+	// Signal while the request is held.
+	time.Sleep(200 * time.Millisecond)
+	sigterm := time.Now()
+	if err := syscall.Kill(ctrl.PID(), syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	code, err := ctrl.Wait(shutdownTimeout + 5*time.Second)
+	if err != nil {
+		t.Fatalf("controller did not exit after SIGTERM: %v", err)
+	}
+	exited := time.Since(sigterm)
+	t.Logf("SIGTERM %s after the held request arrived; exit %d after %s", sigterm.Sub(arrived).Round(time.Millisecond), code, exited.Round(time.Millisecond))
+	if code != 0 {
+		t.Errorf("exit code %d after SIGTERM, want 0", code)
+	}
+	if exited > shutdownTimeout {
+		t.Errorf("exit took %s, more than -shutdown-timeout %s", exited, shutdownTimeout)
+	}
+	var answered time.Time
+	select {
+	case answered = <-np.done:
+	case <-time.After(2 * time.Second):
+		t.Fatalf("the held create-network request was never forwarded: the controller exited without finishing it")
+	}
+	if answered.Before(sigterm) {
+		t.Fatalf("the held request was answered before SIGTERM; the test did not exercise the drain")
+	}
+	if sigterm.Add(exited).Before(answered) {
+		t.Errorf("the process exited before the in-flight Neutron request returned")
+	}
+
+	logs := ctrl.Logs()
+	for _, want := range []string{"Shutting down; send the signal again", "Shutting down workers; waiting for items in flight", "Workers stopped"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+	if strings.Contains(logs, "shutdown timed out") {
+		t.Errorf("log says the shutdown timed out")
+	}
+	if i, j := strings.Index(logs, "Shutting down workers"), strings.Index(logs, "Workers stopped"); i > j {
+		t.Errorf("\"Workers stopped\" logged before \"Shutting down workers\"")
+	}
+
+	// The item ran on after the signal: the network created by the held request was
+	// tagged afterwards (tagging is the next step of the same reconcile).
+	owner := OwnerOf(ctrl.ClusterID, n)
+	nets, err := NeutronNetworksOf(t, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets) != 1 {
+		t.Fatalf("Neutron holds %d networks for %s after the drain, want 1", len(nets), owner.Description())
+	}
+	for _, tag := range owner.Tags() {
+		if !slices.Contains(nets[0].Tags, tag) {
+			t.Errorf("network %s lacks tag %s (tags %v): the in-flight reconcile did not finish", nets[0].ID, tag, nets[0].Tags)
+		}
+	}
+	if !slices.Contains(nets[0].Tags, neutron.ClusterTag(ctrl.ClusterID)) {
+		t.Errorf("network %s has no cluster tag", nets[0].ID)
+	}
+}
+
+// TestClusterShutdownTimeout: when an item is still in flight when -shutdown-timeout runs
+// out after SIGTERM, the process gives up and exits 1 at that time, saying so.
+func TestClusterShutdownTimeout(t *testing.T) {
+	t.Parallel()
+	const (
+		delay           = 30 * time.Second
+		shutdownTimeout = 3 * time.Second
+	)
+	ns := NewNamespace(t)
+	np := opsStartNeutronProxy(t, ns, delay)
+	ctrl := opsStartController(t, ControllerOptions{Args: []string{
+		"-neutron-endpoint=" + np.URL(),
+		"-shutdown-timeout=" + shutdownTimeout.String(),
+	}})
+	ctrl.WaitReadyz(30 * time.Second)
+
+	CreateNetwork(t, ns, "stuck", "10.73.0.0/24", "")
+	select {
+	case <-np.arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the controller never sent the create-network request of %s/stuck", ns)
+	}
+	sigterm := time.Now()
+	if err := syscall.Kill(ctrl.PID(), syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	code, err := ctrl.Wait(shutdownTimeout + 10*time.Second)
+	if err != nil {
+		t.Fatalf("controller did not exit after SIGTERM and -shutdown-timeout: %v", err)
+	}
+	exited := time.Since(sigterm)
+	t.Logf("exit %d after %s", code, exited.Round(time.Millisecond))
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (shutdown timed out)", code)
+	}
+	if exited < shutdownTimeout-100*time.Millisecond || exited > shutdownTimeout+3*time.Second {
+		t.Errorf("exited %s after SIGTERM, want about -shutdown-timeout (%s)", exited, shutdownTimeout)
+	}
+	logs := ctrl.Logs()
+	if !strings.Contains(logs, "shutdown timed out") || strings.Contains(logs, "Workers stopped") {
+		t.Errorf("log should say \"shutdown timed out\" and not \"Workers stopped\"")
+	}
+}

@@ -1,0 +1,240 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+)
+
+// TestLeaderElection runs two controllers of one cluster ID on one Lease (short timings):
+//   - exactly one leads (its log and the Lease's holderIdentity agree) and reconciles; the
+//     standby does nothing but stand by (and is ready);
+//   - SIGKILL of the leader: the standby takes over once the lease expires (not before,
+//     and within the lease duration plus a margin) and reconciles a new Network;
+//   - SIGTERM of the new leader: it releases the Lease (holderIdentity "") at once, and a
+//     third process started afterwards acquires it at once, far under the lease duration;
+//   - no Neutron network or subnet was ever created twice.
+func TestLeaderElection(t *testing.T) {
+	t.Parallel()
+	const (
+		leaseDuration = 6 * time.Second
+		renewDeadline = 4 * time.Second
+		retryPeriod   = 1 * time.Second
+		// Takeover after a kill: the standby waits a full lease duration from the last
+		// renewal it observed and then tries every retry period (with up to 1.2 jitter).
+		takeoverMargin = 4 * time.Second
+	)
+	ns := NewNamespace(t)
+	clusterID := NewClusterID(t)
+	lease := "e2e-le-" + RandomSuffix(8)
+	opts := ControllerOptions{ClusterID: clusterID, Args: []string{
+		"-leader-elect=true",
+		"-leader-elect-lease-name=" + lease,
+		"-leader-elect-namespace=" + ns,
+		"-leader-elect-lease-duration=" + leaseDuration.String(),
+		"-leader-elect-renew-deadline=" + renewDeadline.String(),
+		"-leader-elect-retry-period=" + retryPeriod.String(),
+	}}
+	a := opsStartController(t, opts)
+	b := opsStartController(t, opts)
+	ids := map[string]*Controller{opsControllerIdentity(t, a.PID()): a, opsControllerIdentity(t, b.PID()): b}
+
+	// Exactly one leads.
+	var leader, standby *Controller
+	Eventually(t, 30*time.Second, 100*time.Millisecond, "one controller to hold the Lease", func() error {
+		holder, _, err := opsLeaseHolder(t, ns, lease)
+		if err != nil {
+			return err
+		}
+		if ids[holder] == nil {
+			return fmt.Errorf("holderIdentity %q is neither %v", holder, opsKeys(ids))
+		}
+		leader = ids[holder]
+		return nil
+	})
+	if leader == a {
+		standby = b
+	} else {
+		standby = a
+	}
+	t.Logf("leader pid %d, standby pid %d", leader.PID(), standby.PID())
+	Eventually(t, 10*time.Second, 100*time.Millisecond, "the leader to log Became leader and the standby to stand by", func() error {
+		if !strings.Contains(leader.Logs(), "Became leader") {
+			return fmt.Errorf("leader has not logged \"Became leader\"")
+		}
+		if !strings.Contains(standby.Logs(), "Another replica leads; standing by") {
+			return fmt.Errorf("standby has not logged \"Another replica leads; standing by\"")
+		}
+		return nil
+	})
+	standby.WaitReadyz(30 * time.Second) // a warm standby is ready
+
+	// Two Networks, reconciled by the leader only.
+	first := []string{"le-1", "le-2"}
+	nets := map[string]*samplecrdv1.Network{}
+	for i, name := range first {
+		CreateNetwork(t, ns, name, fmt.Sprintf("10.74.%d.0/24", i), "")
+	}
+	for _, name := range first {
+		WaitReady(t, ns, name, 60*time.Second)
+		nets[name] = opsWaitOwned(t, clusterID, ns, name)
+	}
+	Consistently(t, 2*time.Second, 250*time.Millisecond, "one leader", func() error {
+		holder, _, err := opsLeaseHolder(t, ns, lease)
+		if err != nil {
+			return err
+		}
+		if ids[holder] != leader {
+			return fmt.Errorf("holderIdentity changed to %q", holder)
+		}
+		return nil
+	})
+	for _, name := range first {
+		if CountLines(leader.Logs(), "Created Neutron network", ns+"/"+name) != 1 {
+			t.Errorf("leader did not log creating the Neutron network of %s/%s exactly once", ns, name)
+		}
+	}
+	for _, s := range []string{"Became leader", "Starting workers", "Created Neutron network", "Created Neutron subnet"} {
+		if strings.Contains(standby.Logs(), s) {
+			t.Errorf("the standby logged %q: it must not reconcile", s)
+		}
+	}
+
+	// SIGKILL the leader: the standby takes over once the lease expires.
+	killed := time.Now()
+	leader.Kill()
+	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, standby.PID()), leaseDuration+takeoverMargin+2*time.Second)
+	takeover := time.Since(killed)
+	t.Logf("standby took over %s after the leader was killed (lease duration %s)", takeover.Round(time.Millisecond), leaseDuration)
+	if takeover > leaseDuration+takeoverMargin {
+		t.Errorf("takeover took %s, more than the lease duration %s + %s", takeover, leaseDuration, takeoverMargin)
+	}
+	if takeover < leaseDuration-2*retryPeriod-500*time.Millisecond {
+		t.Errorf("takeover after only %s: the standby did not respect the lease duration %s", takeover, leaseDuration)
+	}
+	newLeader := standby
+	Eventually(t, 10*time.Second, 100*time.Millisecond, "the new leader to log Became leader", func() error {
+		if !strings.Contains(newLeader.Logs(), "Became leader") {
+			return fmt.Errorf("not yet")
+		}
+		return nil
+	})
+	CreateNetwork(t, ns, "le-3", "10.74.3.0/24", "")
+	WaitReady(t, ns, "le-3", 60*time.Second)
+	nets["le-3"] = opsWaitOwned(t, clusterID, ns, "le-3")
+	if CountLines(newLeader.Logs(), "Created Neutron network", ns+"/le-3") != 1 {
+		t.Errorf("the new leader did not log creating the Neutron network of %s/le-3 exactly once", ns)
+	}
+	for _, name := range first {
+		if CountLines(newLeader.Logs(), "Created Neutron network", ns+"/"+name) != 0 {
+			t.Errorf("the new leader created a second Neutron network for %s/%s", ns, name)
+		}
+	}
+
+	// SIGTERM the new leader: it releases the Lease at once.
+	sigterm := time.Now()
+	if err := syscall.Kill(newLeader.PID(), syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	released := opsWaitLeaseHolder(t, ns, lease, "", 5*time.Second)
+	t.Logf("Lease released %s after SIGTERM", released.Round(time.Millisecond))
+	if released > 2500*time.Millisecond {
+		t.Errorf("the Lease was released %s after SIGTERM; want at once (within ~2 s)", released)
+	}
+	if code, err := newLeader.Wait(30 * time.Second); err != nil || code != 0 {
+		t.Errorf("the leader exited with %d (%v) after SIGTERM, want 0", code, err)
+	}
+	if !strings.Contains(newLeader.Logs(), "Released leadership") {
+		t.Errorf("the leader did not log \"Released leadership\"")
+	}
+	t.Logf("SIGTERM to exit: %s", time.Since(sigterm).Round(time.Millisecond))
+
+	// A third process acquires the released Lease at once: from its "Waiting to become
+	// leader" to its "Became leader" (klog timestamps) takes far less than a lease duration.
+	c := opsStartController(t, opts)
+	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, c.PID()), leaseDuration+takeoverMargin)
+	Eventually(t, 5*time.Second, 100*time.Millisecond, "the third process to log Became leader", func() error {
+		if !strings.Contains(c.Logs(), "Became leader") {
+			return fmt.Errorf("not yet")
+		}
+		return nil
+	})
+	acquired := opsLogTime(t, c.Logs(), "Became leader").Sub(opsLogTime(t, c.Logs(), "Waiting to become leader"))
+	t.Logf("third process acquired the released Lease %s after it started waiting for it", acquired.Round(time.Millisecond))
+	if acquired > leaseDuration/3 {
+		t.Errorf("the third process needed %s to acquire a released Lease; want at once, far under the lease duration %s", acquired, leaseDuration)
+	}
+	CreateNetwork(t, ns, "le-4", "10.74.4.0/24", "")
+	WaitReady(t, ns, "le-4", 60*time.Second)
+	nets["le-4"] = opsWaitOwned(t, clusterID, ns, "le-4")
+	if CountLines(c.Logs(), "Created Neutron network", ns+"/le-4") != 1 {
+		t.Errorf("the third leader did not log creating the Neutron network of %s/le-4 exactly once", ns)
+	}
+
+	// Nothing was ever created twice: per Network, and over everything this cluster ID owns
+	// (the controllers also reconcile other tests' Networks, each once).
+	for name, n := range nets {
+		if _, _, err := opsOwnedResources(t, OwnerOf(clusterID, n)); err != nil {
+			t.Errorf("Network %s: %v", name, err)
+		}
+	}
+	if dups := opsDuplicatesOfCluster(t, clusterID); len(dups) > 0 {
+		t.Errorf("Neutron resources created twice by cluster %s:\n  %s", clusterID, strings.Join(dups, "\n  "))
+	}
+
+	// Deleting works under the third leader.
+	for name := range nets {
+		DeleteNetwork(t, ns, name)
+	}
+	for name, n := range nets {
+		WaitGone(t, ns, name, 60*time.Second)
+		WaitNeutronEmpty(t, OwnerOf(clusterID, n), 30*time.Second)
+	}
+}
+
+// opsWaitOwned waits until Neutron holds exactly one network and one subnet of clusterID for
+// the Network and returns the Network.
+func opsWaitOwned(t *testing.T, clusterID, ns, name string) *samplecrdv1.Network {
+	t.Helper()
+	n := GetNetwork(t, ns, name)
+	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("Neutron resources of cluster %s for %s/%s", clusterID, ns, name), func() error {
+		_, _, err := opsOwnedResources(t, OwnerOf(clusterID, n))
+		return err
+	})
+	return n
+}
+
+func opsKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+var opsKlogHeader = regexp.MustCompile(`^[IWEF](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) `)
+
+// opsLogTime returns the timestamp of the first klog text line containing msg.
+func opsLogTime(t *testing.T, logs, msg string) time.Time {
+	t.Helper()
+	for _, line := range strings.Split(logs, "\n") {
+		if !strings.Contains(line, msg) {
+			continue
+		}
+		if m := opsKlogHeader.FindStringSubmatch(line); m != nil {
+			ts, err := time.Parse("0102 15:04:05.000000", m[1])
+			if err == nil {
+				return ts
+			}
+		}
+	}
+	t.Fatalf("no klog line with %q", msg)
+	return time.Time{}
+}

@@ -1,0 +1,206 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// TestMetricsProbesAndJSONLogs runs the controller behind a proxy of the apiserver that
+// holds back the Network informer's LIST/WATCH: /readyz must be 503 while the cache is not
+// synced and 200 after, /healthz 200 throughout. Then a create/delete cycle, an orphan in
+// Neutron and the periodic Neutron resync must show in every documented series of
+// /metrics, and every line the process wrote with -logging-format=json must be JSON.
+//
+// The proxy also scopes the controller to this test's namespace, so that the counts
+// (managed_networks) are this test's alone even with other tests running in parallel.
+func TestMetricsProbesAndJSONLogs(t *testing.T) {
+	t.Parallel()
+	ns := NewNamespace(t)
+	proxy := opsStartAPIProxy(t, ns, true)
+	ctrl := opsStartController(t, ControllerOptions{
+		Kubeconfig: proxy.Kubeconfig(t),
+		Args: []string{
+			"-logging-format=json",
+			"-neutron-resync-period=2s",
+			"-orphan-grace-period=0s",
+		},
+	})
+	healthz, readyz := ctrl.HealthURL()+"/healthz", ctrl.HealthURL()+"/readyz"
+
+	// The probe server listens once the startup checks (a plain ?limit=1 list, which the
+	// proxy lets through) are done, while the informer is held back.
+	Eventually(t, 30*time.Second, 100*time.Millisecond, "/healthz to answer 200", func() error {
+		if code, err := ctrl.Wait(10 * time.Millisecond); err == nil {
+			t.Fatalf("controller exited with %d during startup:\n%s", code, LastLines(ctrl.Logs(), 40))
+		}
+		return opsExpectStatus(healthz, http.StatusOK)
+	})
+	Eventually(t, 10*time.Second, 50*time.Millisecond, "the informer's LIST/WATCH to reach the proxy", func() error {
+		if proxy.Held() == 0 {
+			return fmt.Errorf("requests so far: %q", proxy.Requests())
+		}
+		return nil
+	})
+	holdStart := time.Now()
+	Consistently(t, 5*time.Second, 200*time.Millisecond, "/readyz 503 and /healthz 200 while the informer is held", func() error {
+		code, body, err := opsHttpGet(readyz)
+		if err != nil {
+			return err
+		}
+		if code != http.StatusServiceUnavailable || !strings.Contains(body, "not synced") {
+			return fmt.Errorf("GET /readyz = %d %q, want 503 \"informer cache not synced yet\"", code, strings.TrimSpace(body))
+		}
+		return opsExpectStatus(healthz, http.StatusOK)
+	})
+	proxy.Release()
+	t.Logf("released the informer after %s; requests seen by the proxy:\n  %s",
+		time.Since(holdStart).Round(time.Millisecond), strings.Join(proxy.Requests(), "\n  "))
+	Eventually(t, 30*time.Second, 100*time.Millisecond, "/readyz 200 after the cache synced", func() error {
+		return opsExpectStatus(readyz, http.StatusOK)
+	})
+	if err := opsExpectStatus(healthz, http.StatusOK); err != nil {
+		t.Errorf("/healthz after sync: %v", err)
+	}
+	var startupList, held bool
+	for _, r := range proxy.Requests() {
+		startupList = startupList || r == "GET "+opsNetworksCollection+"?limit=1"
+		held = held || strings.HasPrefix(r, "GET "+opsNetworksCollection+"?") && r != "GET "+opsNetworksCollection+"?limit=1"
+	}
+	if !startupList || !held {
+		t.Errorf("expected the startup check GET %s?limit=1 and an informer LIST/WATCH; saw %q", opsNetworksCollection, proxy.Requests())
+	}
+
+	// Create/delete cycle.
+	const name = "metrics-net"
+	CreateNetwork(t, ns, name, "10.71.0.0/24", "")
+	n := WaitReady(t, ns, name, 60*time.Second)
+	owner := OwnerOf(ctrl.ClusterID, n)
+	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron network and subnet", func() error {
+		_, sub, err := opsOwnedResources(t, owner)
+		if err == nil && (sub.CIDR != "10.71.0.0/24" || sub.GatewayIP != "10.71.0.1") {
+			err = fmt.Errorf("subnet %s is %s gateway %s", sub.ID, sub.CIDR, sub.GatewayIP)
+		}
+		return err
+	})
+	// The resync (every 2 s) counts this cluster's Neutron networks: just this one.
+	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
+
+	// An orphan: a network with this cluster's tag whose Network UID does not exist. The
+	// resync deletes it (grace period 0).
+	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), "orphan for "+t.Name(),
+		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + opsFakeUID()})
+	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
+	if NetworkExists(t, orphan.ID) {
+		t.Errorf("orphaned Neutron network %s still exists after orphans_collected_total went up", orphan.ID)
+	}
+
+	DeleteNetwork(t, ns, name)
+	WaitGone(t, ns, name, 60*time.Second)
+	WaitNeutronEmpty(t, owner, 30*time.Second)
+	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 0 }, "== 0")
+
+	// Every documented series, after the cycle.
+	families := opsScrape(t, ctrl.MetricsURL())
+	positive := func(v float64) bool { return v > 0 }
+	present := func(float64) bool { return true }
+	checks := []struct {
+		family string
+		typ    string
+		labels []string
+		ok     func(float64) bool
+		want   string
+	}{
+		{"workqueue_adds_total", "COUNTER", []string{"name=networks"}, positive, "> 0"},
+		{"workqueue_depth", "GAUGE", []string{"name=networks"}, present, "present"},
+		{"workqueue_work_duration_seconds", "HISTOGRAM", []string{"name=networks"}, positive, "count > 0"},
+		{"workqueue_queue_duration_seconds", "HISTOGRAM", []string{"name=networks"}, positive, "count > 0"},
+		{"workqueue_retries_total", "COUNTER", []string{"name=networks"}, present, "present"},
+		{"workqueue_unfinished_work_seconds", "GAUGE", []string{"name=networks"}, present, "present"},
+		{"workqueue_longest_running_processor_seconds", "GAUGE", []string{"name=networks"}, present, "present"},
+		{"network_controller_reconcile_total", "COUNTER", []string{"result=success"}, positive, "> 0"},
+		{"network_controller_reconcile_duration_seconds", "HISTOGRAM", []string{"result=success"}, positive, "count > 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=ping", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=create network", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=create subnet", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=list networks", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete subnet", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete network", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_request_duration_seconds", "HISTOGRAM", []string{"operation=create network"}, positive, "count > 0"},
+		{"network_controller_managed_networks", "GAUGE", nil, present, "present"},
+		{"network_controller_orphans_collected_total", "COUNTER", nil, func(v float64) bool { return v >= 1 }, ">= 1"},
+		// The Go runtime and process collectors.
+		{"go_goroutines", "GAUGE", nil, positive, "> 0"},
+		{"process_resident_memory_bytes", "GAUGE", nil, positive, "> 0"},
+	}
+	for _, c := range checks {
+		mf := families[c.family]
+		if mf == nil {
+			t.Errorf("/metrics has no %s", c.family)
+			continue
+		}
+		if got := mf.GetType().String(); got != c.typ {
+			t.Errorf("%s has type %s, want %s", c.family, got, c.typ)
+		}
+		v, found := opsSample(families, c.family, c.labels...)
+		if !found {
+			t.Errorf("/metrics has no %s series with labels %v", c.family, c.labels)
+			continue
+		}
+		if !c.ok(v) {
+			t.Errorf("%s%v = %v, want %s", c.family, c.labels, v, c.want)
+		}
+	}
+	if v, _ := opsSample(families, "network_controller_reconcile_total", "result=error"); v != 0 {
+		t.Logf("note: %v reconciles failed (conflicts with other writers are retried)", v)
+	}
+
+	// Graceful stop, then the JSON check of everything the process wrote.
+	ctrl.Stop()
+	if code, err := ctrl.Wait(5 * time.Second); err != nil || code != 0 {
+		t.Errorf("controller exited with %d after SIGTERM, want 0", code)
+	}
+	logs := ctrl.Logs()
+	lines, problems := opsJsonLogProblems(logs)
+	for _, p := range problems {
+		t.Errorf("-logging-format=json: %s", p)
+	}
+	if lines < 10 {
+		t.Errorf("only %d log lines; expected a full run's worth", lines)
+	}
+	for _, msg := range []string{"Connected", "Starting workers", "Created Neutron network", "Workers stopped"} {
+		if !opsJsonLogHas(logs, msg) {
+			t.Errorf("JSON log has no line with msg %q", msg)
+		}
+	}
+	if !opsJsonLogHas(logs, "Serving", "server=health probe") {
+		t.Errorf("JSON log has no \"Serving\" line for the health probe server with a server attribute")
+	}
+}
+
+// opsWaitMetric polls one series until ok accepts its value.
+func opsWaitMetric(t *testing.T, metricsURL, family string, labels []string, ok func(float64) bool, want string) {
+	t.Helper()
+	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("%s%v %s", family, labels, want), func() error {
+		v, found := opsSample(opsScrape(t, metricsURL), family, labels...)
+		if !found {
+			return fmt.Errorf("no such series")
+		}
+		if !ok(v) {
+			return fmt.Errorf("value %v", v)
+		}
+		return nil
+	})
+}
+
+// opsFakeUID returns a random UUID-shaped string no object has.
+func opsFakeUID() string {
+	h := RandomSuffix(32)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}

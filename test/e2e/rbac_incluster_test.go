@@ -1,0 +1,426 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+)
+
+const (
+	opsDeployNamespace = "network-controller"
+	opsDeploySA        = "network-controller"
+	opsDeployUser      = "system:serviceaccount:" + opsDeployNamespace + ":" + opsDeploySA
+)
+
+// opsRbacManifests are the deploy/ files that create the controller's identity and rights.
+var opsRbacManifests = []string{
+	"00-namespace.yaml",
+	"10-serviceaccount.yaml",
+	"20-clusterrole.yaml",
+	"21-clusterrolebinding.yaml",
+	"30-role-leader-election.yaml",
+	"31-rolebinding-leader-election.yaml",
+}
+
+// opsApplyDeployRBAC applies the RBAC part of deploy/ for real (idempotent; it stays: the
+// namespace could not be deleted anyway without a kube-controller-manager).
+func opsApplyDeployRBAC(t *testing.T) {
+	t.Helper()
+	args := []string{"apply"}
+	for _, f := range opsRbacManifests {
+		args = append(args, "-f", filepath.Join("deploy", f))
+	}
+	MustKubectl(t, args...)
+}
+
+// TestRBACInCluster applies the RBAC objects of deploy/, checks that all of deploy/ passes
+// a server-side dry run, checks what the ServiceAccount may and may not do, and then runs
+// the controller with nothing but a token of that ServiceAccount through client-go's
+// in-cluster configuration (leader election on, as in the Deployment): a Network must go
+// through create, gateway change and delete, with no "forbidden" anywhere in the log.
+func TestRBACInCluster(t *testing.T) {
+	t.Parallel()
+	opsApplyDeployRBAC(t)
+
+	// All of deploy/ (Deployment, PDB, Service too) is accepted by the apiserver, and
+	// deploy/examples/ (the Secret with credentials) is not part of it.
+	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-f", "deploy/")
+	if err != nil {
+		t.Fatalf("kubectl apply --dry-run=server -f deploy/: %v\n%s%s", err, stdout, stderr)
+	}
+	for _, obj := range []string{
+		"namespace/network-controller", "serviceaccount/network-controller",
+		"clusterrole.rbac.authorization.k8s.io/network-controller",
+		"clusterrolebinding.rbac.authorization.k8s.io/network-controller",
+		"role.rbac.authorization.k8s.io/network-controller-leader-election",
+		"rolebinding.rbac.authorization.k8s.io/network-controller-leader-election",
+		"deployment.apps/network-controller",
+		"poddisruptionbudget.policy/network-controller",
+		"service/network-controller-metrics",
+	} {
+		if !strings.Contains(stdout, obj+" ") {
+			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
+		}
+	}
+	if n := strings.Count(stdout, "(server dry run)"); n != 9 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 9:\n%s", n, stdout)
+	}
+	if strings.Contains(stdout, "secret/") {
+		t.Errorf("kubectl apply -f deploy/ would apply a Secret:\n%s", stdout)
+	}
+	if strings.TrimSpace(stderr) != "" {
+		t.Errorf("server dry run of deploy/ warned:\n%s", stderr)
+	}
+
+	opsCheckRules(t)
+	opsCheckCanI(t)
+
+	// A token for the ServiceAccount, as the kubelet would mount it.
+	token := strings.TrimSpace(MustKubectl(t, "create", "token", opsDeploySA, "-n", opsDeployNamespace, "--duration=1h"))
+	if strings.Count(token, ".") != 2 {
+		t.Fatalf("kubectl create token returned %q, not a JWT", token)
+	}
+	cfg := opsAdminConfig(t)
+	server, err := url.Parse(cfg.Host)
+	if err != nil {
+		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
+	}
+	ca := cfg.CAData
+	if len(ca) == 0 && cfg.CAFile != "" {
+		if ca, err = os.ReadFile(cfg.CAFile); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ca) == 0 {
+		t.Fatalf("the admin kubeconfig has no CA")
+	}
+
+	// The token is this ServiceAccount's.
+	saKubeconfig := filepath.Join(t.TempDir(), "sa.kubeconfig")
+	if err := os.WriteFile(saKubeconfig, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster:
+    server: %s
+    certificate-authority-data: %s
+users:
+- name: sa
+  user:
+    token: %s
+contexts:
+- name: c
+  context: {cluster: c, user: sa}
+current-context: c
+`, cfg.Host, base64.StdEncoding.EncodeToString(ca), token)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	who, _, err := opsKubectlSplit(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+	if err != nil || who != opsDeployUser {
+		t.Fatalf("kubectl auth whoami with the token = %q (%v), want %s", who, err, opsDeployUser)
+	}
+
+	// The service account folder client-go reads in a pod, in a private mount namespace:
+	// a folder bind-mounted over /run (/var/run is a link to it here) for this process only.
+	runDir := filepath.Join(t.TempDir(), "run")
+	saDir := filepath.Join(runDir, "secrets", "kubernetes.io", "serviceaccount")
+	if err := os.MkdirAll(saDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{"token": []byte(token), "ca.crt": ca, "namespace": []byte(opsDeployNamespace)} {
+		if err := os.WriteFile(filepath.Join(saDir, name), content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	varRun, err := filepath.EvalSymlinks("/var/run")
+	if err != nil {
+		t.Fatalf("resolving /var/run: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		t.Fatalf("this test needs root for unshare --mount (the in-cluster token path %s is fixed in client-go)", filepath.Join(varRun, "secrets"))
+	}
+
+	ns := NewNamespace(t)
+	clusterID := NewClusterID(t)
+	lease := "e2e-rbac-" + RandomSuffix(8)
+	t.Cleanup(func() {
+		kube, _ := Clients(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = kube.CoordinationV1().Leases(opsDeployNamespace).Delete(ctx, lease, metav1.DeleteOptions{})
+	})
+	healthAddr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+	metricsAddr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+	env := withoutEnv(os.Environ(), "KUBECONFIG", "OS_CLOUD", "NETWORK_CONTROLLER_CRASH_AT", "HOME",
+		"KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "POD_NAMESPACE")
+	env = append(env,
+		"HOME="+t.TempDir(), // no ~/.kube/config to fall back to
+		"KUBERNETES_SERVICE_HOST="+server.Hostname(),
+		"KUBERNETES_SERVICE_PORT="+server.Port(),
+		"POD_NAMESPACE="+opsDeployNamespace,
+	)
+	argv := []string{
+		"unshare", "--mount", "--propagation", "private", "--",
+		"sh", "-c", `set -e; mount --bind "$1" "$2"; shift 2; exec "$@"`, "sh", runDir, varRun,
+		ControllerBinary,
+		// No -kubeconfig, no -leader-elect flags but the Lease name: in-cluster defaults
+		// (leader election on, Lease namespace from POD_NAMESPACE).
+		"-neutron-endpoint=" + NeutronEndpoint,
+		"-cluster-id=" + clusterID,
+		"-leader-elect-lease-name=" + lease,
+		"-metrics-bind-address=" + metricsAddr,
+		"-health-probe-bind-address=" + healthAddr,
+		"-neutron-resync-period=0",
+		"-retry-max-delay=5s",
+		"-shutdown-timeout=20s",
+		"-v=2",
+	}
+	ctrl := opsStartProcess(t, argv, env)
+	opsStartupDone(t, ctrl.Logs, ctrl.Exited)
+
+	Eventually(t, 30*time.Second, 200*time.Millisecond, "the in-cluster controller to lead", func() error {
+		if ctrl.Exited() {
+			code, _ := ctrl.Wait(0)
+			t.Fatalf("the in-cluster controller exited with %d:\n%s", code, LastLines(ctrl.Logs(), 40))
+		}
+		holder, _, err := opsLeaseHolder(t, opsDeployNamespace, lease)
+		if err != nil {
+			return err
+		}
+		if want := opsControllerIdentity(t, ctrl.PID()); holder != want {
+			return fmt.Errorf("Lease %s/%s holder %q, want %q", opsDeployNamespace, lease, holder, want)
+		}
+		return opsExpectStatus("http://"+healthAddr+"/readyz", 200)
+	})
+	logs := ctrl.Logs()
+	if !strings.Contains(logs, "Using the inClusterConfig") || strings.Contains(logs, "error creating inClusterConfig") {
+		t.Fatalf("the controller did not use the in-cluster configuration:\n%s", LastLines(logs, 30))
+	}
+	if !strings.Contains(logs, `apiserver="`+cfg.Host+`"`) {
+		t.Errorf("log does not show the connection to %s", cfg.Host)
+	}
+
+	// Create: Ready, with this controller's Neutron network and subnet as specified.
+	const name = "rbac-net"
+	n := CreateNetwork(t, ns, name, "10.75.0.0/24", "10.75.0.1")
+	WaitReady(t, ns, name, 60*time.Second)
+	owner := OwnerOf(clusterID, n)
+	var subnetID string
+	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron subnet 10.75.0.0/24 gateway 10.75.0.1", func() error {
+		_, sub, err := opsOwnedResources(t, owner)
+		if err != nil {
+			return err
+		}
+		if sub.CIDR != "10.75.0.0/24" || sub.GatewayIP != "10.75.0.1" {
+			return fmt.Errorf("subnet %s is %s gateway %s", sub.ID, sub.CIDR, sub.GatewayIP)
+		}
+		subnetID = sub.ID
+		return nil
+	})
+	// Events are written with the ServiceAccount's identity (this controller's subnet ID
+	// is in the message).
+	WaitEventContaining(t, ns, name, "Normal", "SubnetCreated", subnetID, 30*time.Second)
+
+	// Update: the gateway change is followed in Neutron and in status.
+	SetGateway(t, ns, name, "10.75.0.254")
+	Eventually(t, 60*time.Second, 250*time.Millisecond, "gateway 10.75.0.254 in Neutron", func() error {
+		_, sub, err := opsOwnedResources(t, owner)
+		if err != nil {
+			return err
+		}
+		if sub.ID != subnetID || sub.GatewayIP != "10.75.0.254" {
+			return fmt.Errorf("subnet %s gateway %s", sub.ID, sub.GatewayIP)
+		}
+		return nil
+	})
+	WaitNetwork(t, ns, name, 60*time.Second, "status.gateway 10.75.0.254", func(n *samplecrdv1.Network) error {
+		if !IsReady(n) || n.Status.Gateway != "10.75.0.254" {
+			return fmt.Errorf("%s, status.gateway %s", DescribeReady(n), n.Status.Gateway)
+		}
+		return nil
+	})
+	WaitEventContaining(t, ns, name, "Normal", "GatewayUpdated", subnetID, 30*time.Second)
+
+	// Delete: the Neutron side and then the object go.
+	DeleteNetwork(t, ns, name)
+	WaitGone(t, ns, name, 60*time.Second)
+	WaitNeutronEmpty(t, owner, 30*time.Second)
+
+	// SIGTERM: exit 0, Lease released (an update, with the Role's rights).
+	ctrl.Signal(syscall.SIGTERM)
+	if code, err := ctrl.Wait(30 * time.Second); err != nil || code != 0 {
+		t.Errorf("the in-cluster controller exited with %d (%v) after SIGTERM, want 0", code, err)
+	}
+	if holder, _, err := opsLeaseHolder(t, opsDeployNamespace, lease); err != nil || holder != "" {
+		t.Errorf("Lease holder after shutdown = %q (%v), want released", holder, err)
+	}
+	logs = ctrl.Logs()
+	for i, line := range strings.Split(logs, "\n") {
+		if strings.Contains(strings.ToLower(line), "forbidden") {
+			t.Errorf("log line %d mentions forbidden: %s", i+1, line)
+		}
+	}
+	for _, want := range []string{"Became leader", "Created Neutron network", "Updated Neutron subnet gateway", "Deleted Neutron resources and removed finalizer", "Released leadership"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("in-cluster controller log lacks %q", want)
+		}
+	}
+}
+
+// opsExpectedClusterRole is the ClusterRole deploy/20-clusterrole.yaml must grant, no more.
+var opsExpectedClusterRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks"}, Verbs: []string{"get", "list", "watch", "update", "patch"}},
+	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/status"}, Verbs: []string{"update", "patch"}},
+	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/finalizers"}, Verbs: []string{"update"}},
+	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
+	{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"kube-system"}, Verbs: []string{"get"}},
+}
+
+var opsExpectedLeaseRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+}
+
+// opsCheckRules compares the live ClusterRole and Role with the expected rules.
+func opsCheckRules(t *testing.T) {
+	t.Helper()
+	kube, _ := Clients(t)
+	ctx := Ctx(t, 30*time.Second)
+	cr, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := opsNormalizeRules(cr.Rules), opsNormalizeRules(opsExpectedClusterRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("ClusterRole network-controller rules:\n got %v\nwant %v", got, want)
+	}
+	role, err := kube.RbacV1().Roles(opsDeployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := opsNormalizeRules(role.Rules), opsNormalizeRules(opsExpectedLeaseRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("Role network-controller-leader-election rules:\n got %v\nwant %v", got, want)
+	}
+}
+
+func opsNormalizeRules(rules []rbacv1.PolicyRule) []string {
+	var out []string
+	for _, r := range rules {
+		for _, g := range r.APIGroups {
+			for _, res := range r.Resources {
+				for _, v := range r.Verbs {
+					out = append(out, fmt.Sprintf("%s|%s|%s|%s", g, res, v, strings.Join(r.ResourceNames, ",")))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// opsCanI asks the apiserver whether the ServiceAccount may do args (kubectl auth can-i).
+func opsCanI(t *testing.T, args ...string) bool {
+	t.Helper()
+	out, _ := Kubectl(t, append([]string{"auth", "can-i", "--as=" + opsDeployUser}, args...)...)
+	if strings.Contains(out, "doesn't have a resource type") {
+		// A "no" for a resource the apiserver does not know would prove nothing.
+		t.Fatalf("kubectl auth can-i %v: unknown resource: %s", args, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	switch last := strings.TrimSpace(lines[len(lines)-1]); last {
+	case "yes":
+		return true
+	case "no":
+		return false
+	default:
+		t.Fatalf("kubectl auth can-i %v: unexpected answer %q", args, out)
+		return false
+	}
+}
+
+// opsCheckCanI asks the apiserver, through SubjectAccessReviews, for every grant of the
+// live ClusterRole and Role (each must be allowed) and for rights the controller must not
+// have.
+func opsCheckCanI(t *testing.T) {
+	t.Helper()
+	var yes [][]string
+	add := func(rules []rbacv1.PolicyRule, scope ...string) {
+		for _, r := range rules {
+			for _, g := range r.APIGroups {
+				for _, res := range r.Resources {
+					resource, sub, _ := strings.Cut(res, "/")
+					if g != "" {
+						resource += "." + g
+					}
+					targets := []string{resource}
+					if len(r.ResourceNames) > 0 {
+						targets = nil
+						for _, name := range r.ResourceNames {
+							targets = append(targets, resource+"/"+name)
+						}
+					}
+					for _, target := range targets {
+						for _, v := range r.Verbs {
+							args := []string{v, target}
+							if sub != "" {
+								args = append(args, "--subresource="+sub)
+							}
+							yes = append(yes, append(args, scope...))
+						}
+					}
+				}
+			}
+		}
+	}
+	add(opsExpectedClusterRole, "--all-namespaces")
+	add(opsExpectedLeaseRole, "-n", opsDeployNamespace)
+	for _, args := range yes {
+		if !opsCanI(t, args...) {
+			t.Errorf("%s may not %v; the deploy/ RBAC should allow it", opsDeployUser, args)
+		}
+	}
+
+	no := [][]string{
+		{"list", "secrets", "--all-namespaces"},
+		{"get", "secrets", "-n", opsDeployNamespace},
+		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
+		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
+		{"deletecollection", "networks.samplecrd.k8s.io", "-n", "default"},
+		{"create", "networks.samplecrd.k8s.io", "-n", "default"},
+		{"patch", "networks.samplecrd.k8s.io", "--subresource=finalizers", "-n", "default"},
+		{"get", "pods", "-n", opsDeployNamespace},
+		{"list", "pods", "--all-namespaces"},
+		{"update", "leases.coordination.k8s.io", "-n", "kube-system"},
+		{"get", "leases.coordination.k8s.io", "-n", "default"},
+		{"create", "leases.coordination.k8s.io", "-n", "kube-node-lease"},
+		{"list", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
+		{"watch", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
+		{"delete", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
+		{"list", "namespaces"},
+		{"get", "namespaces/default"},
+		{"update", "namespaces/kube-system"},
+		{"delete", "events", "--all-namespaces"},
+		{"create", "serviceaccounts", "--subresource=token", "-n", opsDeployNamespace},
+		{"impersonate", "serviceaccounts", "--all-namespaces"},
+		{"*", "*", "--all-namespaces"},
+	}
+	for _, args := range no {
+		if opsCanI(t, args...) {
+			t.Errorf("%s may %v; the deploy/ RBAC must not allow it", opsDeployUser, args)
+		}
+	}
+}
