@@ -20,12 +20,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -417,106 +415,6 @@ func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
 	}
 	sort.Strings(dups)
 	return dups
-}
-
-// ---------------------------------------------------------------- plain processes ----
-
-// opsProcess is a controller started outside the framework's StartController (through a
-// wrapper such as unshare), with the same log handling.
-type opsProcess struct {
-	t        testing.TB
-	cmd      *exec.Cmd
-	logPath  string
-	done     chan struct{}
-	exitCode int
-}
-
-// opsStartProcess runs argv with env, stdout and stderr going to a log file, and stops it
-// (SIGTERM, then SIGKILL after 30 s) at the end of the test.
-func opsStartProcess(t testing.TB, argv, env []string) *opsProcess {
-	t.Helper()
-	dir := t.TempDir()
-	p := &opsProcess{t: t, logPath: filepath.Join(dir, "process.log"), done: make(chan struct{}), exitCode: -1}
-	logFile, err := os.Create(p.logPath)
-	if err != nil {
-		t.Fatalf("creating log: %v", err)
-	}
-	p.cmd = exec.Command(argv[0], argv[1:]...)
-	p.cmd.Env = env
-	p.cmd.Dir = dir
-	p.cmd.Stdout = logFile
-	p.cmd.Stderr = logFile
-	if err := p.cmd.Start(); err != nil {
-		logFile.Close()
-		t.Fatalf("starting %v: %v", argv, err)
-	}
-	t.Logf("started pid %d: %v (log %s)", p.cmd.Process.Pid, argv, p.logPath)
-	go func() {
-		_ = p.cmd.Wait()
-		logFile.Close()
-		p.exitCode = p.cmd.ProcessState.ExitCode()
-		if ws, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			p.exitCode = 128 + int(ws.Signal())
-		}
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = p.cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case <-p.done:
-			case <-time.After(30 * time.Second):
-				_ = p.cmd.Process.Kill()
-				<-p.done
-			}
-		}
-		if t.Failed() {
-			t.Logf("--- last lines of the log of pid %d ---\n%s", p.PID(), LastLines(p.Logs(), 80))
-		}
-	})
-	return p
-}
-
-func (p *opsProcess) PID() int { return p.cmd.Process.Pid }
-
-func (p *opsProcess) Logs() string {
-	b, err := os.ReadFile(p.logPath)
-	if err != nil {
-		return fmt.Sprintf("<cannot read %s: %v>", p.logPath, err)
-	}
-	return string(b)
-}
-
-func (p *opsProcess) Exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// Signal sends sig to the process.
-func (p *opsProcess) Signal(sig syscall.Signal) {
-	p.t.Helper()
-	if err := p.cmd.Process.Signal(sig); err != nil {
-		p.t.Fatalf("signalling pid %d: %v", p.PID(), err)
-	}
-}
-
-// Wait waits up to timeout for the exit and returns the exit code (128+signal if killed).
-func (p *opsProcess) Wait(timeout time.Duration) (int, error) {
-	if p.Exited() {
-		return p.exitCode, nil
-	}
-	select {
-	case <-p.done:
-		return p.exitCode, nil
-	case <-time.After(timeout):
-		return -1, fmt.Errorf("pid %d still running after %s", p.PID(), timeout)
-	}
 }
 
 // --------------------------------------------------------------------------- logs ----

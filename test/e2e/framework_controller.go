@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,10 @@ type ControllerOptions struct {
 	// NoDefaultKubeconfig passes no -kubeconfig at all (and drops KUBECONFIG from the
 	// environment), for the in-cluster configuration path.
 	NoDefaultKubeconfig bool
+	// Wrapper is a command that execs the controller binary and its flags, which are
+	// appended to it, e.g. unshare to give it a private mount namespace. The wrapper must
+	// exec, so that PID and signals reach the controller itself.
+	Wrapper []string
 }
 
 // Controller is a running controller process.
@@ -125,7 +130,8 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 	if err != nil {
 		t.Fatalf("creating controller log: %v", err)
 	}
-	c.cmd = exec.Command(ControllerBinary, args...)
+	argv := append(append(slices.Clone(opts.Wrapper), ControllerBinary), args...)
+	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Env = env
 	c.cmd.Dir = dir
 	c.cmd.Stdout = logFile
@@ -149,7 +155,7 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 		close(c.done)
 	}()
 	t.Cleanup(func() {
-		if !c.exited() {
+		if !c.Exited() {
 			c.stop(false)
 		}
 		if t.Failed() {
@@ -174,7 +180,8 @@ next:
 	return out
 }
 
-func (c *Controller) exited() bool {
+// Exited reports whether the process has exited.
+func (c *Controller) Exited() bool {
 	select {
 	case <-c.done:
 		return true
@@ -212,7 +219,7 @@ func (c *Controller) Stop() {
 
 func (c *Controller) stop(strict bool) {
 	c.t.Helper()
-	if c.exited() {
+	if c.Exited() {
 		return
 	}
 	_ = c.cmd.Process.Signal(syscall.SIGTERM)
@@ -229,10 +236,18 @@ func (c *Controller) stop(strict bool) {
 	}
 }
 
+// Signal sends sig to the process.
+func (c *Controller) Signal(sig syscall.Signal) {
+	c.t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		c.t.Fatalf("signalling controller pid %d: %v", c.PID(), err)
+	}
+}
+
 // Kill sends SIGKILL and waits for the process to be gone.
 func (c *Controller) Kill() {
 	c.t.Helper()
-	if c.exited() {
+	if c.Exited() {
 		return
 	}
 	_ = c.cmd.Process.Kill()
@@ -256,7 +271,7 @@ func (c *Controller) Wait(timeout time.Duration) (int, error) {
 func (c *Controller) WaitReadyz(timeout time.Duration) {
 	c.t.Helper()
 	Eventually(c.t, timeout, 200*time.Millisecond, "controller /readyz", func() error {
-		if c.exited() {
+		if c.Exited() {
 			code, _ := c.Wait(0)
 			c.t.Fatalf("controller exited with code %d while waiting for /readyz:\n%s", code, LastLines(c.Logs(), 40))
 		}

@@ -165,33 +165,22 @@ current-context: c
 		defer cancel()
 		_ = kube.CoordinationV1().Leases(opsDeployNamespace).Delete(ctx, lease, metav1.DeleteOptions{})
 	})
-	healthAddr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-	metricsAddr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-	env := withoutEnv(os.Environ(), "KUBECONFIG", "OS_CLOUD", "NETWORK_CONTROLLER_CRASH_AT", "HOME",
-		"KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT", "POD_NAMESPACE")
-	env = append(env,
-		"HOME="+t.TempDir(), // no ~/.kube/config to fall back to
-		"KUBERNETES_SERVICE_HOST="+server.Hostname(),
-		"KUBERNETES_SERVICE_PORT="+server.Port(),
-		"POD_NAMESPACE="+opsDeployNamespace,
-	)
-	argv := []string{
-		"unshare", "--mount", "--propagation", "private", "--",
-		"sh", "-c", `set -e; mount --bind "$1" "$2"; shift 2; exec "$@"`, "sh", runDir, varRun,
-		ControllerBinary,
-		// No -kubeconfig, no -leader-elect flags but the Lease name: in-cluster defaults
-		// (leader election on, Lease namespace from POD_NAMESPACE).
-		"-neutron-endpoint=" + NeutronEndpoint,
-		"-cluster-id=" + clusterID,
-		"-leader-elect-lease-name=" + lease,
-		"-metrics-bind-address=" + metricsAddr,
-		"-health-probe-bind-address=" + healthAddr,
-		"-neutron-resync-period=0",
-		"-retry-max-delay=5s",
-		"-shutdown-timeout=20s",
-		"-v=2",
-	}
-	ctrl := opsStartProcess(t, argv, env)
+	// No -kubeconfig and leader election on with only the Lease name given: the in-cluster
+	// defaults (Lease namespace from POD_NAMESPACE). unshare gives the process a private
+	// mount namespace in which runDir is bind-mounted over /run.
+	ctrl := StartController(t, ControllerOptions{
+		ClusterID:           clusterID,
+		NoDefaultKubeconfig: true,
+		Wrapper: []string{"unshare", "--mount", "--propagation", "private", "--",
+			"sh", "-c", `set -e; mount --bind "$1" "$2"; shift 2; exec "$@"`, "sh", runDir, varRun},
+		Env: []string{
+			"HOME=" + t.TempDir(), // no ~/.kube/config to fall back to
+			"KUBERNETES_SERVICE_HOST=" + server.Hostname(),
+			"KUBERNETES_SERVICE_PORT=" + server.Port(),
+			"POD_NAMESPACE=" + opsDeployNamespace,
+		},
+		Args: []string{"-leader-elect=true", "-leader-elect-lease-name=" + lease},
+	})
 	opsStartupDone(t, ctrl.Logs, ctrl.Exited)
 
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "the in-cluster controller to lead", func() error {
@@ -206,7 +195,7 @@ current-context: c
 		if want := opsControllerIdentity(t, ctrl.PID()); holder != want {
 			return fmt.Errorf("Lease %s/%s holder %q, want %q", opsDeployNamespace, lease, holder, want)
 		}
-		return opsExpectStatus("http://"+healthAddr+"/readyz", 200)
+		return opsExpectStatus(ctrl.HealthURL()+"/readyz", 200)
 	})
 	logs := ctrl.Logs()
 	if !strings.Contains(logs, "Using the inClusterConfig") || strings.Contains(logs, "error creating inClusterConfig") {
