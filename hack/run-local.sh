@@ -71,7 +71,11 @@ MSG
 if [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
     echo "    curl -s ${NEUTRON_ENDPOINT}v2.0/networks | jq '.networks[] | {id, name, tags}'"
 fi
-echo "Ctrl-C stops the controller$( ((${#started[@]})) && echo " and the local ${started[*]} it started" )."
+if ((${#started[@]})); then
+    echo "Ctrl-C stops the controller and the local servers this script started (${started[*]})."
+else
+    echo "Ctrl-C stops the controller."
+fi
 echo
 
 # Not exec: the EXIT trap must run after the controller stops.
