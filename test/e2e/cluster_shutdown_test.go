@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -22,21 +23,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 		delay           = 3 * time.Second
 		shutdownTimeout = 15 * time.Second
 	)
-	ns := NewNamespace(t)
-	np := opsStartNeutronProxy(t, ns, delay)
-	ctrl := opsStartController(t, ControllerOptions{Args: []string{
-		"-neutron-endpoint=" + np.URL(),
-		"-shutdown-timeout=" + shutdownTimeout.String(),
-	}})
-	ctrl.WaitReadyz(30 * time.Second)
-
-	n := CreateNetwork(t, ns, "drain", "10.72.0.0/24", "")
-	var arrived time.Time
-	select {
-	case arrived = <-np.arrived:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the controller never sent the create-network request of %s/drain", ns)
-	}
+	ctrl, np, n, arrived := opsStartHeldCreate(t, delay, shutdownTimeout, "drain", "10.72.0.0/24")
 	// Signal while the request is held.
 	time.Sleep(200 * time.Millisecond)
 	sigterm := time.Now()
@@ -109,20 +96,7 @@ func TestClusterShutdownTimeout(t *testing.T) {
 		delay           = 30 * time.Second
 		shutdownTimeout = 3 * time.Second
 	)
-	ns := NewNamespace(t)
-	np := opsStartNeutronProxy(t, ns, delay)
-	ctrl := opsStartController(t, ControllerOptions{Args: []string{
-		"-neutron-endpoint=" + np.URL(),
-		"-shutdown-timeout=" + shutdownTimeout.String(),
-	}})
-	ctrl.WaitReadyz(30 * time.Second)
-
-	CreateNetwork(t, ns, "stuck", "10.73.0.0/24", "")
-	select {
-	case <-np.arrived:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the controller never sent the create-network request of %s/stuck", ns)
-	}
+	ctrl, _, _, _ := opsStartHeldCreate(t, delay, shutdownTimeout, "stuck", "10.73.0.0/24")
 	sigterm := time.Now()
 	if err := syscall.Kill(ctrl.PID(), syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
@@ -142,5 +116,28 @@ func TestClusterShutdownTimeout(t *testing.T) {
 	logs := ctrl.Logs()
 	if !strings.Contains(logs, "shutdown timed out") || strings.Contains(logs, "Workers stopped") {
 		t.Errorf("log should say \"shutdown timed out\" and not \"Workers stopped\"")
+	}
+}
+
+// opsStartHeldCreate starts a controller whose Neutron requests go through a proxy that
+// holds the create-network request of a new namespace for delay, creates Network name
+// there, and returns once that request has arrived at the proxy (and when).
+func opsStartHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, cidr string) (*Controller, *opsNeutronProxy, *samplecrdv1.Network, time.Time) {
+	t.Helper()
+	ns := NewNamespace(t)
+	np := opsStartNeutronProxy(t, ns, delay)
+	ctrl := opsStartController(t, ControllerOptions{Args: []string{
+		"-neutron-endpoint=" + np.URL(),
+		"-shutdown-timeout=" + shutdownTimeout.String(),
+	}})
+	ctrl.WaitReadyz(30 * time.Second)
+
+	n := CreateNetwork(t, ns, name, cidr, "")
+	select {
+	case arrived := <-np.arrived:
+		return ctrl, np, n, arrived
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the controller never sent the create-network request of %s/%s", ns, name)
+		return nil, nil, nil, time.Time{}
 	}
 }
