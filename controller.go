@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -32,9 +33,7 @@ const (
 	controllerAgentName = "network-controller"
 	// fieldManager names this controller in managedFields of everything it writes.
 	fieldManager = controllerAgentName
-	// finalizerName keeps a Network in the API until its Neutron side is gone.
-	finalizerName = "samplecrd.k8s.io/neutron-cleanup"
-	queueName     = "networks"
+	queueName    = "networks"
 )
 
 // Config holds the controller's tunables; main fills it from flags.
@@ -63,8 +62,10 @@ type Controller struct {
 	workqueue workqueue.TypedRateLimitingInterface[cache.ObjectName]
 	recorder  record.EventRecorder
 	neutron   neutron.Driver
-	metrics   *metrics.Metrics
-	config    Config
+	// index is this cluster's Neutron resources as last listed and since changed by us.
+	index   *neutron.Index
+	metrics *metrics.Metrics
+	config  Config
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
@@ -103,6 +104,7 @@ func NewController(
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
 		recorder: recorder,
 		neutron:  driver,
+		index:    neutron.NewIndex(),
 		metrics:  m,
 		config:   config,
 		now:      time.Now,
@@ -120,8 +122,9 @@ func NewController(
 	return c, nil
 }
 
-// Run waits for the informer cache, then runs workers and the Neutron resync until ctx is
-// done. It returns once the workers have finished the items they were processing.
+// Run waits for the informer cache and fills the Neutron index, then runs workers and the
+// periodic Neutron resync until ctx is done. It returns once the workers have finished the
+// items they were processing.
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	logger := klog.FromContext(ctx)
@@ -131,6 +134,10 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if ok := cache.WaitForCacheSync(ctx.Done(), c.networksSynced); !ok {
 		c.workqueue.ShutDown()
 		return errors.New("failed to wait for caches to sync")
+	}
+	if err := c.waitForIndex(ctx); err != nil {
+		c.workqueue.ShutDown()
+		return err
 	}
 
 	logger.Info("Starting workers", "count", workers)
@@ -142,7 +149,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		}()
 	}
 	if c.config.NeutronResyncPeriod > 0 {
-		go wait.UntilWithContext(ctx, c.resyncNeutron, c.config.NeutronResyncPeriod)
+		go c.resyncEvery(ctx, c.config.NeutronResyncPeriod)
 	}
 
 	logger.Info("Started workers")
@@ -154,6 +161,40 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		<-done
 	}
 	logger.Info("Workers stopped")
+	return nil
+}
+
+// resyncEvery runs the Neutron resync once per period until ctx is done. The index was
+// filled just before, so the first resync is due one period later, not at once.
+func (c *Controller) resyncEvery(ctx context.Context, period time.Duration) {
+	ticker := time.NewTicker(period)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			c.resyncNeutron(ctx)
+		}
+	}
+}
+
+// waitForIndex fills the Neutron index, retrying with backoff while Neutron does not
+// answer: workers decide from the index, so they cannot start without it.
+func (c *Controller) waitForIndex(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	backoff := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
+	err := wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
+		if err := c.fillIndex(ctx); err != nil {
+			logger.Info("Cannot read this cluster's Neutron resources yet; retrying", "err", err)
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("filling the Neutron index: %w", err)
+	}
+	logger.Info("Filled the Neutron index", "networks", c.index.Len())
 	return nil
 }
 

@@ -5,8 +5,10 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/go-logr/logr"
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/klog/v2"
 )
 
@@ -26,4 +28,22 @@ func setupLogging(format string) error {
 	handler := slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.Level(-verbosity)})
 	klog.SetLogger(logr.FromSlogHandler(handler))
 	return nil
+}
+
+// readClientFeatureGates makes client-go read its feature gates (KUBE_FEATURE_*
+// variables) now, before the flags raise klog's verbosity: on its first read client-go
+// logs the default state of every gate it knows at V(1), lines about client-go rather
+// than this controller. Gates set in the environment still apply and are logged by
+// logClientFeatureGates.
+func readClientFeatureGates() {
+	clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient)
+}
+
+// logClientFeatureGates logs the client-go feature gates set through the environment.
+func logClientFeatureGates(logger klog.Logger) {
+	for _, kv := range os.Environ() {
+		if name, value, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, "KUBE_FEATURE_") {
+			logger.Info("client-go feature gate set in the environment", "variable", name, "value", value)
+		}
+	}
 }

@@ -24,9 +24,16 @@ import (
 )
 
 func main() {
+	readClientFeatureGates()
 	var opts options
-	opts.addFlags(flag.CommandLine)
-	klog.InitFlags(nil)
+	own := flag.NewFlagSet("network-controller", flag.ExitOnError)
+	opts.addFlags(own)
+	klogFlags := flag.NewFlagSet("klog", flag.ExitOnError)
+	klog.InitFlags(klogFlags)
+	for _, fs := range []*flag.FlagSet{own, klogFlags} {
+		fs.VisitAll(func(f *flag.Flag) { flag.Var(f.Value, f.Name, f.Usage) })
+	}
+	flag.Usage = func() { printUsage(flag.CommandLine.Output(), own, klogFlags) }
 	flag.Parse()
 
 	if err := run(opts); err != nil {
@@ -46,6 +53,7 @@ func run(opts options) error {
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q; all settings are flags", flag.Args())
 	}
+	opts.fillFromEnvironment()
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -54,6 +62,7 @@ func run(opts options) error {
 	}
 	ctx := signalContext()
 	logger := klog.FromContext(ctx)
+	logClientFeatureGates(logger)
 
 	cfg, err := clientcmd.BuildConfigFromFlags(opts.master, opts.kubeconfig)
 	if err != nil {
@@ -81,7 +90,8 @@ func run(opts options) error {
 	m := metrics.New()
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
-	driver, err := connectNeutron(startupCtx, opts, m)
+	probes := newProbes()
+	driver, err := connectNeutron(startupCtx, opts, m, probes.observeNeutronCall)
 	if err != nil {
 		return err
 	}
@@ -94,7 +104,7 @@ func run(opts options) error {
 		return err
 	}
 
-	probes := newProbes(controller.networksSynced, driver)
+	probes.synced = controller.networksSynced
 	if err := serveEndpoints(ctx, opts, m, probes); err != nil {
 		return err
 	}
@@ -121,27 +131,32 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
 	}
-	if config.ClusterID == "" {
-		ns, err := kubeClient.CoreV1().Namespaces().Get(ctx, metav1.NamespaceSystem, metav1.GetOptions{})
-		if err != nil {
-			return config, fmt.Errorf("reading the kube-system namespace from %s for the default -cluster-id: %w", host, err)
+	err := defaultStartupRetry.waitFor(ctx, "the apiserver at "+host, func(ctx context.Context) error {
+		if config.ClusterID == "" {
+			ns, err := kubeClient.CoreV1().Namespaces().Get(ctx, metav1.NamespaceSystem, metav1.GetOptions{})
+			if err != nil {
+				return fmt.Errorf("reading the kube-system namespace for the default -cluster-id: %w", err)
+			}
+			config.ClusterID = string(ns.UID)
 		}
-		config.ClusterID = string(ns.UID)
-	}
-	if _, err := networkClient.SamplecrdV1().Networks("").List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
-		return config, fmt.Errorf("listing Networks at %s (is the CRD installed? kubectl apply -f crd/): %w", host, err)
-	}
-	return config, nil
+		if _, err := networkClient.SamplecrdV1().Networks("").List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+			return fmt.Errorf("listing Networks (is the CRD installed? kubectl apply -f crd/): %w", err)
+		}
+		return nil
+	})
+	return config, err
 }
 
 // connectNeutron opens the Neutron connection the flags name and checks that it answers.
-func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics) (neutron.Driver, error) {
+// Every call's outcome goes to the metrics and to onCall.
+func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCall func(error)) (neutron.Driver, error) {
 	observe := func(op string, err error, elapsed time.Duration) {
 		outcome := "ok"
 		if err != nil {
 			outcome = neutron.KindOf(err).String()
 		}
 		m.ObserveNeutronCall(op, outcome, elapsed)
+		onCall(err)
 	}
 	var (
 		driver *neutron.Client
@@ -150,16 +165,32 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics) (neut
 	)
 	if opts.neutronEndpoint != "" {
 		where = opts.neutronEndpoint
-		driver, err = neutron.ConnectEndpoint(opts.neutronEndpoint, observe)
+		// Only parses the URL: nothing a retry could change.
+		if driver, err = neutron.ConnectEndpoint(opts.neutronEndpoint, observe); err != nil {
+			return nil, err
+		}
+		driver.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
 	} else {
 		where = "cloud " + opts.osCloud
-		driver, err = neutron.ConnectCloud(ctx, opts.osCloud, observe)
 	}
+	err = defaultStartupRetry.waitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
+		if driver == nil {
+			// Authenticates with Keystone, which may not answer yet either.
+			d, err := neutron.ConnectCloud(ctx, opts.osCloud, observe)
+			if neutron.KindOf(err) == neutron.KindRejected {
+				// Keystone refused the credentials: no retry will change its mind.
+				return &permanentError{err: err}
+			}
+			if err != nil {
+				return err
+			}
+			d.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
+			driver = d
+		}
+		return driver.Ping(ctx)
+	})
 	if err != nil {
 		return nil, err
-	}
-	if err := driver.Ping(ctx); err != nil {
-		return nil, fmt.Errorf("Neutron at %s does not answer: %w", where, err)
 	}
 	return driver, nil
 }

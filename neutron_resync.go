@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -15,27 +16,31 @@ import (
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
 
+// fillIndex lists this cluster's Neutron networks and subnets by the cluster's description
+// and refills the index from them: two calls, whatever the number of Networks. The lists
+// include networks never tagged, whose create was interrupted or came from a deposed leader.
+func (c *Controller) fillIndex(ctx context.Context) error {
+	since := c.index.Revision()
+	nets, subnets, err := neutron.ClusterResources(ctx, c.neutron, c.config.ClusterID)
+	if err != nil {
+		return err
+	}
+	c.index.Refill(since, nets, subnets)
+	c.metrics.SetManagedNetworks(c.index.Len())
+	return nil
+}
+
 // resyncNeutron compares what Neutron holds with the Network objects. Informer events only
-// say when the cluster changes; this catches changes made on the Neutron side: it requeues
-// every Network whose network or subnet vanished or drifted, and deletes this cluster's
-// Neutron networks whose Network object no longer exists.
+// say when the cluster changes; this catches changes made on the Neutron side: it refills
+// the index, requeues every Network whose network or subnet vanished, drifted or was
+// duplicated, and deletes this cluster's Neutron networks whose Network object no longer
+// exists.
 func (c *Controller) resyncNeutron(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
-	ours := neutron.Filter{Tags: []string{neutron.ClusterTag(c.config.ClusterID)}}
-
-	// Two list calls for the whole cluster, whatever the number of Networks.
-	nets, err := c.neutron.ListNetworks(ctx, ours)
-	if err != nil {
-		logger.Info("Skipping Neutron resync: cannot list networks", "err", err)
+	if err := c.fillIndex(ctx); err != nil {
+		logger.Info("Skipping Neutron resync", "err", err)
 		return
 	}
-	subnets, err := c.neutron.ListSubnets(ctx, ours)
-	if err != nil {
-		logger.Info("Skipping Neutron resync: cannot list subnets", "err", err)
-		return
-	}
-	c.metrics.SetManagedNetworks(len(nets))
-
 	// Listed after Neutron, so a Network created meanwhile is not mistaken for missing
 	// resources' owner the other way round: its Neutron side is simply not seen yet.
 	objects, err := c.networksLister.List(labels.Everything())
@@ -44,72 +49,51 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 		return
 	}
 
-	state := indexNeutron(nets, subnets)
 	requeued := 0
 	live := make(map[string]bool, len(objects))
 	for _, network := range objects {
 		live[string(network.UID)] = true
-		if c.needsResync(network, state) {
+		drift := c.driftOf(network)
+		if drift != "" {
+			c.recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
+		}
+		if drift != "" || needsRetry(network) {
 			c.workqueue.Add(cache.MetaObjectToName(network))
 			requeued++
 		}
 	}
-	collected := c.collectOrphans(ctx, nets, live)
-	logger.V(2).Info("Neutron resync done", "neutronNetworks", len(nets), "networks", len(objects),
+	collected := c.collectOrphans(ctx, live)
+	logger.V(2).Info("Neutron resync done", "neutronNetworks", c.index.Len(), "networks", len(objects),
 		"requeued", requeued, "orphansCollected", collected)
 }
 
-// neutronState is this cluster's Neutron resources indexed for the resync.
-type neutronState struct {
-	networksByOwner  map[string][]neutron.Network
-	subnetsByNetwork map[string][]neutron.Subnet
-}
-
-func indexNeutron(nets []neutron.Network, subnets []neutron.Subnet) neutronState {
-	s := neutronState{networksByOwner: map[string][]neutron.Network{}, subnetsByNetwork: map[string][]neutron.Subnet{}}
-	for _, n := range nets {
-		if uid, ok := neutron.OwnerUID(n.Tags); ok {
-			s.networksByOwner[uid] = append(s.networksByOwner[uid], n)
-		}
-	}
-	for _, sub := range subnets {
-		s.subnetsByNetwork[sub.NetworkID] = append(s.subnetsByNetwork[sub.NetworkID], sub)
-	}
-	return s
-}
-
-// needsResync says whether a Network must be reconciled again, and records an Event when
-// a Network that was Ready drifted because of a change made in Neutron.
-func (c *Controller) needsResync(network *samplecrdv1.Network, state neutronState) bool {
+// needsRetry reports whether a Network is unfinished in a way a lost retry could leave
+// it: not Ready for its generation, or being deleted with the finalizer still on.
+func needsRetry(network *samplecrdv1.Network) bool {
 	if network.DeletionTimestamp != nil {
-		// A deletion blocked by ports is retried by backoff already; this also covers
-		// one whose retry was lost with a restarted controller.
-		return slices.Contains(network.Finalizers, finalizerName)
+		return slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 	}
 	if isTerminal(&network.Status, network.Generation) {
 		// Rejected as it stands: only a spec change, which the informer reports, can help.
 		return false
 	}
-	if !isReady(&network.Status, network.Generation) {
-		return true
-	}
-	drift := driftOf(network, state)
-	if drift == "" {
-		return false
-	}
-	c.recorder.Event(network, "Warning", "NeutronDrift", drift)
-	return true
+	return !network.IsReady()
 }
 
-// driftOf describes how Neutron differs from a Ready Network's status and spec, or "".
-func driftOf(network *samplecrdv1.Network, state neutronState) string {
-	nets := state.networksByOwner[string(network.UID)]
-	idx := slices.IndexFunc(nets, func(n neutron.Network) bool { return n.ID == network.Status.NetworkID })
-	if idx < 0 {
+// driftOf describes how the index differs from a Ready Network's status and spec, or "".
+func (c *Controller) driftOf(network *samplecrdv1.Network) string {
+	if network.DeletionTimestamp != nil || !network.IsReady() {
+		return ""
+	}
+	nets := c.index.Networks(string(network.UID))
+	if len(nets) > 1 {
+		return fmt.Sprintf("%d Neutron networks belong to this Network; deleting all but %s", len(nets), network.Status.NetworkID)
+	}
+	if !slices.ContainsFunc(nets, func(n neutron.Network) bool { return n.ID == network.Status.NetworkID }) {
 		return fmt.Sprintf("Neutron network %s was deleted outside the controller; recreating it", network.Status.NetworkID)
 	}
-	subs := state.subnetsByNetwork[network.Status.NetworkID]
-	idx = slices.IndexFunc(subs, func(s neutron.Subnet) bool { return s.ID == network.Status.SubnetID })
+	subs, _ := c.index.Subnets(network.Status.NetworkID)
+	idx := slices.IndexFunc(subs, func(s neutron.Subnet) bool { return s.ID == network.Status.SubnetID })
 	if idx < 0 {
 		return fmt.Sprintf("Neutron subnet %s was deleted outside the controller; recreating it", network.Status.SubnetID)
 	}
@@ -126,25 +110,26 @@ func driftOf(network *samplecrdv1.Network, state neutronState) string {
 
 // collectOrphans deletes this cluster's Neutron networks whose Network UID is not live,
 // once they are older than the grace period, and returns how many it deleted.
-func (c *Controller) collectOrphans(ctx context.Context, nets []neutron.Network, live map[string]bool) int {
+func (c *Controller) collectOrphans(ctx context.Context, live map[string]bool) int {
 	logger := klog.FromContext(ctx).WithName("orphan-collector")
 	collected := 0
-	for _, n := range nets {
-		uid, ok := neutron.OwnerUID(n.Tags)
-		if !ok || live[uid] {
+	for _, uid := range c.index.Owners() {
+		if live[uid] {
 			continue
 		}
-		if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
-			logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
-			continue
+		for _, n := range c.index.Networks(uid) {
+			if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
+				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
+				continue
+			}
+			if err := c.deleteNetwork(ctx, n.ID); err != nil {
+				logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
+				continue
+			}
+			logger.Info("Deleted orphaned Neutron network: its Network object no longer exists", "networkID", n.ID, "name", n.Name, "ownerUID", uid)
+			c.metrics.OrphanCollected()
+			collected++
 		}
-		if err := c.deleteNeutronNetwork(ctx, n.ID); err != nil {
-			logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
-			continue
-		}
-		logger.Info("Deleted orphaned Neutron network: its Network object no longer exists", "networkID", n.ID, "name", n.Name, "ownerUID", uid)
-		c.metrics.OrphanCollected()
-		collected++
 	}
 	return collected
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -21,6 +23,8 @@ type options struct {
 
 	neutronEndpoint string
 	osCloud         string
+	neutronQPS      float64
+	neutronBurst    int
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -52,9 +56,14 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 4, "Networks reconciled in parallel.")
 
 	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", "", "URL of a Neutron API that needs no authentication (auth_strategy = noauth), e.g. http://127.0.0.1:9696/. Exclusive with -os-cloud.")
-	fs.StringVar(&o.osCloud, "os-cloud", os.Getenv("OS_CLOUD"), "Name of the cloud in clouds.yaml to authenticate to with Keystone (default $OS_CLOUD). Exclusive with -neutron-endpoint.")
+	fs.StringVar(&o.osCloud, "os-cloud", "", "Name of the cloud in clouds.yaml to authenticate to with Keystone. Default: $OS_CLOUD. Exclusive with -neutron-endpoint.")
 
-	fs.StringVar(&o.clusterID, "cluster-id", "", "Identifies this cluster in the tags of the Neutron resources it owns; the controller never touches resources tagged for another cluster. Default: the UID of the kube-system namespace.")
+	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
+	// controller makes next to no calls; this ceiling matters when many Networks are created
+	// at once, and is set above what one neutron-server answers, so it only stops a flood.
+	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
+	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
+	fs.StringVar(&o.clusterID, "cluster-id", "", "Identifies this cluster in the description and tags of the Neutron resources it creates; the controller never touches resources of another cluster. Default: the UID of the kube-system namespace.")
 	fs.DurationVar(&o.neutronResyncPeriod, "neutron-resync-period", 5*time.Minute, "How often Neutron is compared with the cluster to repair changes made in Neutron and collect orphans. 0 disables.")
 	fs.DurationVar(&o.orphanGracePeriod, "orphan-grace-period", 10*time.Minute, "Minimum age of a Neutron network before it may be collected as an orphan.")
 	fs.DurationVar(&o.retryBaseDelay, "retry-base-delay", 50*time.Millisecond, "First delay before a failed Network is retried; it doubles on each failure.")
@@ -62,7 +71,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader through a Lease so that only one replica reconciles.")
 	fs.StringVar(&o.leaseName, "leader-elect-lease-name", "network-controller", "Name of the leader election Lease.")
-	fs.StringVar(&o.leaseNamespace, "leader-elect-namespace", defaultLeaseNamespace(), "Namespace of the leader election Lease (default $POD_NAMESPACE, else kube-system).")
+	fs.StringVar(&o.leaseNamespace, "leader-elect-namespace", "", "Namespace of the leader election Lease. Default: $POD_NAMESPACE, else kube-system.")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
 	fs.DurationVar(&o.leaseRenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up leadership.")
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the Lease.")
@@ -70,14 +79,21 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.healthProbeAddress, "health-probe-bind-address", "127.0.0.1:8081", "Address serving /healthz and /readyz; empty or 0 disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
 	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
-	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long to wait for Neutron to answer at startup before giving up.")
+	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")
 }
 
-func defaultLeaseNamespace() string {
-	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
-		return ns
+// fillFromEnvironment gives flags left empty their defaults from the environment. These
+// are not flag defaults so that -h shows each default once, whatever the environment.
+func (o *options) fillFromEnvironment() {
+	if o.osCloud == "" {
+		o.osCloud = os.Getenv("OS_CLOUD")
 	}
-	return "kube-system"
+	if o.leaseNamespace == "" {
+		o.leaseNamespace = os.Getenv("POD_NAMESPACE")
+	}
+	if o.leaseNamespace == "" {
+		o.leaseNamespace = metav1.NamespaceSystem
+	}
 }
 
 // validate returns every problem with the flags at once, on one line.
@@ -94,6 +110,9 @@ func (o *options) validate() error {
 	}
 	if o.kubeAPIQPS <= 0 || o.kubeAPIBurst < 1 {
 		errs = append(errs, errors.New("-kube-api-qps and -kube-api-burst must be positive"))
+	}
+	if o.neutronQPS <= 0 || o.neutronBurst < 1 {
+		errs = append(errs, errors.New("-neutron-qps and -neutron-burst must be positive"))
 	}
 	if o.clusterID != "" {
 		if err := neutron.ValidateClusterID(o.clusterID); err != nil {

@@ -57,3 +57,61 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		}
 	}
 }
+
+func TestFillFromEnvironment(t *testing.T) {
+	t.Setenv("POD_NAMESPACE", "")
+	o := parseOptions(t, "-neutron-endpoint=http://x/")
+	o.fillFromEnvironment()
+	if o.leaseNamespace != "kube-system" || o.osCloud != "" {
+		t.Errorf("without environment: lease namespace %q, cloud %q; want kube-system and none", o.leaseNamespace, o.osCloud)
+	}
+
+	t.Setenv("POD_NAMESPACE", "ops")
+	o = parseOptions(t)
+	t.Setenv("OS_CLOUD", "prod")
+	o.fillFromEnvironment()
+	if o.leaseNamespace != "ops" || o.osCloud != "prod" {
+		t.Errorf("from environment: lease namespace %q, cloud %q; want ops and prod", o.leaseNamespace, o.osCloud)
+	}
+
+	o = parseOptions(t, "-leader-elect-namespace=mine", "-os-cloud=test")
+	t.Setenv("OS_CLOUD", "prod")
+	o.fillFromEnvironment()
+	if o.leaseNamespace != "mine" || o.osCloud != "test" {
+		t.Errorf("flags given: lease namespace %q, cloud %q; want the flags' mine and test", o.leaseNamespace, o.osCloud)
+	}
+}
+
+func TestUsageGroupsFlagsAndShowsEachDefaultOnce(t *testing.T) {
+	t.Setenv("OS_CLOUD", "prod")
+	t.Setenv("POD_NAMESPACE", "ops")
+	var o options
+	own := flag.NewFlagSet("network-controller", flag.ContinueOnError)
+	o.addFlags(own)
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klogFlags.Bool("logtostderr", true, "klog flag")
+	var out strings.Builder
+	printUsage(&out, own, klogFlags)
+	text := out.String()
+
+	ownAt, klogAt := strings.Index(text, "\nFlags:\n"), strings.Index(text, "\nLogging flags (klog):\n")
+	if !strings.HasPrefix(text, "network-controller ") || ownAt < 0 || klogAt < ownAt {
+		t.Fatalf("usage lacks the summary or the two groups in order:\n%s", text)
+	}
+	if i := strings.Index(text, "-logtostderr"); i < klogAt {
+		t.Errorf("klog's -logtostderr is not in the klog group:\n%s", text)
+	}
+	if i := strings.Index(text, "-workers"); i < ownAt || i > klogAt {
+		t.Errorf("-workers is not in the first group:\n%s", text)
+	}
+	for _, flagText := range strings.Split(text, "\n  -") {
+		if strings.Count(strings.ToLower(flagText), "default") > 1 {
+			t.Errorf("a flag states its default twice: -%s", flagText)
+		}
+		for _, env := range []string{"prod", "ops"} {
+			if strings.Contains(flagText, `"`+env+`"`) {
+				t.Errorf("the environment leaks into -h as a default: -%s", flagText)
+			}
+		}
+	}
+}

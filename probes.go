@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection"
@@ -15,16 +13,28 @@ import (
 )
 
 // probes answers /healthz and /readyz. Ready means the informer cache is synced and, on
-// the leader, that Neutron answers; a standby is ready as soon as its cache is warm.
+// the leader, that the last Neutron call did not find Neutron unreachable; a standby is
+// ready as soon as its cache is warm. The probes never call Neutron themselves: a probe
+// every few seconds would be most of the calls of a controller with nothing to do.
 type probes struct {
 	synced         cache.InformerSynced
-	neutron        neutron.Driver
 	leading        atomic.Bool
+	lastNeutronErr atomic.Pointer[error]
 	leaderWatchdog *leaderelection.HealthzAdaptor
 }
 
-func newProbes(synced cache.InformerSynced, driver neutron.Driver) *probes {
-	return &probes{synced: synced, neutron: driver, leaderWatchdog: leaderelection.NewLeaderHealthzAdaptor(leaseCheckGrace)}
+// newProbes returns probes whose synced the caller sets before serving them.
+func newProbes() *probes {
+	return &probes{leaderWatchdog: leaderelection.NewLeaderHealthzAdaptor(leaseCheckGrace)}
+}
+
+// observeNeutronCall remembers whether the last Neutron call reached Neutron.
+func (p *probes) observeNeutronCall(err error) {
+	if err != nil && neutron.KindOf(err) == neutron.KindUnavailable {
+		p.lastNeutronErr.Store(&err)
+		return
+	}
+	p.lastNeutronErr.Store(nil)
 }
 
 func (p *probes) setLeading(v bool) { p.leading.Store(v) }
@@ -41,10 +51,8 @@ func (p *probes) readyz(r *http.Request) error {
 	if !p.leading.Load() {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 3*time.Second)
-	defer cancel()
-	if err := p.neutron.Ping(ctx); err != nil {
-		return fmt.Errorf("Neutron does not answer: %w", err)
+	if err := p.lastNeutronErr.Load(); err != nil {
+		return fmt.Errorf("the last Neutron call failed: %w", *err)
 	}
 	return nil
 }

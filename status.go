@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,16 +28,20 @@ type invalidSpecError struct{ err error }
 func (e *invalidSpecError) Error() string { return e.err.Error() }
 func (e *invalidSpecError) Unwrap() error { return e.err }
 
-// fail records err in the Network's Ready condition (and, when the condition changes, in
-// an Event and the log) and says whether to retry: transient failures come back as a
-// reportedError, terminal ones as nil so the key waits for the next spec change.
-func (c *Controller) fail(ctx context.Context, network *samplecrdv1.Network, err error) error {
+// recordFailure records err in the Network's Ready condition (and, when the condition
+// changes, in an Event and the log), together with networkID when a network exists, and
+// says whether to retry: transient failures come back as a reportedError, terminal ones as
+// nil so the key waits for the next spec change.
+func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Network, networkID string, err error) error {
 	reason, message, retry := explain(err)
 	if reason == "" {
 		return err
 	}
 	status := network.Status.DeepCopy()
 	status.ObservedGeneration = network.Generation
+	if networkID != "" {
+		status.NetworkID = networkID
+	}
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
 	changed := old == nil || old.Reason != reason || old.Message != message || old.ObservedGeneration != network.Generation
 	setReady(status, network.Generation, metav1.ConditionFalse, reason, message)
@@ -45,7 +50,7 @@ func (c *Controller) fail(ctx context.Context, network *samplecrdv1.Network, err
 	}
 	if changed {
 		klog.FromContext(ctx).Info("Network is not ready", "reason", reason, "retry", retry, "err", err)
-		c.recorder.Event(network, "Warning", reason, message)
+		c.recorder.Event(network, corev1.EventTypeWarning, reason, message)
 	}
 	if !retry {
 		return nil
@@ -87,12 +92,6 @@ func setReady(status *samplecrdv1.NetworkStatus, generation int64, s metav1.Cond
 		Message:            message,
 		ObservedGeneration: generation,
 	})
-}
-
-// isReady reports whether status says Ready=True for this generation.
-func isReady(status *samplecrdv1.NetworkStatus, generation int64) bool {
-	cond := meta.FindStatusCondition(status.Conditions, samplecrdv1.ConditionReady)
-	return cond != nil && cond.Status == metav1.ConditionTrue && cond.ObservedGeneration == generation
 }
 
 // isTerminal reports whether status says this generation's spec was rejected.

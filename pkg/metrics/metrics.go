@@ -23,6 +23,7 @@ type Metrics struct {
 	reconcileDuration *prometheus.HistogramVec
 	neutronRequests   *prometheus.CounterVec
 	neutronDuration   *prometheus.HistogramVec
+	neutronRateWait   prometheus.Counter
 	managedNetworks   prometheus.Gauge
 	orphansCollected  prometheus.Counter
 	workqueue         *workqueueProvider
@@ -51,9 +52,13 @@ func New() *Metrics {
 			Help:    "Latency of Neutron API calls, by operation.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 		}, []string{"operation"}),
+		neutronRateWait: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "neutron_rate_limit_wait_seconds_total",
+			Help: "Time Neutron API calls spent waiting for the client-side rate limit (-neutron-qps, -neutron-burst).",
+		}),
 		managedNetworks: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "managed_networks",
-			Help: "Neutron networks carrying this cluster's tag, as of the last Neutron resync.",
+			Help: "Neutron networks carrying this cluster's tag, as of the last fill of the controller's index.",
 		}),
 		orphansCollected: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "orphans_collected_total",
@@ -63,7 +68,7 @@ func New() *Metrics {
 		registry:  prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
-		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration,
+		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait,
 		m.managedNetworks, m.orphansCollected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -85,6 +90,9 @@ func (m *Metrics) ObserveNeutronCall(operation, outcome string, elapsed time.Dur
 	m.neutronRequests.WithLabelValues(operation, outcome).Inc()
 	m.neutronDuration.WithLabelValues(operation).Observe(elapsed.Seconds())
 }
+
+// ObserveNeutronRateLimitWait adds the time one Neutron call waited for the rate limit.
+func (m *Metrics) ObserveNeutronRateLimitWait(d time.Duration) { m.neutronRateWait.Add(d.Seconds()) }
 
 // SetManagedNetworks records how many Neutron networks this cluster owns.
 func (m *Metrics) SetManagedNetworks(n int) { m.managedNetworks.Set(float64(n)) }

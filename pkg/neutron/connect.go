@@ -10,7 +10,6 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
-	"github.com/gophercloud/gophercloud/v2/openstack/config"
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 )
 
@@ -39,6 +38,11 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 // ConnectCloud authenticates with Keystone using the named cloud of clouds.yaml (looked up
 // the standard way: OS_CLIENT_CONFIG_FILE, the working directory, ~/.config/openstack,
 // /etc/openstack) and returns a Driver for that cloud's Neutron.
+//
+// The token is kept and shared by all calls; a new one is requested only when Neutron
+// answers 401 (expired or revoked), once for all calls waiting at that moment. A failed
+// first authentication is an *Error of Service "keystone": KindRejected for refused
+// credentials, KindUnavailable when Keystone does not answer.
 func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Client, error) {
 	authOpts, endpointOpts, tlsConfig, err := clouds.Parse(clouds.WithCloudName(cloud))
 	if err != nil {
@@ -46,16 +50,36 @@ func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Cli
 	}
 	// Tokens expire; let gophercloud authenticate again instead of failing every call.
 	authOpts.AllowReauth = true
-	pc, err := config.NewProviderClient(ctx, authOpts,
-		config.WithTLSConfig(tlsConfig),
-		config.WithHTTPClient(http.Client{Timeout: requestTimeout}))
+	pc, err := openstack.NewClient(authOpts.IdentityEndpoint)
 	if err != nil {
-		return nil, fmt.Errorf("authenticating to cloud %q: %w", cloud, err)
+		return nil, fmt.Errorf("cloud %q: auth_url %q: %w", cloud, authOpts.IdentityEndpoint, err)
 	}
+	httpClient := http.Client{Timeout: requestTimeout}
+	if tlsConfig != nil {
+		transport := http.DefaultTransport.(*http.Transport).Clone()
+		transport.TLSClientConfig = tlsConfig
+		httpClient.Transport = transport
+	}
+	pc.HTTPClient = httpClient
+	// Before authenticating: the re-authentication client is a copy made now, and its
+	// token requests should be recognisable in Keystone's request log as well.
 	pc.UserAgent.Prepend(userAgent)
+	if err := openstack.Authenticate(ctx, pc, authOpts); err != nil {
+		return nil, fmt.Errorf("cloud %q (user %q, project %q): %w", cloud, authOpts.Username, projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
+	}
 	sc, err := openstack.NewNetworkV2(pc, endpointOpts)
 	if err != nil {
-		return nil, fmt.Errorf("finding the network endpoint of cloud %q: %w", cloud, err)
+		return nil, fmt.Errorf("finding the network endpoint of cloud %q in the Keystone catalog: %w", cloud, err)
 	}
 	return NewClient(sc, observe), nil
+}
+
+func projectOf(o gophercloud.AuthOptions) string {
+	if o.TenantName != "" {
+		return o.TenantName
+	}
+	if o.Scope != nil && o.Scope.ProjectName != "" {
+		return o.Scope.ProjectName
+	}
+	return o.TenantID
 }

@@ -18,11 +18,12 @@ type Driver interface {
 	ListNetworks(ctx context.Context, filter Filter) ([]Network, error)
 	CreateNetwork(ctx context.Context, name, description string) (Network, error)
 	SetNetworkTags(ctx context.Context, id string, tags []string) error
+	// DeleteNetwork deletes the network together with its subnets, which Neutron does in
+	// one request unless ports other than its own DHCP and router ports use them.
 	DeleteNetwork(ctx context.Context, id string) error
 
 	ListSubnets(ctx context.Context, filter Filter) ([]Subnet, error)
 	CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, error)
-	SetSubnetTags(ctx context.Context, id string, tags []string) error
 	// UpdateSubnetGateway sends the gateway and the allocation pools in one request,
 	// because Neutron rejects a gateway that lies inside the current pools.
 	UpdateSubnetGateway(ctx context.Context, id, gateway string, pools []Pool) (Subnet, error)
@@ -35,6 +36,8 @@ type Filter struct {
 	Tags []string
 	// Description: exact match.
 	Description string
+	// Name: exact match.
+	Name string
 	// NetworkID: subnets of this network only (ignored for networks).
 	NetworkID string
 }

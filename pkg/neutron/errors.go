@@ -46,8 +46,10 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Error is a failed Neutron call with what Neutron said about it.
+// Error is a failed Neutron (or Keystone) call with what the server said about it.
 type Error struct {
+	// Service is "keystone" for authentication failures; empty means Neutron.
+	Service string
 	// Op names the call, e.g. "create network".
 	Op   string
 	Kind Kind
@@ -61,13 +63,17 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	service := e.Service
+	if service == "" {
+		service = "neutron"
+	}
 	if e.Code == 0 {
-		return fmt.Sprintf("neutron %s: %s", e.Op, e.Message)
+		return fmt.Sprintf("%s %s: %s", service, e.Op, e.Message)
 	}
 	if e.Type != "" {
-		return fmt.Sprintf("neutron %s: %d %s: %s", e.Op, e.Code, e.Type, e.Message)
+		return fmt.Sprintf("%s %s: %d %s: %s", service, e.Op, e.Code, e.Type, e.Message)
 	}
-	return fmt.Sprintf("neutron %s: %d: %s", e.Op, e.Code, e.Message)
+	return fmt.Sprintf("%s %s: %d: %s", service, e.Op, e.Code, e.Message)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -88,6 +94,12 @@ func IsNotFound(err error) bool { return err != nil && KindOf(err) == KindNotFou
 func wrapError(op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	// The token expired and Keystone could not issue a new one: the call never reached
+	// Neutron's logic, and it heals when Keystone is back. The message must say so, or
+	// the status would blame Neutron for a 401.
+	if reauthErr, ok := reauthenticationFailure(err); ok {
+		return &Error{Op: op, Kind: KindUnavailable, Message: "Keystone could not issue a new token: " + keystoneReason(reauthErr), Err: err}
 	}
 	var resp gophercloud.ErrUnexpectedResponseCode
 	if !errors.As(err, &resp) {
@@ -119,16 +131,70 @@ func classify(code int, neutronType string) Kind {
 	return KindUnavailable
 }
 
-// parseNeutronError reads {"NeutronError": {"type": ..., "message": ...}}.
+// parseNeutronError reads {"NeutronError": {"type": ..., "message": ...}}, or the
+// {"error": {"title": ..., "message": ...}} that Keystone and Neutron's token middleware
+// answer with (e.g. 503 "The Keystone service is temporarily unavailable.").
 func parseNeutronError(body []byte) (typ, msg string) {
 	var doc struct {
 		NeutronError struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
 		} `json:"NeutronError"`
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
 	}
-	if json.Unmarshal(body, &doc) == nil {
+	if json.Unmarshal(body, &doc) != nil {
+		return "", ""
+	}
+	if doc.NeutronError.Type != "" || doc.NeutronError.Message != "" {
 		return doc.NeutronError.Type, doc.NeutronError.Message
 	}
-	return "", ""
+	return "", doc.Error.Message
+}
+
+// reauthenticationFailure reports whether err says that Keystone refused a new token,
+// and why (gophercloud returns its error as a pointer; accept the value too).
+func reauthenticationFailure(err error) (reason error, ok bool) {
+	var p *gophercloud.ErrUnableToReauthenticate
+	if errors.As(err, &p) && p != nil {
+		return p.ErrReauth, true
+	}
+	var v gophercloud.ErrUnableToReauthenticate
+	if errors.As(err, &v) {
+		return v.ErrReauth, true
+	}
+	return nil, false
+}
+
+// keystoneReason says in one line why a Keystone request failed: Keystone's own message
+// for an HTTP answer, the transport error otherwise.
+func keystoneReason(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	var resp gophercloud.ErrUnexpectedResponseCode
+	if errors.As(err, &resp) {
+		_, msg := parseNeutronError(resp.Body)
+		if msg == "" {
+			msg = http.StatusText(resp.Actual)
+		}
+		return fmt.Sprintf("%d %s", resp.Actual, msg)
+	}
+	return err.Error()
+}
+
+// wrapAuthError classifies a failed first authentication with Keystone. Rejected
+// credentials (401) or a missing role (403) cannot heal by retrying; a Keystone that
+// does not answer can.
+func wrapAuthError(authURL string, err error) error {
+	kind := KindUnavailable
+	var resp gophercloud.ErrUnexpectedResponseCode
+	if errors.As(err, &resp) {
+		switch resp.Actual {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+			kind = KindRejected
+		}
+	}
+	return &Error{Service: "keystone", Op: "authentication at " + authURL, Kind: kind, Message: keystoneReason(err), Err: err}
 }

@@ -64,26 +64,48 @@ func TestWrapErrorTreatsTransportFailuresAsUnavailable(t *testing.T) {
 	}
 }
 
-func TestOwnerMarks(t *testing.T) {
-	o := Owner{ClusterID: "c1", Namespace: "ns", Name: "net", UID: "u1"}
-	if !o.HasTags([]string{"other", "k8s-cluster=c1", "k8s-uid=u1"}) {
-		t.Error("HasTags false for a resource carrying both tags")
-	}
-	if o.HasTags([]string{"k8s-cluster=c1"}) {
-		t.Error("HasTags true without the owner tag")
-	}
-	if uid, ok := OwnerUID(o.Tags()); !ok || uid != "u1" {
-		t.Errorf("OwnerUID = %q, %v", uid, ok)
-	}
-	if got := o.ResourceName(); got != "k8s_ns_net" {
-		t.Errorf("ResourceName = %q", got)
-	}
-	for _, bad := range []string{"", "a,b", "has space", string(make([]byte, MaxClusterIDLength+1))} {
-		if ValidateClusterID(bad) == nil {
-			t.Errorf("ValidateClusterID(%q) accepted", bad)
+func TestWrapErrorNamesKeystoneWhenReauthenticationFails(t *testing.T) {
+	expired := gophercloud.ErrUnexpectedResponseCode{Actual: 401, Body: []byte(`{"error": {"code": 401, "message": "The request you have made requires authentication.", "title": "Unauthorized"}}`)}
+	down := &url.Error{Op: "Post", URL: "http://127.0.0.1:5000/v3/auth/tokens", Err: errors.New("connection refused")}
+	want := `Keystone could not issue a new token: Post "http://127.0.0.1:5000/v3/auth/tokens": connection refused`
+	for _, raw := range []error{
+		&gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down},
+		gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down},
+	} {
+		var ne *Error
+		if err := wrapError("create network", raw); !errors.As(err, &ne) {
+			t.Fatalf("wrapError returned %T", err)
+		}
+		if ne.Kind != KindUnavailable {
+			t.Errorf("kind = %v, want Unavailable", ne.Kind)
+		}
+		if ne.Message != want {
+			t.Errorf("message = %q, want %q", ne.Message, want)
 		}
 	}
-	if err := ValidateClusterID("0b5f7c6e-2f4b-4a5e-9a49-6c1d0e8b7a11"); err != nil {
-		t.Errorf("a UID cluster ID rejected: %v", err)
+}
+
+func TestWrapErrorReadsTheTokenMiddlewaresAnswer(t *testing.T) {
+	body := []byte(`{"error": {"code": 503, "title": "Service Unavailable", "message": "The Keystone service is temporarily unavailable."}}`)
+	err := wrapError("list networks", gophercloud.ErrUnexpectedResponseCode{Actual: 503, Body: body})
+	var ne *Error
+	if !errors.As(err, &ne) || ne.Kind != KindUnavailable || ne.Message != "The Keystone service is temporarily unavailable." {
+		t.Errorf("got %#v", err)
+	}
+}
+
+func TestWrapAuthErrorSeparatesRefusedCredentialsFromAnOutage(t *testing.T) {
+	refused := gophercloud.ErrUnexpectedResponseCode{Actual: 401, Body: []byte(`{"error": {"code": 401, "message": "The request you have made requires authentication.", "title": "Unauthorized"}}`)}
+	err := wrapAuthError("http://127.0.0.1:5000/v3", refused)
+	if KindOf(err) != KindRejected {
+		t.Errorf("kind of a 401 = %v, want Rejected", KindOf(err))
+	}
+	const want = "keystone authentication at http://127.0.0.1:5000/v3: 401 The request you have made requires authentication."
+	if err.Error() != want {
+		t.Errorf("message = %q, want %q", err.Error(), want)
+	}
+	down := &url.Error{Op: "Post", URL: "http://127.0.0.1:5000/v3/auth/tokens", Err: errors.New("connection refused")}
+	if k := KindOf(wrapAuthError("http://127.0.0.1:5000/v3", down)); k != KindUnavailable {
+		t.Errorf("kind of an unreachable Keystone = %v, want Unavailable", k)
 	}
 }

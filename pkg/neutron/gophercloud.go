@@ -2,6 +2,7 @@ package neutron
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
 	"github.com/gophercloud/gophercloud/v2/pagination"
+	"golang.org/x/time/rate"
 )
 
 // CallObserver is told about every Neutron call: its operation name, its error (nil on
@@ -20,6 +22,8 @@ type CallObserver func(op string, err error, elapsed time.Duration)
 type Client struct {
 	sc      *gophercloud.ServiceClient
 	observe CallObserver
+	limiter *rate.Limiter
+	onWait  func(time.Duration)
 }
 
 var _ Driver = (*Client)(nil)
@@ -32,8 +36,27 @@ func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
 	return &Client{sc: sc, observe: observe}
 }
 
-// call runs fn as operation op, classifies its error and reports it to the observer.
-func (c *Client) call(op string, fn func() error) error {
+// LimitRate makes the client send at most qps requests per second on average, in bursts of
+// up to burst, so that a restart or a flood of new objects cannot overload a shared cloud.
+// onWait (may be nil) is told how long each request waited for its turn.
+func (c *Client) LimitRate(qps float64, burst int, onWait func(time.Duration)) {
+	if onWait == nil {
+		onWait = func(time.Duration) {}
+	}
+	c.limiter = rate.NewLimiter(rate.Limit(qps), burst)
+	c.onWait = onWait
+}
+
+// call runs fn as operation op after waiting for the rate limit, classifies its error and
+// reports it to the observer.
+func (c *Client) call(ctx context.Context, op string, fn func() error) error {
+	if c.limiter != nil {
+		start := time.Now()
+		if err := c.limiter.Wait(ctx); err != nil {
+			return wrapError(op, err)
+		}
+		c.onWait(time.Since(start))
+	}
 	start := time.Now()
 	err := wrapError(op, fn())
 	c.observe(op, err, time.Since(start))
@@ -41,7 +64,7 @@ func (c *Client) call(op string, fn func() error) error {
 }
 
 func (c *Client) Ping(ctx context.Context) error {
-	return c.call("ping", func() error {
+	return c.call(ctx, "ping", func() error {
 		// The smallest real request: the first page of one network. Only that page:
 		// following the next links would cost a request per network.
 		return networks.List(c.sc, networks.ListOpts{Limit: 1}).EachPage(ctx,
@@ -51,13 +74,14 @@ func (c *Client) Ping(ctx context.Context) error {
 
 func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) {
 	var out []Network
-	err := c.call("list networks", func() error {
+	err := c.call(ctx, "list networks", func() error {
 		// No page size: Neutron answers with every match in one response unless the
 		// operator capped it, and AllPages follows the next links when it did.
-		pages, err := networks.List(c.sc, networks.ListOpts{
+		pages, err := networks.List(c.sc, networkQuery{networks.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
 			Description: f.Description,
-		}).AllPages(ctx)
+			Name:        f.Name,
+		}}).AllPages(ctx)
 		if err != nil {
 			return err
 		}
@@ -72,7 +96,7 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 
 func (c *Client) CreateNetwork(ctx context.Context, name, description string) (Network, error) {
 	var out Network
-	err := c.call("create network", func() error {
+	err := c.call(ctx, "create network", func() error {
 		n, err := networks.Create(ctx, c.sc, networks.CreateOpts{Name: name, Description: description}).Extract()
 		if err == nil {
 			out = fromNetwork(*n)
@@ -83,26 +107,27 @@ func (c *Client) CreateNetwork(ctx context.Context, name, description string) (N
 }
 
 func (c *Client) SetNetworkTags(ctx context.Context, id string, tags []string) error {
-	return c.call("tag network", func() error {
+	return c.call(ctx, "tag network", func() error {
 		_, err := attributestags.ReplaceAll(ctx, c.sc, "networks", id, attributestags.ReplaceAllOpts{Tags: tags}).Extract()
 		return err
 	})
 }
 
 func (c *Client) DeleteNetwork(ctx context.Context, id string) error {
-	return ignoreNotFound(c.call("delete network", func() error {
+	return ignoreNotFound(c.call(ctx, "delete network", func() error {
 		return networks.Delete(ctx, c.sc, id).ExtractErr()
 	}))
 }
 
 func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 	var out []Subnet
-	err := c.call("list subnets", func() error {
-		pages, err := subnets.List(c.sc, subnets.ListOpts{
+	err := c.call(ctx, "list subnets", func() error {
+		pages, err := subnets.List(c.sc, subnetQuery{subnets.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
 			Description: f.Description,
+			Name:        f.Name,
 			NetworkID:   f.NetworkID,
-		}).AllPages(ctx)
+		}}).AllPages(ctx)
 		if err != nil {
 			return err
 		}
@@ -117,7 +142,7 @@ func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 
 func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, error) {
 	var out Subnet
-	err := c.call("create subnet", func() error {
+	err := c.call(ctx, "create subnet", func() error {
 		gateway := req.GatewayIP
 		s, err := subnets.Create(ctx, c.sc, subnets.CreateOpts{
 			NetworkID:       req.NetworkID,
@@ -136,16 +161,9 @@ func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, e
 	return out, err
 }
 
-func (c *Client) SetSubnetTags(ctx context.Context, id string, tags []string) error {
-	return c.call("tag subnet", func() error {
-		_, err := attributestags.ReplaceAll(ctx, c.sc, "subnets", id, attributestags.ReplaceAllOpts{Tags: tags}).Extract()
-		return err
-	})
-}
-
 func (c *Client) UpdateSubnetGateway(ctx context.Context, id, gateway string, pools []Pool) (Subnet, error) {
 	var out Subnet
-	err := c.call("update subnet", func() error {
+	err := c.call(ctx, "update subnet", func() error {
 		s, err := subnets.Update(ctx, c.sc, id, subnets.UpdateOpts{
 			GatewayIP:       &gateway,
 			AllocationPools: toPools(pools),
@@ -159,9 +177,46 @@ func (c *Client) UpdateSubnetGateway(ctx context.Context, id, gateway string, po
 }
 
 func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
-	return ignoreNotFound(c.call("delete subnet", func() error {
+	return ignoreNotFound(c.call(ctx, "delete subnet", func() error {
 		return subnets.Delete(ctx, c.sc, id).ExtractErr()
 	}))
+}
+
+// The fields the controller reads. Asking Neutron for only these (fields=) keeps the lists
+// that fill the index, one entry per Network of the cluster, small on the wire and in memory.
+var (
+	networkFields = []string{"id", "name", "description", "tags", "created_at"}
+	subnetFields  = []string{"id", "network_id", "name", "description", "tags", "cidr", "ip_version",
+		"gateway_ip", "allocation_pools", "created_at"}
+)
+
+type networkQuery struct{ networks.ListOpts }
+
+func (q networkQuery) ToNetworkListQuery() (string, error) {
+	query, err := q.ListOpts.ToNetworkListQuery()
+	return withFields(query, networkFields), err
+}
+
+type subnetQuery struct{ subnets.ListOpts }
+
+func (q subnetQuery) ToSubnetListQuery() (string, error) {
+	query, err := q.ListOpts.ToSubnetListQuery()
+	return withFields(query, subnetFields), err
+}
+
+// withFields appends a fields= selection to a query string that starts with "?" or is empty.
+func withFields(query string, fields []string) string {
+	var b strings.Builder
+	b.WriteString(query)
+	for _, f := range fields {
+		if b.Len() == 0 {
+			b.WriteString("?")
+		} else {
+			b.WriteString("&")
+		}
+		b.WriteString("fields=" + url.QueryEscape(f))
+	}
+	return b.String()
 }
 
 func ignoreNotFound(err error) error {

@@ -1,27 +1,47 @@
 package neutron
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
-// Ownership marks. Tags are what the controller searches by; the description carries the
-// same facts because Neutron (before the tag-creation extension) cannot tag a resource in
-// the request that creates it, and a crash between the create and the tag call must not
-// leave a resource nobody can find again.
+// Ownership marks. Every network and subnet the controller creates carries, from the create
+// request itself, a description naming the cluster and a name naming the owner:
+//
+//   - The description is the same for all of a cluster's resources, so one exact-match list
+//     call finds every one of them, including a network whose create was interrupted (by a
+//     crash, or by a lost reply) before it could be tagged, and one that a deposed leader's
+//     late create made. Neutron accepts no tags in a create request, so only fields of the
+//     request itself are there the moment the resource exists.
+//   - The name k8s_<namespace>_<name>_<uid> is unique to the owner, so one exact-match list
+//     call finds the owner's network when nothing else can tell whether it exists.
+//
+// Networks are tagged as well, with the cluster and the owner's UID, right after the create:
+// tags are what people filter on. Subnets are not tagged: a subnet belongs to the network it
+// sits on, and a tag would cost a fourth call per create.
 const (
 	clusterTagPrefix = "k8s-cluster="
 	ownerTagPrefix   = "k8s-uid="
-	descriptionStart = "Managed by network-controller for "
+	descriptionStart = "Managed by network-controller for cluster "
+	namePrefix       = "k8s_"
 )
 
 // MaxClusterIDLength keeps the cluster tag within Neutron's oldest tag limit (60 characters).
 const MaxClusterIDLength = 60 - len(clusterTagPrefix)
 
-// ClusterTag is carried by every Neutron resource the controller of that cluster created.
-// The controller never changes or deletes a resource without its own cluster tag.
+// MaxFieldLength is the longest name or description Neutron accepts.
+const MaxFieldLength = 255
+
+// ClusterTag is carried by every Neutron network the controller of that cluster tagged.
 func ClusterTag(clusterID string) string { return clusterTagPrefix + clusterID }
+
+// ClusterDescription is the description of every network and subnet the controller of that
+// cluster creates. The controller never changes or deletes a resource without it.
+func ClusterDescription(clusterID string) string { return descriptionStart + clusterID }
 
 // ValidateClusterID rejects IDs that would not survive as a Neutron tag or a tag filter.
 func ValidateClusterID(id string) error {
@@ -36,7 +56,7 @@ func ValidateClusterID(id string) error {
 	return nil
 }
 
-// Owner identifies the Network object a Neutron resource belongs to.
+// Owner identifies the Network object a Neutron network belongs to.
 type Owner struct {
 	ClusterID string
 	Namespace string
@@ -44,21 +64,16 @@ type Owner struct {
 	UID       string
 }
 
-// Tags are the ownership tags of the owner's resources.
+// Tags are the ownership tags of the owner's network.
 func (o Owner) Tags() []string {
 	return []string{ClusterTag(o.ClusterID), ownerTagPrefix + o.UID}
 }
 
-// ResourceName is the deterministic Neutron name of the owner's network and subnet.
-// Kubernetes names never contain "_", so the parts cannot run into each other.
+// ResourceName is the Neutron name of the owner's network and subnet,
+// k8s_<namespace>_<name>_<uid>, shortened to fit Neutron's limit. Kubernetes names and UIDs
+// never contain "_", so the parts cannot run into each other; the UID is never shortened.
 func (o Owner) ResourceName() string {
-	return "k8s_" + o.Namespace + "_" + o.Name
-}
-
-// Description is written in the create request itself, so it identifies the resource
-// even when the controller died before it could tag it.
-func (o Owner) Description() string {
-	return fmt.Sprintf("%scluster %s, Network %s/%s, uid %s", descriptionStart, o.ClusterID, o.Namespace, o.Name, o.UID)
+	return fitWithHash(namePrefix+o.Namespace+"_"+o.Name, "_"+o.UID, MaxFieldLength)
 }
 
 // HasTags reports whether tags include every ownership tag of the owner.
@@ -71,12 +86,40 @@ func (o Owner) HasTags(tags []string) bool {
 	return true
 }
 
-// OwnerUID returns the Network UID recorded in tags, if any.
-func OwnerUID(tags []string) (string, bool) {
-	for _, t := range tags {
+// OwnerUID returns the UID of the Network that n belongs to: from its tags, else from the
+// name its create request gave it.
+func OwnerUID(n Network) (string, bool) {
+	for _, t := range n.Tags {
 		if uid, ok := strings.CutPrefix(t, ownerTagPrefix); ok {
 			return uid, true
 		}
 	}
+	if !strings.HasPrefix(n.Name, namePrefix) {
+		return "", false
+	}
+	i := strings.LastIndexByte(n.Name, '_')
+	if uid := n.Name[i+1:]; i >= len(namePrefix) && uid != "" {
+		return uid, true
+	}
 	return "", false
+}
+
+// hashLength is the number of hex digits of SHA-256 kept when a name is shortened: 48 bits
+// make two shortened names of one cluster collide with negligible probability.
+const hashLength = 12
+
+// fitWithHash returns s+tail when it fits in limit bytes. Otherwise it cuts s and puts a
+// short hash of the whole of s in place of the cut, so the result stays deterministic and
+// two different values of s stay different. tail is never cut.
+func fitWithHash(s, tail string, limit int) string {
+	if len(s)+len(tail) <= limit {
+		return s + tail
+	}
+	sum := sha256.Sum256([]byte(s))
+	marker := "~" + hex.EncodeToString(sum[:])[:hashLength]
+	keep := max(limit-len(tail)-len(marker), 0)
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + marker + tail
 }

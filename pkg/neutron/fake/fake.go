@@ -19,8 +19,10 @@ type Driver struct {
 	subnets  map[string]neutron.Subnet
 	nextID   int
 	failures map[string]error
-	calls    []string
-	now      func() time.Time
+	// lostReplies are failures reported after the operation was carried out, once each.
+	lostReplies map[string]error
+	calls       []string
+	now         func() time.Time
 }
 
 var _ neutron.Driver = (*Driver)(nil)
@@ -28,10 +30,11 @@ var _ neutron.Driver = (*Driver)(nil)
 // New returns an empty fake Neutron.
 func New() *Driver {
 	return &Driver{
-		networks: map[string]neutron.Network{},
-		subnets:  map[string]neutron.Subnet{},
-		failures: map[string]error{},
-		now:      time.Now,
+		networks:    map[string]neutron.Network{},
+		subnets:     map[string]neutron.Subnet{},
+		failures:    map[string]error{},
+		lostReplies: map[string]error{},
+		now:         time.Now,
 	}
 }
 
@@ -45,6 +48,21 @@ func (d *Driver) FailWith(op string, err error) {
 		return
 	}
 	d.failures[op] = err
+}
+
+// LoseReply makes the next call of op carry the operation out and then return err, as
+// when Neutron commits a write but its reply never reaches the controller.
+func (d *Driver) LoseReply(op string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.lostReplies[op] = err
+}
+
+// ClearCalls forgets the calls recorded so far.
+func (d *Driver) ClearCalls() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.calls = nil
 }
 
 // Calls returns the operations called so far, in order.
@@ -88,6 +106,13 @@ func (d *Driver) begin(op string) error {
 	return d.failures[op]
 }
 
+// lostReply returns, once, the error to report after op was carried out. Callers hold d.mu.
+func (d *Driver) lostReply(op string) error {
+	err := d.lostReplies[op]
+	delete(d.lostReplies, op)
+	return err
+}
+
 func (d *Driver) newID(kind string) string {
 	d.nextID++
 	return fmt.Sprintf("%s-%d", kind, d.nextID)
@@ -107,7 +132,7 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	}
 	var out []neutron.Network
 	for _, n := range d.networks {
-		if matches(f, n.Tags, n.Description, "") {
+		if matches(f, n.Tags, n.Description, n.Name, "") {
 			out = append(out, n)
 		}
 	}
@@ -122,6 +147,9 @@ func (d *Driver) CreateNetwork(_ context.Context, name, description string) (neu
 	}
 	n := neutron.Network{ID: d.newID("net"), Name: name, Description: description, CreatedAt: d.now()}
 	d.networks[n.ID] = n
+	if err := d.lostReply("create network"); err != nil {
+		return neutron.Network{}, err
+	}
 	return n, nil
 }
 
@@ -163,7 +191,7 @@ func (d *Driver) ListSubnets(_ context.Context, f neutron.Filter) ([]neutron.Sub
 	}
 	var out []neutron.Subnet
 	for _, s := range d.subnets {
-		if matches(f, s.Tags, s.Description, s.NetworkID) {
+		if matches(f, s.Tags, s.Description, s.Name, s.NetworkID) {
 			out = append(out, s)
 		}
 	}
@@ -179,28 +207,24 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 	if _, ok := d.networks[req.NetworkID]; !ok {
 		return neutron.Subnet{}, notFound("create subnet")
 	}
+	for _, other := range d.subnets {
+		// Neutron refuses overlapping subnets on one network; a blind retry of a create
+		// whose reply was lost therefore fails instead of duplicating.
+		if other.NetworkID == req.NetworkID && other.CIDR == req.CIDR {
+			return neutron.Subnet{}, &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400,
+				Message: "Requested subnet with cidr " + req.CIDR + " overlaps with another subnet"}
+		}
+	}
 	s := neutron.Subnet{
 		ID: d.newID("subnet"), NetworkID: req.NetworkID, Name: req.Name, Description: req.Description,
 		CIDR: req.CIDR, IPVersion: req.IPVersion, GatewayIP: req.GatewayIP,
 		AllocationPools: slices.Clone(req.AllocationPools), CreatedAt: d.now(),
 	}
 	d.subnets[s.ID] = s
+	if err := d.lostReply("create subnet"); err != nil {
+		return neutron.Subnet{}, err
+	}
 	return s, nil
-}
-
-func (d *Driver) SetSubnetTags(_ context.Context, id string, tags []string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if err := d.begin("tag subnet"); err != nil {
-		return err
-	}
-	s, ok := d.subnets[id]
-	if !ok {
-		return notFound("tag subnet")
-	}
-	s.Tags = slices.Clone(tags)
-	d.subnets[id] = s
-	return nil
 }
 
 func (d *Driver) UpdateSubnetGateway(_ context.Context, id, gateway string, pools []neutron.Pool) (neutron.Subnet, error) {
@@ -229,13 +253,16 @@ func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
 	return nil
 }
 
-func matches(f neutron.Filter, tags []string, description, networkID string) bool {
+func matches(f neutron.Filter, tags []string, description, name, networkID string) bool {
 	for _, t := range f.Tags {
 		if !slices.Contains(tags, t) {
 			return false
 		}
 	}
 	if f.Description != "" && f.Description != description {
+		return false
+	}
+	if f.Name != "" && f.Name != name {
 		return false
 	}
 	return f.NetworkID == "" || f.NetworkID == networkID

@@ -1,0 +1,13 @@
+package main
+
+// Reasons of the Events the controller records about a Network, besides the Ready
+// condition reasons of pkg/apis/samplecrd/v1, which failures are recorded under.
+const (
+	reasonNetworkCreated   = "NetworkCreated"
+	reasonNetworkAdopted   = "NetworkAdopted"
+	reasonSubnetCreated    = "SubnetCreated"
+	reasonGatewayUpdated   = "GatewayUpdated"
+	reasonDuplicateDeleted = "DuplicateDeleted"
+	reasonNeutronDeleted   = "NeutronDeleted"
+	reasonNeutronDrift     = "NeutronDrift"
+)

@@ -1,0 +1,294 @@
+package neutron
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Index is what the controller knows about its cluster's Neutron networks and subnets, in
+// the spirit of an informer's cache: one list of the cluster's networks and one of its subnets
+// fill it (when the controller starts leading, and at each Neutron resync), and the
+// controller's own creates, updates and deletes keep it current between fills. Reconciles
+// decide from it, so a Network whose status and index entry agree costs no Neutron call.
+//
+// Besides what exists, the index records what is known not to exist: an owner is "absent"
+// when no network of it can exist anywhere in Neutron (see SetAbsent). Without that proof,
+// the only way to be sure is a list call by the owner's network name.
+//
+// Index is safe for concurrent use.
+type Index struct {
+	mu sync.Mutex
+	// revision counts changes; Refill uses it to tell local changes made while its list
+	// calls were in flight from older ones.
+	revision uint64
+	networks map[string]*indexedNetwork // by network ID
+	owners   map[string]*ownerState     // by owner UID
+}
+
+type indexedNetwork struct {
+	network Network
+	owner   string
+	subnets map[string]Subnet
+	// subnetsKnown says subnets is complete. It is not after a subnet create whose reply
+	// was lost, or for a network found by a lookup, until the subnets are listed.
+	subnetsKnown bool
+}
+
+type ownerState struct {
+	networkIDs []string
+	absent     bool
+	// touched is the revision of the owner's last local change.
+	touched uint64
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{networks: map[string]*indexedNetwork{}, owners: map[string]*ownerState{}}
+}
+
+// Revision returns the current revision. Take it before the list calls of a refill.
+func (x *Index) Revision() uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.revision
+}
+
+// Refill replaces the index with the result of listing the cluster's networks and its
+// subnets, which started at revision since. An owner changed locally after since keeps
+// its local state: the lists may have been answered before that change.
+func (x *Index) Refill(since uint64, networks []Network, subnets []Subnet) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+
+	subnetsByNetwork := map[string]map[string]Subnet{}
+	for _, s := range subnets {
+		if subnetsByNetwork[s.NetworkID] == nil {
+			subnetsByNetwork[s.NetworkID] = map[string]Subnet{}
+		}
+		subnetsByNetwork[s.NetworkID][s.ID] = s
+	}
+
+	oldNetworks, oldOwners := x.networks, x.owners
+	x.networks, x.owners = map[string]*indexedNetwork{}, map[string]*ownerState{}
+	changedSince := map[string]bool{}
+	for uid, st := range oldOwners {
+		if st.touched > since {
+			changedSince[uid] = true
+			x.owners[uid] = st
+			for _, id := range st.networkIDs {
+				x.networks[id] = oldNetworks[id]
+			}
+		}
+	}
+	for _, n := range networks {
+		uid, ok := OwnerUID(n)
+		if !ok {
+			continue
+		}
+		if changedSince[uid] {
+			continue
+		}
+		x.addLocked(uid, n, subnetsByNetwork[n.ID], true)
+	}
+	// Proven absence stays proven: the list cannot show a network that cannot exist. An
+	// owner the list does show networks for is not absent any more.
+	for uid, st := range oldOwners {
+		if st.absent && x.owners[uid] == nil {
+			x.owners[uid] = &ownerState{absent: true, touched: st.touched}
+		}
+	}
+}
+
+// Networks returns the owner's networks, oldest first. More than one means duplicates.
+func (x *Index) Networks(ownerUID string) []Network {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st := x.owners[ownerUID]
+	if st == nil {
+		return nil
+	}
+	out := make([]Network, 0, len(st.networkIDs))
+	for _, id := range st.networkIDs {
+		out = append(out, x.networks[id].network)
+	}
+	slices.SortFunc(out, func(a, b Network) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// Absent reports whether the owner is known to have no network in Neutron.
+func (x *Index) Absent(ownerUID string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st := x.owners[ownerUID]
+	return st != nil && st.absent && len(st.networkIDs) == 0
+}
+
+// SetAbsent records that the owner has no network: nothing was ever created for it, or a
+// list by its network name found nothing.
+func (x *Index) SetAbsent(ownerUID string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	st := x.ownerLocked(ownerUID)
+	st.absent = len(st.networkIDs) == 0
+}
+
+// ForgetAbsence records that a network of the owner may exist after all: a create request
+// failed without a reply that says whether Neutron carried it out.
+func (x *Index) ForgetAbsence(ownerUID string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.ownerLocked(ownerUID).absent = false
+}
+
+// PutNetwork adds or replaces a network of the owner. subnetsKnown says the network has no
+// subnets but those added later with PutSubnet: true for a network just created.
+func (x *Index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
+		old.network = n
+		old.subnetsKnown = old.subnetsKnown || subnetsKnown
+		x.ownerLocked(ownerUID)
+		return
+	}
+	x.removeNetworkLocked(n.ID)
+	x.addLocked(ownerUID, n, nil, subnetsKnown)
+}
+
+// RemoveNetwork drops a deleted network and its subnets.
+func (x *Index) RemoveNetwork(id string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.removeNetworkLocked(id)
+}
+
+// Subnets returns the subnets of a network in the index and whether that list is complete.
+func (x *Index) Subnets(networkID string) (subnets []Subnet, known bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := x.networks[networkID]
+	if n == nil {
+		return nil, false
+	}
+	out := make([]Subnet, 0, len(n.subnets))
+	for _, s := range n.subnets {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Subnet) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, n.subnetsKnown
+}
+
+// SetSubnets records the complete list of a network's subnets.
+func (x *Index) SetSubnets(networkID string, subnets []Subnet) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := x.networks[networkID]
+	if n == nil {
+		return
+	}
+	n.subnets = map[string]Subnet{}
+	for _, s := range subnets {
+		n.subnets[s.ID] = s
+	}
+	n.subnetsKnown = true
+	x.ownerLocked(n.owner)
+}
+
+// PutSubnet adds or replaces a subnet of a network in the index.
+func (x *Index) PutSubnet(s Subnet) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := x.networks[s.NetworkID]
+	if n == nil {
+		return
+	}
+	n.subnets[s.ID] = s
+	x.ownerLocked(n.owner)
+}
+
+// RemoveSubnet drops a deleted subnet.
+func (x *Index) RemoveSubnet(networkID, subnetID string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	n := x.networks[networkID]
+	if n == nil {
+		return
+	}
+	delete(n.subnets, subnetID)
+	x.ownerLocked(n.owner)
+}
+
+// ForgetSubnets records that a network's subnet list may be incomplete: a subnet create
+// failed without a reply that says whether Neutron carried it out.
+func (x *Index) ForgetSubnets(networkID string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if n := x.networks[networkID]; n != nil {
+		n.subnetsKnown = false
+		x.ownerLocked(n.owner)
+	}
+}
+
+// Owners returns the UID of every owner that has networks in the index.
+func (x *Index) Owners() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := make([]string, 0, len(x.owners))
+	for uid, st := range x.owners {
+		if len(st.networkIDs) > 0 {
+			out = append(out, uid)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Len returns the number of networks in the index.
+func (x *Index) Len() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.networks)
+}
+
+// ownerLocked returns the owner's state, creating it, and marks it changed now.
+func (x *Index) ownerLocked(uid string) *ownerState {
+	x.revision++
+	st := x.owners[uid]
+	if st == nil {
+		st = &ownerState{}
+		x.owners[uid] = st
+	}
+	st.touched = x.revision
+	return st
+}
+
+func (x *Index) addLocked(uid string, n Network, subnets map[string]Subnet, subnetsKnown bool) {
+	if subnets == nil {
+		subnets = map[string]Subnet{}
+	}
+	x.networks[n.ID] = &indexedNetwork{network: n, owner: uid, subnets: subnets, subnetsKnown: subnetsKnown}
+	st := x.ownerLocked(uid)
+	st.networkIDs = append(st.networkIDs, n.ID)
+	st.absent = false
+}
+
+func (x *Index) removeNetworkLocked(id string) {
+	n := x.networks[id]
+	if n == nil {
+		return
+	}
+	delete(x.networks, id)
+	st := x.ownerLocked(n.owner)
+	st.networkIDs = slices.DeleteFunc(st.networkIDs, func(v string) bool { return v == id })
+}

@@ -1,0 +1,116 @@
+package neutron
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func owned(id, uid string, age time.Duration) Network {
+	return Network{ID: id, Tags: []string{ClusterTag("c"), ownerTagPrefix + uid}, CreatedAt: time.Now().Add(-age)}
+}
+
+func networkIDs(nets []Network) []string {
+	var out []string
+	for _, n := range nets {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+func TestRefillIndexesNetworksByOwnerAndSubnetsByNetwork(t *testing.T) {
+	x := NewIndex()
+	x.Refill(x.Revision(),
+		[]Network{owned("n1", "u1", time.Hour), owned("n2", "u2", time.Hour), owned("dup", "u1", 2*time.Hour), {ID: "untagged"}},
+		[]Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "stray", NetworkID: "not-listed"}})
+
+	if got := networkIDs(x.Networks("u1")); !slices.Equal(got, []string{"dup", "n1"}) {
+		t.Errorf("networks of u1 = %v, want [dup n1], oldest first", got)
+	}
+	if subs, known := x.Subnets("n1"); !known || len(subs) != 1 || subs[0].ID != "s1" {
+		t.Errorf("subnets of n1 = %v (known %v), want [s1], known", subs, known)
+	}
+	if subs, known := x.Subnets("n2"); !known || len(subs) != 0 {
+		t.Errorf("subnets of n2 = %v (known %v), want none, known", subs, known)
+	}
+	if got := x.Owners(); !slices.Equal(got, []string{"u1", "u2"}) {
+		t.Errorf("owners = %v", got)
+	}
+	if x.Len() != 3 {
+		t.Errorf("Len = %d, want 3 (the untagged network is nobody's)", x.Len())
+	}
+}
+
+func TestRefillKeepsChangesMadeWhileListing(t *testing.T) {
+	x := NewIndex()
+	x.Refill(x.Revision(), []Network{owned("gone", "u1", time.Hour)}, nil)
+
+	since := x.Revision()
+	// While the lists are in flight: one network is created, another deleted.
+	x.PutNetwork("u2", owned("new", "u2", 0), true)
+	x.RemoveNetwork("gone")
+	x.Refill(since, []Network{owned("gone", "u1", time.Hour)}, nil)
+
+	if got := networkIDs(x.Networks("u2")); !slices.Equal(got, []string{"new"}) {
+		t.Errorf("networks of u2 = %v, want the one created during the lists", got)
+	}
+	if got := x.Networks("u1"); len(got) != 0 {
+		t.Errorf("networks of u1 = %v, want none: deleted during the lists", networkIDs(got))
+	}
+
+	// The next refill, begun after those changes, is believed.
+	x.Refill(x.Revision(), []Network{owned("gone", "u1", time.Hour)}, nil)
+	if got := networkIDs(x.Networks("u1")); !slices.Equal(got, []string{"gone"}) {
+		t.Errorf("networks of u1 = %v after a later refill, want [gone]", got)
+	}
+	if got := x.Networks("u2"); len(got) != 0 {
+		t.Errorf("networks of u2 = %v after a later refill that does not list it, want none", networkIDs(got))
+	}
+}
+
+func TestAbsenceIsProvenUntilAnUncertainCreate(t *testing.T) {
+	x := NewIndex()
+	if x.Absent("u1") {
+		t.Fatal("an unknown owner counts as absent")
+	}
+	x.SetAbsent("u1")
+	x.Refill(x.Revision(), nil, nil)
+	if !x.Absent("u1") {
+		t.Error("a refill that lists nothing for the owner lost its proven absence")
+	}
+	x.ForgetAbsence("u1")
+	if x.Absent("u1") {
+		t.Error("absent after a create with an unknown outcome")
+	}
+	x.SetAbsent("u1")
+	x.PutNetwork("u1", owned("n1", "u1", 0), true)
+	if x.Absent("u1") {
+		t.Error("absent while it has a network")
+	}
+}
+
+func TestSubnetKnowledge(t *testing.T) {
+	x := NewIndex()
+	x.PutNetwork("u1", owned("n1", "u1", 0), true)
+	x.PutSubnet(Subnet{ID: "s1", NetworkID: "n1"})
+	if subs, known := x.Subnets("n1"); !known || len(subs) != 1 {
+		t.Fatalf("subnets = %v (known %v) after a create", subs, known)
+	}
+	x.ForgetSubnets("n1")
+	if _, known := x.Subnets("n1"); known {
+		t.Error("subnets known after a create with an unknown outcome")
+	}
+	x.SetSubnets("n1", []Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "s2", NetworkID: "n1"}})
+	if subs, known := x.Subnets("n1"); !known || len(subs) != 2 {
+		t.Errorf("subnets = %v (known %v) after listing", subs, known)
+	}
+	// Tagging an adopted network keeps what is known of its subnets.
+	x.PutNetwork("u1", owned("n1", "u1", 0), false)
+	if _, known := x.Subnets("n1"); !known {
+		t.Error("re-putting a network forgot its subnets")
+	}
+	x.RemoveNetwork("n1")
+	if _, known := x.Subnets("n1"); known {
+		t.Error("subnets known for a removed network")
+	}
+}
