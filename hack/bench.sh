@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Measures the controller against a raw gophercloud loop doing the same Neutron work, on a
+# real kube-apiserver and a real neutron-server on loopback, and prints the results.
+#
+# Usage: hack/bench.sh [driver flags, e.g. -n 100 -workers 4 -rounds 3 -restart-n 1000]
+#
+# Starts hack/local-kube.sh and hack/local-neutron.sh when they are not already running
+# and stops (on exit) only the ones it started, installs the CRD, builds the controller
+# and the driver (test/bench), and runs the driver. Flags in $BENCH_ARGS come before the
+# command-line ones (`make bench BENCH_ARGS="-n 10 -rounds 1"`). `go run ./test/bench
+# -help` lists the driver's flags. The cluster must hold no Network objects of its own:
+# the controller reconciles every namespace.
+#
+# Environment:
+#   BENCH_ARGS         extra driver flags
+#   NEUTRON_PORT       port of the local Neutron (default 19696, as hack/local-neutron.sh)
+#   NEUTRON_STATE_DIR  its state folder (default _output/local/neutron), for its request log
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "${ROOT}"
+
+log() { echo "bench: $*" >&2; }
+
+GO=go
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+  GO=/usr/local/go/bin/go
+fi
+
+started_kube=0
+started_neutron=0
+
+cleanup() {
+  local rc=$?
+  if [[ "${started_neutron}" == 1 ]]; then
+    log "stopping the local Neutron this script started"
+    hack/local-neutron.sh stop || true
+  fi
+  if [[ "${started_kube}" == 1 ]]; then
+    log "stopping the local kube-apiserver this script started"
+    hack/local-kube.sh stop || true
+  fi
+  exit "${rc}"
+}
+trap cleanup EXIT
+
+# shellcheck source=hack/lib/start-if-needed.sh
+source hack/lib/start-if-needed.sh
+
+started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
+started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
+
+export KUBECONFIG="${ROOT}/_output/local/kube/kubeconfig"
+export NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
+neutron_log="${NEUTRON_STATE_DIR:-${ROOT}/_output/local/neutron}/log/neutron-server.log"
+[[ -f "${neutron_log}" ]] || { log "no neutron-server request log at ${neutron_log} (set NEUTRON_STATE_DIR)"; exit 1; }
+
+log "installing the CRD"
+kubectl --kubeconfig "${KUBECONFIG}" apply -f crd/ >&2
+kubectl --kubeconfig "${KUBECONFIG}" wait --for=condition=Established --timeout=60s crd/networks.samplecrd.k8s.io >&2
+
+log "building the controller and the bench driver"
+mkdir -p _output/bin
+CGO_ENABLED=0 "${GO}" build -trimpath -o _output/bin/network-controller .
+"${GO}" build -o _output/bin/network-controller-bench ./test/bench
+
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]]; then
+  commit+="+uncommitted changes"
+fi
+
+# shellcheck disable=SC2086 # BENCH_ARGS is a list of flags
+_output/bin/network-controller-bench \
+  -kubeconfig "${KUBECONFIG}" -neutron-endpoint "${NEUTRON_ENDPOINT}" -neutron-log "${neutron_log}" \
+  -controller _output/bin/network-controller -log-dir _output/bench -commit "commit ${commit}" \
+  ${BENCH_ARGS:-} "$@"

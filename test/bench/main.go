@@ -1,0 +1,163 @@
+// Command bench measures the controller against a raw gophercloud loop on a real
+// kube-apiserver and a real neutron-server (hack/bench.sh starts both and runs it).
+//
+// It drives the controller only through its flags, the Network objects' status, its
+// /metrics and /readyz, and counts Neutron calls on Neutron's side, in neutron-server's
+// request log, so it measures any version of the controller the same way.
+//
+// It owns the bench namespace and every Neutron network tagged for a "bench-" cluster ID,
+// named "bench-raw-..." or named after an object of the bench namespace: run one bench at
+// a time against a given Neutron and cluster.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	n        int
+	workers  int
+	rounds   int
+	restartN int
+
+	kubeconfig       string
+	neutronEndpoint  string
+	neutronLog       string
+	controllerBinary string
+	controllerArgs   string
+	namespace        string
+	logDir           string
+	commit           string
+
+	settle  time.Duration
+	quiet   time.Duration
+	timeout time.Duration
+}
+
+func (o *options) addFlags(fs *flag.FlagSet) {
+	fs.IntVar(&o.n, "n", 100, "Networks created and deleted per round.")
+	fs.IntVar(&o.workers, "workers", 4, "Controller -workers, and the concurrency of the raw loop.")
+	fs.IntVar(&o.rounds, "rounds", 3, "Rounds of raw loop + controller; 0 measures only the restart.")
+	fs.IntVar(&o.restartN, "restart-n", 1000, "Realized Networks held across the restart measurement; 0 skips it.")
+	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Admin kubeconfig of the cluster (default $KUBECONFIG).")
+	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", os.Getenv("NEUTRON_ENDPOINT"), "URL of a noauth Neutron (default $NEUTRON_ENDPOINT).")
+	fs.StringVar(&o.neutronLog, "neutron-log", "", "neutron-server's log file, where it logs every API request.")
+	fs.StringVar(&o.controllerBinary, "controller", "_output/bin/network-controller", "The controller binary.")
+	fs.StringVar(&o.controllerArgs, "controller-args", "", "Extra flags for the controller, space-separated.")
+	fs.StringVar(&o.namespace, "namespace", "network-controller-bench", "Namespace of the bench's Network objects (created if missing).")
+	fs.StringVar(&o.logDir, "log-dir", "_output/bench", "Folder for the controllers' logs.")
+	fs.StringVar(&o.commit, "commit", "", "Commit the controller was built from, printed with the results.")
+	fs.DurationVar(&o.settle, "settle", 3*time.Second, "Neutron silence that ends a phase's call count.")
+	fs.DurationVar(&o.quiet, "quiet", 10*time.Second, "Neutron silence after the informer synced that ends the restart measurement.")
+	fs.DurationVar(&o.timeout, "timeout", 30*time.Minute, "Longest wait for any one phase.")
+}
+
+func (o *options) validate() error {
+	var errs []string
+	if o.n < 1 || o.n > 65536 {
+		errs = append(errs, "-n must be between 1 and 65536")
+	}
+	if o.restartN < 0 || o.restartN > 65536 {
+		errs = append(errs, "-restart-n must be between 0 and 65536")
+	}
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds or -restart-n above 0")
+	}
+	if o.kubeconfig == "" || o.neutronEndpoint == "" || o.neutronLog == "" {
+		errs = append(errs, "-kubeconfig, -neutron-endpoint and -neutron-log are required (hack/bench.sh sets them)")
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func main() {
+	var o options
+	o.addFlags(flag.CommandLine)
+	flag.Parse()
+	if err := o.validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: invalid flags:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: FAILED:", err)
+		os.Exit(1)
+	}
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench %s: %s\n", time.Now().UTC().Format(time.TimeOnly), fmt.Sprintf(format, args...))
+}
+
+func run(ctx context.Context, o options) error {
+	b, err := newBench(ctx, o)
+	if err != nil {
+		return err
+	}
+	// Cleanup must run even after Ctrl-C, so it gets a context of its own.
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		b.cleanup(cctx, "at exit")
+	}()
+	b.cleanup(ctx, "before starting")
+
+	res := results{opts: o, started: time.Now().UTC()}
+	for r := 1; r <= o.rounds; r++ {
+		raw, err := b.rawRound(ctx, r)
+		if err != nil {
+			return err
+		}
+		b.cleanup(ctx, fmt.Sprintf("after raw round %d", r))
+		ctl, err := b.controllerRound(ctx, r)
+		if err != nil {
+			return err
+		}
+		b.cleanup(ctx, fmt.Sprintf("after controller round %d", r))
+		res.rounds = append(res.rounds, roundResult{raw: raw, controller: ctl})
+		logf("round %d: create %s raw, %s controller (%.2fx); delete %s raw, %s controller (%.2fx)", r,
+			secs(raw.create.dur), secs(ctl.create.dur), ratio(ctl.create.dur, raw.create.dur),
+			secs(raw.delete.dur), secs(ctl.delete.dur), ratio(ctl.delete.dur, raw.delete.dur))
+	}
+	// Printed now, so that a restart stage that fails or is interrupted does not lose them.
+	res.printRounds(os.Stdout)
+	if o.restartN > 0 {
+		rs, err := b.restartStage(ctx)
+		if err != nil {
+			return err
+		}
+		res.restart = rs
+		b.cleanup(ctx, "after the restart stage")
+	}
+	res.printRestart(os.Stdout)
+	return nil
+}
+
+func randomHex(n int) string {
+	buf := make([]byte, (n+1)/2)
+	if _, err := rand.Read(buf); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(buf)[:n]
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// requestLine matches the line neutron-server's WSGI layer writes once per answered API
+// request, e.g.
+//
+//	... INFO neutron.wsgi [req-... - fake_project_id - - - -] 127.0.0.1 "GET /v2.0/networks?tags=x HTTP/1.1" status: 200  len: 189 time: 0.33
+//
+// Counting these lines counts calls as Neutron saw them, whoever made them.
+var requestLine = regexp.MustCompile(`neutron\.wsgi .*"([A-Z]+) (\S+) HTTP/[0-9.]+" status: ([0-9]+)`)
+
+// request is one parsed request line.
+type request struct {
+	Method string
+	Path   string
+	Status string
+}
+
+// parseRequestLine returns the request a neutron-server log line records, if it is one.
+func parseRequestLine(line string) (request, bool) {
+	m := requestLine.FindStringSubmatch(line)
+	if m == nil {
+		return request{}, false
+	}
+	return request{Method: m[1], Path: m[2], Status: m[3]}, true
+}
+
+// callCounts are Neutron requests by HTTP method.
+type callCounts map[string]int
+
+func (c callCounts) total() int {
+	n := 0
+	for _, v := range c {
+		n += v
+	}
+	return n
+}
+
+func (c callCounts) add(o callCounts) {
+	for k, v := range o {
+		c[k] += v
+	}
+}
+
+// methods returns the methods, most frequent first.
+func (c callCounts) methods() []string {
+	methods := make([]string, 0, len(c))
+	for m := range c {
+		methods = append(methods, m)
+	}
+	sort.Slice(methods, func(i, j int) bool {
+		if c[methods[i]] != c[methods[j]] {
+			return c[methods[i]] > c[methods[j]]
+		}
+		return methods[i] < methods[j]
+	})
+	return methods
+}
+
+// String formats the counts, most frequent first, e.g. "GET 82, POST 20".
+func (c callCounts) String() string {
+	if len(c) == 0 {
+		return "none"
+	}
+	parts := []string{}
+	for _, m := range c.methods() {
+		parts = append(parts, fmt.Sprintf("%s %d", m, c[m]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// perNetwork formats the counts divided by n, e.g. "GET 8.20, POST 2.00".
+func (c callCounts) perNetwork(n int) string {
+	if len(c) == 0 {
+		return "none"
+	}
+	methods := c.methods()
+	parts := make([]string, len(methods))
+	for i, m := range methods {
+		parts[i] = fmt.Sprintf("%s %.2f", m, float64(c[m])/float64(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// requestLog reads neutron-server's log file between byte offsets.
+type requestLog struct {
+	path string
+}
+
+// offset returns the position just after the last complete line, so that a window never
+// starts or ends in the middle of a line.
+func (l *requestLog) offset() (int64, error) {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return 0, fmt.Errorf("opening the Neutron log: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("reading the size of %s: %w", l.path, err)
+	}
+	size := st.Size()
+	const tail = 64 << 10
+	start := max(size-tail, 0)
+	buf := make([]byte, size-start)
+	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return 0, fmt.Errorf("reading %s: %w", l.path, err)
+	}
+	i := bytes.LastIndexByte(buf, '\n')
+	if i < 0 {
+		return start, nil
+	}
+	return start + int64(i) + 1, nil
+}
+
+// count returns the requests logged between the offsets from and to.
+func (l *requestLog) count(from, to int64) (callCounts, error) {
+	if to < from {
+		return nil, fmt.Errorf("the Neutron log %s shrank (offset %d before %d): was it rotated?", l.path, to, from)
+	}
+	f, err := os.Open(l.path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the Neutron log: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, to-from)
+	if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s from %d to %d: %w", l.path, from, to, err)
+	}
+	out := callCounts{}
+	for _, line := range strings.Split(string(buf), "\n") {
+		if r, ok := parseRequestLine(line); ok {
+			out[r.Method]++
+		}
+	}
+	return out, nil
+}
+
+// follow polls the log from offset from every 100 ms and calls done with the current time
+// and the time it last saw a request logged (zero while none came), until done returns
+// true; then it returns that last time. It gives up after limit.
+func (l *requestLog) follow(ctx context.Context, from int64, limit time.Duration, done func(now, last time.Time) bool) (time.Time, error) {
+	var last time.Time
+	pos := from
+	deadline := time.Now().Add(limit)
+	for {
+		now := time.Now()
+		next, err := l.offset()
+		if err != nil {
+			return last, err
+		}
+		if next != pos {
+			c, err := l.count(pos, next)
+			if err != nil {
+				return last, err
+			}
+			if c.total() > 0 {
+				last = now
+			}
+			pos = next
+		}
+		if done(now, last) {
+			return last, nil
+		}
+		if now.After(deadline) {
+			return last, fmt.Errorf("Neutron still busy after %s (last request at %s)", limit, last.Format(time.TimeOnly))
+		}
+		select {
+		case <-ctx.Done():
+			return last, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// waitQuiet returns once no request has been logged for quiet, counting from now.
+func (l *requestLog) waitQuiet(ctx context.Context, quiet, limit time.Duration) error {
+	since := time.Now()
+	from, err := l.offset()
+	if err != nil {
+		return err
+	}
+	_, err = l.follow(ctx, from, limit, func(now, last time.Time) bool {
+		return now.Sub(later(last, since)) >= quiet
+	})
+	return err
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
