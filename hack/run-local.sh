@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# `make run`: runs the controller against the configured cluster and Neutron, starting a
-# local kube-apiserver and neutron-server (loopback only) for whichever is not configured.
+# `make run`: runs the controller against the configured cluster and OpenStack, starting a
+# local kube-apiserver, Keystone and neutron-server (loopback only) for whichever is not
+# configured.
 #
 #   Kubernetes: $KUBECONFIG, else ~/.kube/config, else local (LOCAL_CLUSTER=1 forces local).
-#   Neutron:    -neutron-endpoint $NEUTRON_ENDPOINT, else -os-cloud $OS_CLOUD, else local.
+#   OpenStack:  -os-cloud $OS_CLOUD with your clouds.yaml when OS_CLOUD is set;
+#               -neutron-endpoint $NEUTRON_ENDPOINT (no authentication) when that is set;
+#               else the local Keystone and Neutron (hack/local-keystone.sh): the controller
+#               runs as the member-role user of project k8s through
+#               _output/local/keystone/clouds.yaml, cloud "k8s" -- the production path.
+#               NOAUTH=1 uses the local Neutron without Keystone instead.
 #
 # What this script started is stopped again when the controller exits, unless
 # KEEP_RUNNING=1. Extra arguments after the binary go to the controller.
@@ -22,15 +28,32 @@ cleanup() {
     local i
     for ((i = ${#started[@]} - 1; i >= 0; i--)); do
         "hack/local-${started[i]}.sh" stop || true
+        if [[ "${started[i]}" == keystone ]]; then
+            hack/local-neutron.sh stop-keystone || true
+        fi
     done
 }
 trap cleanup EXIT
 
-start_local() { # kube|neutron
+start_local() { # kube|neutron|keystone
     if ! "hack/local-$1.sh" status >/dev/null 2>&1; then
         "hack/local-$1.sh" start
         started+=("$1")
     fi
+}
+
+# start_keystone: the local Keystone brings the local Neutron (and its database) along.
+start_keystone() {
+    if ! hack/local-neutron.sh status >/dev/null 2>&1; then
+        hack/local-neutron.sh start >/dev/null
+        started+=(neutron)
+    fi
+    if ! hack/local-keystone.sh status >/dev/null 2>&1; then
+        started+=(keystone)
+    fi
+    # Also when Keystone runs: start makes sure the seeding and the Keystone-authenticated
+    # Neutron are there, and does nothing more when they are.
+    hack/local-keystone.sh start >/dev/null
 }
 
 kubeconfig="${KUBECONFIG:-}"
@@ -47,14 +70,20 @@ if ! kubectl version >/dev/null 2>&1; then
 fi
 
 neutron_flags=()
-if [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
-    neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
-elif [[ -n "${OS_CLOUD:-}" ]]; then
+local_cloud=0
+if [[ -n "${OS_CLOUD:-}" ]]; then
     neutron_flags=(-os-cloud "${OS_CLOUD}")
-else
+elif [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
+    neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
+elif [[ "${NOAUTH:-0}" == 1 ]]; then
     start_local neutron
     NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
     neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
+else
+    start_keystone
+    local_cloud=1
+    export OS_CLIENT_CONFIG_FILE="${REPO_ROOT}/_output/local/keystone/clouds.yaml"
+    neutron_flags=(-os-cloud k8s)
 fi
 
 echo "run-local: installing the Network CRD"
@@ -68,7 +97,13 @@ run-local: starting the controller. In another terminal:
     kubectl apply -f example/
     kubectl get networks            # READY True within seconds
 MSG
-if [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
+if [[ "${local_cloud}" == 1 ]]; then
+    cat <<MSG
+    export OS_CLIENT_CONFIG_FILE=${OS_CLIENT_CONFIG_FILE}
+    openstack --os-cloud k8s network list        # what the controller made, as it sees it
+    openstack --os-cloud k8s subnet show <ID>
+MSG
+elif [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
     echo "    curl -s ${NEUTRON_ENDPOINT}v2.0/networks | jq '.networks[] | {id, name, tags}'"
 fi
 if ((${#started[@]})); then

@@ -1,0 +1,23 @@
+# Sourced by hack/e2e.sh and hack/bench.sh, which run from the repository root and define
+# log(). Not executable on its own.
+
+# start_if_needed NAME SCRIPT: starts SCRIPT unless its status says it runs, and prints 1
+# when this script started it. The start's own "already running" counts as not started
+# (someone else may have started it between the status and the start).
+start_if_needed() {
+  local name=$1 script=$2 out
+  if "${script}" status >/dev/null 2>&1; then
+    log "${name} already running; leaving it running afterwards"
+    echo 0
+    return
+  fi
+  log "starting ${name}"
+  out="$("${script}" start 2>&1)" || { printf '%s\n' "${out}" >&2; log "starting ${name} failed"; return 1; }
+  printf '%s\n' "${out}" >&2
+  if grep -q "already running" <<<"${out}"; then
+    log "${name} was started by someone else meanwhile; leaving it running afterwards"
+    echo 0
+  else
+    echo 1
+  fi
+}
