@@ -4,14 +4,24 @@
 #
 # Usage: hack/e2e.sh [extra go test args, e.g. -run TestWalkingSkeleton]
 #
-# Starts hack/local-kube.sh and hack/local-neutron.sh when they are not already
-# running, and stops (on exit) only the ones it started. Exports KUBECONFIG,
+# Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh (Keystone
+# and a Keystone-authenticated neutron-server, with short-lived tokens) when they are not
+# already running, and stops (on exit) only the ones it started. Exports KUBECONFIG,
 # NEUTRON_ENDPOINT and E2E_LOCAL_NEUTRON=1 (the outage test may stop and start the
-# local Neutron through hack/local-neutron.sh). The exit code is go test's.
+# local Neutron through hack/local-neutron.sh), and E2E_LOCAL_KUBE=1 (the chaos test
+# restarts the local kube-apiserver through hack/local-kube.sh). The exit code is go test's.
+#
+# The container test (TestContainerImage) needs the image built from the Dockerfile: it is
+# built here in the background (hack/image.sh, tracked files only, local base images) while
+# the other tests run, after a first build of the controller on the host with the flags of
+# the image's builder (CGO_ENABLED=0, -trimpath), whose Go build cache the image build then
+# reuses. The image and the base images are removed on exit.
 #
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
+#   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT  as hack/local-keystone.sh (15000, 19697)
+#   KEYSTONE_TOKEN_EXPIRATION  token lifetime in seconds for the tests (default 45)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,9 +36,28 @@ fi
 
 started_kube=0
 started_neutron=0
+started_keystone=0
+image_pid=
+image_engine=
 
 cleanup() {
   local rc=$?
+  if [[ -n "${image_pid}" ]]; then
+    if kill -0 "${image_pid}" 2>/dev/null; then
+      log "stopping the image build"
+      kill -- "-${image_pid}" 2>/dev/null || true
+      wait "${image_pid}" 2>/dev/null || true
+    fi
+    log "removing ${E2E_IMAGE} and the base images"
+    "${image_engine}" rmi "${E2E_IMAGE}" >/dev/null 2>&1 || true
+    hack/base-images.sh "${image_engine}" remove || true
+    rm -rf "${image_dir}"
+  fi
+  if [[ "${started_keystone}" == 1 ]]; then
+    log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
+    hack/local-keystone.sh stop || true
+    hack/local-neutron.sh stop-keystone || true
+  fi
   if [[ "${started_neutron}" == 1 ]]; then
     log "stopping the local Neutron this script started"
     hack/local-neutron.sh stop || true
@@ -41,37 +70,71 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_if_needed NAME SCRIPT: starts SCRIPT unless its status says it runs, and prints 1
-# when this script started it. The start's own "already running" counts as not started
-# (someone else may have started it between the status and the start).
-start_if_needed() {
-  local name=$1 script=$2 out
-  if "${script}" status >/dev/null 2>&1; then
-    log "${name} already running; leaving it running afterwards"
-    echo 0
-    return
-  fi
-  log "starting ${name}"
-  out="$("${script}" start 2>&1)" || { printf '%s\n' "${out}" >&2; log "starting ${name} failed"; return 1; }
-  printf '%s\n' "${out}" >&2
-  if grep -q "already running" <<<"${out}"; then
-    log "${name} was started by someone else meanwhile; leaving it running afterwards"
-    echo 0
-  else
-    echo 1
-  fi
+# shellcheck source=hack/lib/start-if-needed.sh
+source hack/lib/start-if-needed.sh
+
+# The tests and the controller binary they build use the Dockerfile's build flags, so that
+# the image's builder finds the controller's packages in Go's build cache. Only for these
+# go commands: the servers' own builds (hack/local-kube.sh) keep theirs.
+go_env=(env CGO_ENABLED=0 GOFLAGS="${GOFLAGS:+${GOFLAGS} }-trimpath")
+
+# wants_image: the go test arguments do not exclude TestContainerImage by their -run.
+wants_image() {
+  local run=
+  while (($#)); do
+    case "$1" in
+      -run | -test.run) run="${2:-}"; shift ;;
+      -run=* | -test.run=*) run="${1#*=}" ;;
+    esac
+    shift
+  done
+  [[ -z "${run}" ]] || grep -Eq -- "${run%%/*}" <<<TestContainerImage
 }
+
+if wants_image "$@"; then
+  log "building the controller on the host (its Go build cache serves the image build below)"
+  start=${SECONDS}
+  "${go_env[@]}" "${GO}" build -tags e2ecrash -o /dev/null .
+  log "built the controller in $((SECONDS - start)) s"
+  image_engine="$(hack/image.sh engine)"
+  case "${image_engine}" in
+    docker | podman | buildah) ;;
+    *) log "ERROR: hack/image.sh engine printed ${image_engine@Q}, not an engine name"; image_engine=; exit 1 ;;
+  esac
+  image_dir="$(mktemp -d "${TMPDIR:-/tmp}/e2e-image.XXXXXX")"
+  export E2E_IMAGE="localhost/network-controller:e2e-$$-${RANDOM}"
+  export E2E_IMAGE_ENGINE="${image_engine}"
+  export E2E_IMAGE_BUILD_DONE="${image_dir}/done"
+  export E2E_IMAGE_BUILD_LOG="${image_dir}/build.log"
+  log "building ${E2E_IMAGE} with ${image_engine} in the background (log: ${E2E_IMAGE_BUILD_LOG})"
+  # setsid: its own process group, so that cleanup can stop the whole build.
+  setsid bash -c 'IMAGE="${E2E_IMAGE}" IMAGE_ENGINE="${E2E_IMAGE_ENGINE}" IMAGE_CONTEXT=tracked BASE_IMAGES=local \
+    hack/image.sh >"${E2E_IMAGE_BUILD_LOG}" 2>&1; echo $? >"${E2E_IMAGE_BUILD_DONE}.tmp"
+    mv "${E2E_IMAGE_BUILD_DONE}.tmp" "${E2E_IMAGE_BUILD_DONE}"' &
+  image_pid=$!
+fi
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
+# Keystone's start also checks (and repairs) the seeding and the Keystone-authenticated
+# Neutron, and restarts a running Keystone whose token lifetime differs.
+export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
+if ! hack/local-keystone.sh status >/dev/null 2>&1; then
+  started_keystone=1
+fi
+log "starting the local Keystone (token lifetime ${KEYSTONE_TOKEN_EXPIRATION} s)"
+hack/local-keystone.sh start >/dev/null
+eval "$(hack/local-keystone.sh env | sed 's/^/export /')"
+export E2E_LOCAL_KEYSTONE=1
 
 export KUBECONFIG="${ROOT}/_output/local/kube/kubeconfig"
 export NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
 export E2E_LOCAL_NEUTRON=1
+export E2E_LOCAL_KUBE=1
 
-log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT}"
+log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT} KEYSTONE_AUTH_URL=${KEYSTONE_AUTH_URL}"
 set +e
-"${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -v ./test/e2e/... "$@"
+"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -v ./test/e2e/... "$@"
 rc=$?
 set -e
 log "go test exited with ${rc}"

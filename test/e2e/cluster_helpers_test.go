@@ -373,18 +373,18 @@ func opsOwnedResources(t testing.TB, owner neutron.Owner) (neutron.Network, neut
 	}
 	if len(nets) != 1 || len(subs) != 1 {
 		return neutron.Network{}, neutron.Subnet{}, fmt.Errorf("%d networks %v and %d subnets %v for %s",
-			len(nets), ids(nets), len(subs), ids(subs), owner.Description())
+			len(nets), ids(nets), len(subs), ids(subs), owner.ResourceName())
 	}
 	return nets[0], subs[0], nil
 }
 
 // opsDuplicatesOfCluster lists every owner UID for which Neutron holds more than one network
-// with clusterID's tag, and every network with more than one subnet of that cluster.
+// of clusterID, and every network with more than one subnet of that cluster.
 func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
 	t.Helper()
 	nc := Neutron(t)
 	ctx := Ctx(t, 30*time.Second)
-	ours := neutron.Filter{Tags: []string{neutron.ClusterTag(clusterID)}}
+	ours := neutron.Filter{Description: neutron.ClusterDescription(clusterID)}
 	nets, err := nc.ListNetworks(ctx, ours)
 	if err != nil {
 		t.Fatalf("listing Neutron networks of cluster %s: %v", clusterID, err)
@@ -395,7 +395,7 @@ func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
 	}
 	byOwner := map[string][]string{}
 	for _, n := range nets {
-		uid, _ := neutron.OwnerUID(n.Tags)
+		uid, _ := neutron.OwnerUID(n)
 		byOwner[uid] = append(byOwner[uid], n.ID)
 	}
 	byNetwork := map[string][]string{}

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 )
 
 // TestClusterDeployManifests checks deploy/40-deployment.yaml as the apiserver sees it
@@ -179,4 +182,125 @@ func opsFlagDefault(t *testing.T, name string) time.Duration {
 		t.Fatalf("default of -%s: %v", name, err)
 	}
 	return d
+}
+
+// TestClusterKustomize renders deploy/ as `kubectl apply -k deploy/` does and has the
+// apiserver accept every object in a server-side dry run (after creating the Namespace for
+// real: a dry run would not create it for the namespaced objects). It also checks that
+// every manifest of deploy/ is a resource of the kustomization, that the image is set by
+// the kustomization, and that an overlay's images: entry reaches the Deployment, as the
+// README tells operators who run their own image.
+func TestClusterKustomize(t *testing.T) {
+	t.Parallel()
+	MustKubectl(t, "apply", "-f", filepath.Join("deploy", "00-namespace.yaml"))
+
+	var kustomization struct {
+		Resources []string `json:"resources"`
+		Images    []struct {
+			Name, NewName, NewTag string
+		} `json:"images"`
+	}
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "kustomization.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(raw, &kustomization); err != nil {
+		t.Fatalf("parsing deploy/kustomization.yaml: %v", err)
+	}
+	manifests, err := filepath.Glob(filepath.Join(RepoRoot, "deploy", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range manifests {
+		if base := filepath.Base(m); base != "kustomization.yaml" && !slices.Contains(kustomization.Resources, base) {
+			t.Errorf("deploy/%s is not a resource of deploy/kustomization.yaml, so kubectl apply -k deploy/ leaves it out", base)
+		}
+	}
+	if len(kustomization.Images) != 1 || kustomization.Images[0].Name != "network-controller" {
+		t.Fatalf("deploy/kustomization.yaml images = %+v, want one entry for network-controller", kustomization.Images)
+	}
+	wantImage := kustomization.Images[0].NewName + ":" + kustomization.Images[0].NewTag
+
+	rendered, stderr, err := opsKubectlSplit(t, "", "kustomize", "deploy/")
+	if err != nil {
+		t.Fatalf("kubectl kustomize deploy/: %v\n%s", err, stderr)
+	}
+	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", WriteFile(t, "deploy.yaml", rendered))
+	if err != nil {
+		t.Fatalf("server dry run of kubectl kustomize deploy/: %v\n%s", err, stderr)
+	}
+	if strings.TrimSpace(stderr) != "" {
+		t.Errorf("server dry run of kubectl kustomize deploy/ warned:\n%s", stderr)
+	}
+	var list struct {
+		Items []unstructured.Unstructured `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
+		t.Fatalf("decoding the dry-run objects: %v", err)
+	}
+	var got []string
+	for _, obj := range list.Items {
+		got = append(got, obj.GetKind()+"/"+obj.GetName())
+		if obj.GetKind() == "Deployment" {
+			if image := opsDeploymentImage(t, obj); image != wantImage {
+				t.Errorf("Deployment image after kustomize = %q, want %q from the kustomization", image, wantImage)
+			}
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"ClusterRole/network-controller", "ClusterRoleBinding/network-controller", "Deployment/network-controller",
+		"Namespace/network-controller", "PodDisruptionBudget/network-controller", "Role/network-controller-leader-election",
+		"RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("kubectl kustomize deploy/ objects accepted by the apiserver:\n got %q\nwant %q", got, want)
+	}
+
+	// An overlay of one's own that sets another image.
+	overlay := t.TempDir()
+	rel, err := filepath.Rel(overlay, filepath.Join(RepoRoot, "deploy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const custom = "registry.example.com/network-controller:v1.2.3"
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(fmt.Sprintf(`resources: [%q]
+images:
+  - name: network-controller
+    newName: registry.example.com/network-controller
+    newTag: v1.2.3
+`, rel)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rendered, stderr, err = opsKubectlSplit(t, "", "kustomize", overlay)
+	if err != nil {
+		t.Fatalf("kubectl kustomize of an overlay: %v\n%s", err, stderr)
+	}
+	var found bool
+	for _, doc := range strings.Split(rendered, "\n---\n") {
+		var obj unstructured.Unstructured
+		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil {
+			t.Fatalf("parsing the overlay's output: %v", err)
+		}
+		if obj.GetKind() == "Deployment" {
+			found = true
+			if image := opsDeploymentImage(t, obj); image != custom {
+				t.Errorf("Deployment image through an overlay = %q, want %q", image, custom)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the overlay's output has no Deployment:\n%s", rendered)
+	}
+}
+
+// opsDeploymentImage returns the image of a Deployment's only container.
+func opsDeploymentImage(t *testing.T, obj unstructured.Unstructured) string {
+	t.Helper()
+	containers, _, err := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
+	if err != nil || len(containers) != 1 {
+		t.Fatalf("Deployment %s: %d containers (%v), want 1", obj.GetName(), len(containers), err)
+	}
+	image, _, _ := unstructured.NestedString(containers[0].(map[string]any), "image")
+	return image
 }

@@ -76,7 +76,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(nets) != 1 {
-		t.Fatalf("Neutron holds %d networks for %s after the drain, want 1", len(nets), owner.Description())
+		t.Fatalf("Neutron holds %d networks for %s after the drain, want 1", len(nets), owner.ResourceName())
 	}
 	for _, tag := range owner.Tags() {
 		if !slices.Contains(nets[0].Tags, tag) {

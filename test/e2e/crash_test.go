@@ -58,15 +58,15 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 			n := crashAt(t, ns, "crashy", "10.50.0.0/24", clusterID, tc.point)
 			owner := OwnerOf(clusterID, n)
 
-			// What the crash left in Neutron: one network, found by its description, tagged
+			// What the crash left in Neutron: one network, found by its name, tagged
 			// or not depending on the crash point, and no subnet.
-			byDesc, byTags := ownerNetworks(t, owner)
-			if len(byDesc) != 1 {
-				t.Fatalf("after the crash Neutron has %d networks with the owner's description, want 1", len(byDesc))
+			byName, byTags := ownerNetworks(t, owner)
+			if len(byName) != 1 {
+				t.Fatalf("after the crash Neutron has %d networks with the owner's name, want 1", len(byName))
 			}
-			orphanID := byDesc[0].ID
+			orphanID := byName[0].ID
 			if tagged := len(byTags) == 1 && byTags[0].ID == orphanID; tagged != tc.wantTagged {
-				t.Errorf("after the crash at %s the network is tagged=%v (tags %v), want %v", tc.point, tagged, byDesc[0].Tags, tc.wantTagged)
+				t.Errorf("after the crash at %s the network is tagged=%v (tags %v), want %v", tc.point, tagged, byName[0].Tags, tc.wantTagged)
 			}
 			if subs, _ := NeutronSubnetsOf(t, owner); len(subs) != 0 {
 				t.Errorf("subnets exist after a crash before the subnet create: %v", ids(subs))
@@ -77,10 +77,10 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 			if ready.Status.NetworkID != orphanID {
 				t.Errorf("status.networkID = %s, want the network the crashed controller created (%s)", ready.Status.NetworkID, orphanID)
 			}
-			byDesc, byTags = ownerNetworks(t, owner)
-			if len(byDesc) != 1 || len(byTags) != 1 || byDesc[0].ID != orphanID || byTags[0].ID != orphanID {
-				t.Errorf("Neutron networks of the owner: by description %v, by tags %v; want exactly [%s] for both",
-					ids(byDesc), ids(byTags), orphanID)
+			byName, byTags = ownerNetworks(t, owner)
+			if len(byName) != 1 || len(byTags) != 1 || byName[0].ID != orphanID || byTags[0].ID != orphanID {
+				t.Errorf("Neutron networks of the owner: by name %v, by tags %v; want exactly [%s] for both",
+					ids(byName), ids(byTags), orphanID)
 			}
 			subs, err := NeutronSubnetsOf(t, owner)
 			if err != nil {
@@ -112,11 +112,11 @@ func TestDeletionWithoutStatusAfterCrash(t *testing.T) {
 	clusterID := NewClusterID(t)
 	n := crashAt(t, ns, "doomed", "10.51.0.0/24", clusterID, "network-tagged")
 	owner := OwnerOf(clusterID, n)
-	byDesc, _ := ownerNetworks(t, owner)
-	if len(byDesc) != 1 {
-		t.Fatalf("after the crash Neutron has %d networks of the owner, want 1", len(byDesc))
+	byName, _ := ownerNetworks(t, owner)
+	if len(byName) != 1 {
+		t.Fatalf("after the crash Neutron has %d networks of the owner, want 1", len(byName))
 	}
-	leftID := byDesc[0].ID
+	leftID := byName[0].ID
 
 	DeleteNetwork(t, ns, "doomed")
 	stuck := GetNetwork(t, ns, "doomed")

@@ -31,10 +31,10 @@ func TestDeletionWaitsForPorts(t *testing.T) {
 		t.Errorf("blocked Network: deletionTimestamp %v finalizers %v; want it held by %s", blocked.DeletionTimestamp, blocked.Finalizers, FinalizerName)
 	}
 	msg := ReadyCondition(blocked).Message
-	if !strings.Contains(msg, n.Status.SubnetID) || !strings.Contains(strings.ToLower(msg), "port") {
-		t.Errorf("SubnetInUse message does not name the subnet and its ports: %q", msg)
+	if !strings.Contains(msg, n.Status.NetworkID) || !strings.Contains(msg, port) {
+		t.Errorf("SubnetInUse message does not name the network and its port: %q", msg)
 	}
-	WaitEventContaining(t, ns, "busy", "Warning", samplecrdv1.ReasonSubnetInUse, n.Status.SubnetID, 30*time.Second)
+	WaitEventContaining(t, ns, "busy", "Warning", samplecrdv1.ReasonSubnetInUse, port, 30*time.Second)
 	// Still blocked a while later, and Neutron still has everything.
 	time.Sleep(4 * time.Second)
 	if _, err := TryGetNetwork(t, ns, "busy"); err != nil {

@@ -24,7 +24,7 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 	// change below is the Neutron resync, not a reconcile still in flight.
 	ctrl.WaitNewLogLine(30*time.Second, "Neutron resync done", "requeued=0")
 
-	MustNeutron(t, http.MethodDelete, "v2.0/subnets/"+before.Status.SubnetID, nil, nil, http.StatusNoContent)
+	// Neutron deletes the subnet with the network.
 	MustNeutron(t, http.MethodDelete, "v2.0/networks/"+before.Status.NetworkID, nil, nil, http.StatusNoContent)
 
 	after := WaitNetwork(t, ns, "drifty", 60*time.Second, "Ready with a new network", func(n *samplecrdv1.Network) error {

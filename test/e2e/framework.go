@@ -101,6 +101,17 @@ func kubectl(timeout time.Duration, args ...string) (string, error) {
 	return string(out), err
 }
 
+// localServer runs hack/local-<name>.sh (kube, neutron or keystone) with one verb, for
+// the tests that stop and start the shared local servers.
+func localServer(name, verb string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(RepoRoot, "hack", "local-"+name+".sh"), verb)
+	cmd.Dir = RepoRoot
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // Kubectl runs kubectl with the admin Kubeconfig, from RepoRoot, and returns its combined
 // output.
 func Kubectl(t testing.TB, args ...string) (string, error) {

@@ -89,7 +89,7 @@ func MustNeutron(t testing.TB, method, path string, body any, out any, want ...i
 }
 
 // NeutronNetworksOf lists the Neutron networks of owner: tagged with its ownership tags
-// or carrying its ownership description (deduplicated).
+// or carrying the name its create gave it (deduplicated).
 func NeutronNetworksOf(t testing.TB, owner neutron.Owner) ([]neutron.Network, error) {
 	t.Helper()
 	nc := Neutron(t)
@@ -99,28 +99,32 @@ func NeutronNetworksOf(t testing.TB, owner neutron.Owner) ([]neutron.Network, er
 	if err != nil {
 		return nil, err
 	}
-	described, err := nc.ListNetworks(ctx, neutron.Filter{Description: owner.Description()})
+	named, err := nc.ListNetworks(ctx, neutron.Filter{Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)})
 	if err != nil {
 		return nil, err
 	}
-	return dedup(append(tagged, described...)), nil
+	return dedup(append(tagged, named...)), nil
 }
 
-// NeutronSubnetsOf lists the Neutron subnets of owner (by tags or description).
+// NeutronSubnetsOf lists the Neutron subnets of owner: those on its networks.
 func NeutronSubnetsOf(t testing.TB, owner neutron.Owner) ([]neutron.Subnet, error) {
 	t.Helper()
+	nets, err := NeutronNetworksOf(t, owner)
+	if err != nil {
+		return nil, err
+	}
 	nc := Neutron(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tagged, err := nc.ListSubnets(ctx, neutron.Filter{Tags: owner.Tags()})
-	if err != nil {
-		return nil, err
+	var out []neutron.Subnet
+	for _, n := range nets {
+		subs, err := nc.ListSubnets(ctx, neutron.Filter{NetworkID: n.ID})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, subs...)
 	}
-	described, err := nc.ListSubnets(ctx, neutron.Filter{Description: owner.Description()})
-	if err != nil {
-		return nil, err
-	}
-	return dedup(append(tagged, described...)), nil
+	return out, nil
 }
 
 func dedup[T interface{ GetID() string }](in []T) []T {
@@ -138,7 +142,7 @@ func dedup[T interface{ GetID() string }](in []T) []T {
 // WaitNeutronEmpty waits until Neutron holds no network and no subnet of owner.
 func WaitNeutronEmpty(t testing.TB, owner neutron.Owner, timeout time.Duration) {
 	t.Helper()
-	Eventually(t, timeout, 500*time.Millisecond, "no Neutron resources left for "+owner.Description(), func() error {
+	Eventually(t, timeout, 500*time.Millisecond, "no Neutron resources left for "+owner.ResourceName(), func() error {
 		nets, err := NeutronNetworksOf(t, owner)
 		if err != nil {
 			return err

@@ -92,9 +92,9 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	// The resync (every 2 s) counts this cluster's Neutron networks: just this one.
 	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
 
-	// An orphan: a network with this cluster's tag whose Network UID does not exist. The
-	// resync deletes it (grace period 0).
-	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), "orphan for "+t.Name(),
+	// An orphan: a network of this cluster whose Network UID does not exist. The resync
+	// deletes it (grace period 0).
+	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), neutron.ClusterDescription(ctrl.ClusterID),
 		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + opsFakeUID()})
 	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
 	if NetworkExists(t, orphan.ID) {
@@ -109,6 +109,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	// Every documented series, after the cycle.
 	families := opsScrape(t, ctrl.MetricsURL())
 	positive := func(v float64) bool { return v > 0 }
+	nonNegative := func(v float64) bool { return v >= 0 }
 	present := func(float64) bool { return true }
 	checks := []struct {
 		family string
@@ -130,7 +131,8 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=create network", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=create subnet", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=list networks", "outcome=ok"}, positive, "> 0"},
-		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete subnet", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=tag network", "outcome=ok"}, positive, "> 0"},
+		{"network_controller_neutron_rate_limit_wait_seconds_total", "COUNTER", nil, nonNegative, ">= 0"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete network", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_request_duration_seconds", "HISTOGRAM", []string{"operation=create network"}, positive, "count > 0"},
 		{"network_controller_managed_networks", "GAUGE", nil, present, "present"},

@@ -17,20 +17,17 @@ func fakeUID() string {
 	return s[:8] + "-" + s[8:12] + "-" + s[12:16] + "-" + s[16:20] + "-" + s[20:]
 }
 
-// createOwnedNetwork creates, directly in Neutron, a network and a subnet with owner's
-// name, description and tags, as a controller of owner.ClusterID would have.
+// createOwnedNetwork creates, directly in Neutron, a network and a subnet marked as a
+// controller of owner.ClusterID would have marked them.
 func createOwnedNetwork(t *testing.T, owner neutron.Owner, cidr string) (neutron.Network, neutron.Subnet) {
 	t.Helper()
-	n := CreateForeignNetwork(t, owner.ResourceName(), owner.Description(), owner.Tags())
+	n := CreateForeignNetwork(t, owner.ResourceName(), neutron.ClusterDescription(owner.ClusterID), owner.Tags())
 	nc := Neutron(t)
 	sub, err := nc.CreateSubnet(Ctx(t, 30*time.Second), neutron.SubnetRequest{
-		NetworkID: n.ID, Name: owner.ResourceName(), Description: owner.Description(), CIDR: cidr, IPVersion: 4,
+		NetworkID: n.ID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4,
 	})
 	if err != nil {
 		t.Fatalf("creating subnet on %s: %v", n.ID, err)
-	}
-	if err := nc.SetSubnetTags(Ctx(t, 30*time.Second), sub.ID, owner.Tags()); err != nil {
-		t.Fatalf("tagging subnet %s: %v", sub.ID, err)
 	}
 	return n, sub
 }
@@ -107,18 +104,18 @@ func TestOrphanCollectionSparesOtherClusters(t *testing.T) {
 			t.Errorf("other cluster's network %s: found %v by its tags, want it untouched", f.net.ID, ids(nets))
 			continue
 		}
-		if !slices.Equal(sorted(nets[0].Tags), sorted(f.owner.Tags())) || nets[0].Description != f.owner.Description() {
+		if !slices.Equal(sorted(nets[0].Tags), sorted(f.owner.Tags())) || nets[0].Description != neutron.ClusterDescription(f.owner.ClusterID) {
 			t.Errorf("other cluster's network %s was modified: tags %v description %q", f.net.ID, nets[0].Tags, nets[0].Description)
 		}
 		sub, ok := GetSubnet(t, f.sub.ID)
-		if !ok || sub.GatewayIP != f.sub.GatewayIP || !slices.Equal(sorted(sub.Tags), sorted(f.owner.Tags())) {
+		if !ok || sub.GatewayIP != f.sub.GatewayIP || sub.Description != f.sub.Description {
 			t.Errorf("other cluster's subnet %s was modified or deleted: %+v (found %v)", f.sub.ID, sub, ok)
 		}
 	}
 	// Our live Network still has exactly one Neutron network.
-	byDesc, byTags := ownerNetworks(t, OwnerOf(ctrl.ClusterID, live))
-	if len(byDesc) != 1 || len(byTags) != 1 {
-		t.Errorf("live Network's Neutron networks: by description %v, by tags %v; want one", ids(byDesc), ids(byTags))
+	byName, byTags := ownerNetworks(t, OwnerOf(ctrl.ClusterID, live))
+	if len(byName) != 1 || len(byTags) != 1 {
+		t.Errorf("live Network's Neutron networks: by name %v, by tags %v; want one", ids(byName), ids(byTags))
 	}
 }
 

@@ -3,11 +3,8 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,18 +14,8 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// localNeutron runs hack/local-neutron.sh with one verb.
-func localNeutron(verb string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(RepoRoot, "hack", "local-neutron.sh"), verb)
-	cmd.Dir = RepoRoot
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// Item 10 (outage), and item 4's transient reason. This test stops the shared local
-// Neutron, so it must not overlap with any other test: it does NOT call t.Parallel(). Go
+// A Neutron outage shows as NeutronUnavailable, retried quietly, and heals by itself once
+// Neutron is back. This test stops the shared local Neutron, so it must not overlap with any other test: it does NOT call t.Parallel(). Go
 // runs the non-parallel top-level tests one after another and releases parallel ones only
 // after all of them, so nothing else of this package runs while Neutron is down (and it
 // holds ExclusiveCluster as well).
@@ -48,16 +35,16 @@ func TestNeutronOutage(t *testing.T) {
 
 	// Neutron goes down. Whatever happens, bring it back for the tests that follow.
 	t.Cleanup(func() {
-		if out, err := localNeutron("status"); err == nil {
+		if out, err := localServer("neutron", "status"); err == nil {
 			return
 		} else {
 			t.Logf("local Neutron is down at cleanup (%v: %s); starting it", err, strings.TrimSpace(out))
 		}
-		if out, err := localNeutron("start"); err != nil {
+		if out, err := localServer("neutron", "start"); err != nil {
 			t.Errorf("restarting the local Neutron failed: %v\n%s", err, out)
 		}
 	})
-	if out, err := localNeutron("stop"); err != nil {
+	if out, err := localServer("neutron", "stop"); err != nil {
 		t.Fatalf("hack/local-neutron.sh stop: %v\n%s", err, out)
 	}
 	outageStart := time.Now()
@@ -103,7 +90,7 @@ func TestNeutronOutage(t *testing.T) {
 		}
 	}
 
-	if out, err := localNeutron("start"); err != nil {
+	if out, err := localServer("neutron", "start"); err != nil {
 		t.Fatalf("hack/local-neutron.sh start: %v\n%s", err, out)
 	}
 	back := time.Now()

@@ -60,9 +60,9 @@ func TestRBACInCluster(t *testing.T) {
 
 	// All of deploy/ (Deployment, PDB, Service too) is accepted by the apiserver, and
 	// deploy/examples/ (the Secret with credentials) is not part of it.
-	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-f", "deploy/")
+	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-k", "deploy/")
 	if err != nil {
-		t.Fatalf("kubectl apply --dry-run=server -f deploy/: %v\n%s%s", err, stdout, stderr)
+		t.Fatalf("kubectl apply --dry-run=server -k deploy/: %v\n%s%s", err, stdout, stderr)
 	}
 	for _, obj := range []string{
 		"namespace/network-controller", "serviceaccount/network-controller",
@@ -82,7 +82,7 @@ func TestRBACInCluster(t *testing.T) {
 		t.Errorf("server dry run of deploy/ handled %d objects, want 9:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
-		t.Errorf("kubectl apply -f deploy/ would apply a Secret:\n%s", stdout)
+		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)
 	}
 	if strings.TrimSpace(stderr) != "" {
 		t.Errorf("server dry run of deploy/ warned:\n%s", stderr)

@@ -31,7 +31,7 @@ func TestOwnershipMarks(t *testing.T) {
 		t.Errorf("finalizers = %v, want %s", n.Finalizers, FinalizerName)
 	}
 	owner := OwnerOf(ctrl.ClusterID, n)
-	wantName := "k8s_" + ns + "_owned"
+	wantName := "k8s_" + ns + "_owned_" + string(n.UID)
 	wantTags := []string{"k8s-cluster=" + ctrl.ClusterID, "k8s-uid=" + string(n.UID)}
 
 	nets, err := NeutronNetworksOf(t, owner)
@@ -48,8 +48,8 @@ func TestOwnershipMarks(t *testing.T) {
 	if net.Name != wantName {
 		t.Errorf("network name = %q, want %q", net.Name, wantName)
 	}
-	if net.Description != owner.Description() {
-		t.Errorf("network description = %q, want %q", net.Description, owner.Description())
+	if want := neutron.ClusterDescription(ctrl.ClusterID); net.Description != want {
+		t.Errorf("network description = %q, want %q", net.Description, want)
 	}
 	for _, tag := range wantTags {
 		if !slices.Contains(net.Tags, tag) {
@@ -68,13 +68,9 @@ func TestOwnershipMarks(t *testing.T) {
 	if sub.ID != n.Status.SubnetID || sub.NetworkID != net.ID {
 		t.Errorf("subnet %s on network %s; status says subnet %s on network %s", sub.ID, sub.NetworkID, n.Status.SubnetID, net.ID)
 	}
-	if sub.Name != wantName || sub.Description != owner.Description() {
-		t.Errorf("subnet name %q description %q, want %q and %q", sub.Name, sub.Description, wantName, owner.Description())
-	}
-	for _, tag := range wantTags {
-		if !slices.Contains(sub.Tags, tag) {
-			t.Errorf("subnet tags %v lack %q", sub.Tags, tag)
-		}
+	// A subnet belongs to its network; its description marks only the cluster.
+	if want := neutron.ClusterDescription(ctrl.ClusterID); sub.Name != wantName || sub.Description != want {
+		t.Errorf("subnet name %q description %q, want %q and %q", sub.Name, sub.Description, wantName, want)
 	}
 	if sub.CIDR != "10.40.0.0/24" || sub.GatewayIP != "10.40.0.1" || n.Status.Gateway != "10.40.0.1" {
 		t.Errorf("subnet %s gateway %s, status.gateway %s; want 10.40.0.0/24 and the default gateway 10.40.0.1",
@@ -235,18 +231,54 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 	WaitNeutronEmpty(t, owner, 10*time.Second)
 }
 
-// ownerNetworks counts the owner's Neutron networks by description and by tags.
-func ownerNetworks(t *testing.T, owner neutron.Owner) (byDescription, byTags []neutron.Network) {
+// ownerNetworks lists the owner's Neutron networks by the name their create gave them and
+// by their tags.
+func ownerNetworks(t *testing.T, owner neutron.Owner) (byName, byTags []neutron.Network) {
 	t.Helper()
 	nc := Neutron(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var err error
-	if byDescription, err = nc.ListNetworks(ctx, neutron.Filter{Description: owner.Description()}); err != nil {
-		t.Fatalf("listing networks by description: %v", err)
+	if byName, err = nc.ListNetworks(ctx, neutron.Filter{Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)}); err != nil {
+		t.Fatalf("listing networks by name: %v", err)
 	}
 	if byTags, err = nc.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags()}); err != nil {
 		t.Fatalf("listing networks by tags: %v", err)
 	}
-	return byDescription, byTags
+	return byName, byTags
+}
+
+// The longest name in the longest namespace Kubernetes allows still fits Neutron's
+// 255-character name and description, and the Network becomes Ready.
+func TestLongestNameFitsNeutron(t *testing.T) {
+	NewNamespace(t) // takes the cluster lock and cleans up like every test
+	ns := "e2e-" + RandomSuffix(59)
+	MustKubectl(t, "create", "namespace", ns)
+	name := strings.Repeat("n", 253-10) + RandomSuffix(10)
+	t.Cleanup(func() {
+		_, nets := Clients(t)
+		_ = RemoveFinalizers(context.Background(), nets, ns, name)
+		_, _ = Kubectl(t, "delete", "namespace", ns, "--wait=false")
+	})
+	ctrl := StartController(t, ControllerOptions{})
+
+	CreateNetwork(t, ns, name, "10.41.0.0/24", "")
+	n := WaitReady(t, ns, name, 60*time.Second)
+
+	nets, err := NeutronNetworksOf(t, OwnerOf(ctrl.ClusterID, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nets) != 1 {
+		t.Fatalf("Neutron networks of the owner = %v, want one", ids(nets))
+	}
+	if len(nets[0].Name) > 255 || len(nets[0].Description) > 255 {
+		t.Errorf("Neutron name %d and description %d characters, want at most 255", len(nets[0].Name), len(nets[0].Description))
+	}
+	t.Logf("name %d characters: %s", len(nets[0].Name), nets[0].Name)
+	t.Logf("description %d characters: %s", len(nets[0].Description), nets[0].Description)
+
+	DeleteNetwork(t, ns, name)
+	WaitGone(t, ns, name, 60*time.Second)
+	WaitNeutronEmpty(t, OwnerOf(ctrl.ClusterID, n), 30*time.Second)
 }

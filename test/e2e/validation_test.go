@@ -17,35 +17,43 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		name    string
 		spec    string // YAML flow mapping
 		wantMsg []string
+		// notMsg must not appear: a message naming the other family misleads.
+		notMsg []string
 	}{
 		{"bad cidr text", `{cidr: "10.0.0/24"}`,
-			[]string{"spec.cidr", "cidr must be a valid IPv4 or IPv6 CIDR"}},
+			[]string{"spec.cidr", "cidr must be a valid IPv4 or IPv6 CIDR"}, nil},
 		{"not a cidr at all", `{cidr: "banana"}`,
-			[]string{"spec.cidr", "cidr must be a valid IPv4 or IPv6 CIDR"}},
+			[]string{"spec.cidr", "cidr must be a valid IPv4 or IPv6 CIDR"}, nil},
 		{"host bits set", `{cidr: "10.0.0.1/24"}`,
-			[]string{"spec.cidr", "host bits zero"}},
+			[]string{"spec.cidr", "host bits zero", "10.0.0.0/24, not 10.0.0.1/24"}, []string{"2001:db8"}},
 		{"non-canonical ipv6", `{cidr: "2001:DB8::/64"}`,
-			[]string{"spec.cidr", "canonical form"}},
-		{"too small ipv4", `{cidr: "10.0.0.0/31"}`,
-			[]string{"spec.cidr", "cidr is too small"}},
-		{"too small ipv6", `{cidr: "2001:db8::/127"}`,
-			[]string{"spec.cidr", "cidr is too small"}},
+			[]string{"spec.cidr", "canonical form"}, nil},
+		{"ipv6 host bits set", `{cidr: "2001:db8::1/64"}`,
+			[]string{"spec.cidr", "host bits zero", "2001:db8::/64, not 2001:db8::1/64"}, []string{"10.0.0.0/24"}},
+		{"too small ipv4 /31", `{cidr: "10.0.0.0/31"}`,
+			[]string{"spec.cidr", "cidr is too small: an IPv4 subnet needs a prefix length of /30 or shorter"}, []string{"IPv6"}},
+		{"too small ipv4 /32", `{cidr: "10.0.0.1/32"}`,
+			[]string{"spec.cidr", "cidr is too small: an IPv4 subnet"}, []string{"IPv6"}},
+		{"too small ipv6 /127", `{cidr: "2001:db8::/127"}`,
+			[]string{"spec.cidr", "cidr is too small: an IPv6 subnet needs a prefix length of /126 or shorter"}, []string{"IPv4"}},
+		{"too small ipv6 /128", `{cidr: "2001:db8::1/128"}`,
+			[]string{"spec.cidr", "cidr is too small: an IPv6 subnet"}, []string{"IPv4"}},
 		{"gateway outside cidr", `{cidr: "10.0.0.0/24", gateway: "10.0.1.1"}`,
-			[]string{"spec.gateway", "gateway 10.0.1.1 must be inside cidr 10.0.0.0/24"}},
+			[]string{"spec.gateway", "gateway 10.0.1.1 must be inside cidr 10.0.0.0/24"}, nil},
 		{"gateway is the network address", `{cidr: "10.0.0.0/24", gateway: "10.0.0.0"}`,
-			[]string{"spec.gateway", "gateway 10.0.0.0 must not be the network address of cidr 10.0.0.0/24"}},
+			[]string{"spec.gateway", "gateway 10.0.0.0 must not be the network address of cidr 10.0.0.0/24"}, []string{"anycast"}},
 		{"ipv6 gateway is the subnet-router anycast address", `{cidr: "2001:db8::/64", gateway: "2001:db8::"}`,
-			[]string{"spec.gateway", "must not be the network address"}},
+			[]string{"spec.gateway", "gateway 2001:db8:: must not be the network (subnet-router anycast) address of cidr 2001:db8::/64"}, nil},
 		{"gateway is the broadcast address", `{cidr: "10.0.0.0/24", gateway: "10.0.0.255"}`,
-			[]string{"spec.gateway", "gateway 10.0.0.255 must not be the broadcast address of cidr 10.0.0.0/24"}},
+			[]string{"spec.gateway", "gateway 10.0.0.255 must not be the broadcast address of cidr 10.0.0.0/24"}, nil},
 		{"ipv6 gateway for ipv4 cidr", `{cidr: "10.0.0.0/24", gateway: "2001:db8::1"}`,
-			[]string{"spec.gateway", "gateway 2001:db8::1 must be of the same IP family as cidr 10.0.0.0/24"}},
+			[]string{"spec.gateway", "gateway 2001:db8::1 must be of the same IP family as cidr 10.0.0.0/24"}, nil},
 		{"ipv4 gateway for ipv6 cidr", `{cidr: "2001:db8::/64", gateway: "10.0.0.1"}`,
-			[]string{"spec.gateway", "must be of the same IP family as cidr"}},
+			[]string{"spec.gateway", "must be of the same IP family as cidr"}, nil},
 		{"bad gateway text", `{cidr: "10.0.0.0/24", gateway: "10.0.0.300"}`,
-			[]string{"spec.gateway", "gateway must be a valid IPv4 or IPv6 address"}},
+			[]string{"spec.gateway", "gateway must be a valid IPv4 or IPv6 address"}, nil},
 		{"missing cidr", `{gateway: "10.0.0.1"}`,
-			[]string{"spec.cidr", "Required value"}},
+			[]string{"spec.cidr", "Required value"}, nil},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,6 +71,11 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			for _, want := range tc.wantMsg {
 				if !strings.Contains(out, want) {
 					t.Errorf("message does not contain %q:\n%s", want, out)
+				}
+			}
+			for _, unwanted := range tc.notMsg {
+				if strings.Contains(out, unwanted) {
+					t.Errorf("message contains %q, which does not fit spec %s:\n%s", unwanted, tc.spec, out)
 				}
 			}
 			if _, err := TryGetNetwork(t, ns, name); err == nil {
@@ -88,6 +101,32 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		}
 		// The gateway, by contrast, may change.
 		MustKubectl(t, "patch", "network", "-n", ns, "immutable", "--type=merge", "-p", `{"spec":{"gateway":"10.9.0.7"}}`)
+
+		// With a gateway set, a new cidr is still refused as immutable, and only so: the
+		// gateway is not judged against a cidr that cannot be stored (10.9.0.7 is outside
+		// 10.9.1.0/24 and the broadcast address of 10.9.0.0/29).
+		for _, cidr := range []string{"10.9.1.0/24", "10.9.0.0/29", "2001:db8:9::/64"} {
+			out, err := Kubectl(t, "patch", "network", "-n", ns, "immutable", "--type=merge", "-p", fmt.Sprintf(`{"spec":{"cidr":%q}}`, cidr))
+			if err == nil {
+				t.Fatalf("kubectl accepted a cidr change to %s:\n%s", cidr, out)
+			}
+			if !strings.Contains(out, "cidr is immutable") {
+				t.Errorf("cidr change to %s: message does not say the cidr is immutable:\n%s", cidr, out)
+			}
+			for _, unwanted := range []string{"spec.gateway", "must be inside cidr", "broadcast", "same IP family"} {
+				if strings.Contains(out, unwanted) {
+					t.Errorf("cidr change to %s: message contains %q; want only that the cidr is immutable:\n%s", cidr, unwanted, out)
+				}
+			}
+		}
+		if got := GetNetwork(t, ns, "immutable").Spec; got.CIDR != "10.9.0.0/24" || got.Gateway != "10.9.0.7" {
+			t.Errorf("spec = %+v after the refused changes, want cidr 10.9.0.0/24 gateway 10.9.0.7", got)
+		}
+		// A gateway outside the stored cidr is still refused on update.
+		out, err = Kubectl(t, "patch", "network", "-n", ns, "immutable", "--type=merge", "-p", `{"spec":{"gateway":"10.9.1.1"}}`)
+		if err == nil || !strings.Contains(out, "gateway 10.9.1.1 must be inside cidr 10.9.0.0/24") {
+			t.Errorf("gateway outside the cidr on update: err=%v, want the inside-cidr message:\n%s", err, out)
+		}
 	})
 
 	t.Run("valid specs are accepted", func(t *testing.T) {

@@ -1,0 +1,145 @@
+package subnetplan
+
+import (
+	"net/netip"
+	"testing"
+)
+
+// FuzzPlan feeds Plan arbitrary cidr and gateway text. Plan must never panic, and
+// whatever it accepts must be a subnet Neutron takes as is: the text was canonical, the
+// gateway lies inside the CIDR and is neither its network address nor (IPv4) its
+// broadcast address, and the pools (checked by checkInvariants) stay inside the CIDR and
+// hold no reserved address. The seed corpus runs with the unit tests.
+func FuzzPlan(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"192.168.0.0/16", "192.168.0.1"},
+		{"10.0.0.0/24", ""},
+		{"10.0.0.0/24", "10.0.0.255"},
+		{"10.0.0.0/24", "10.0.0.0"},
+		{"10.0.0.4/30", "10.0.0.6"},
+		{"10.0.0.0/31", ""},
+		{"10.0.0.1/32", ""},
+		{"10.0.0.1/24", ""},
+		{"0.0.0.0/0", "255.255.255.255"},
+		{"2001:db8::/64", ""},
+		{"2001:db8::/64", "2001:db8::"},
+		{"2001:db8::/64", "2001:db8::ffff:ffff:ffff:ffff"},
+		{"2001:db8::/126", "2001:db8::3"},
+		{"2001:db8::/127", ""},
+		{"2001:DB8::/64", ""},
+		{"::/0", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"},
+		{"::ffff:10.0.0.0/104", ""},
+		{"fe80::/64", "fe80::1%eth0"},
+		{"10.0.0.0/24", "2001:db8::1"},
+		{"2001:db8::/64", "10.0.0.1"},
+		{"10.0.0.0/24", "010.0.0.1"},
+		{"", ""},
+		{"banana", "10.0.0.1"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, cidr, gateway string) {
+		s, err := Plan(cidr, gateway)
+		if err != nil {
+			if err.Error() == "" {
+				t.Errorf("Plan(%q, %q): empty error message", cidr, gateway)
+			}
+			return
+		}
+		if s.CIDR.String() != cidr {
+			t.Errorf("Plan(%q, %q) accepted a cidr that is not canonical: planned %s", cidr, gateway, s.CIDR)
+		}
+		if s.CIDR != s.CIDR.Masked() {
+			t.Errorf("Plan(%q, %q): CIDR %s has host bits set", cidr, gateway, s.CIDR)
+		}
+		wantVersion, maxBits := 4, MaxPrefixLenIPv4
+		if s.CIDR.Addr().Is6() {
+			wantVersion, maxBits = 6, MaxPrefixLenIPv6
+		}
+		if s.IPVersion != wantVersion || s.CIDR.Bits() > maxBits {
+			t.Errorf("Plan(%q, %q): IP version %d, prefix /%d", cidr, gateway, s.IPVersion, s.CIDR.Bits())
+		}
+		if gateway != "" && s.Gateway.String() != gateway {
+			t.Errorf("Plan(%q, %q): gateway %s, want the one asked for", cidr, gateway, s.Gateway)
+		}
+		if !s.CIDR.Contains(s.Gateway) {
+			t.Errorf("Plan(%q, %q): gateway %s is outside %s", cidr, gateway, s.Gateway, s.CIDR)
+		}
+		if s.Gateway == s.CIDR.Addr() {
+			t.Errorf("Plan(%q, %q): gateway %s is the network address", cidr, gateway, s.Gateway)
+		}
+		if s.IPVersion == 4 && s.Gateway == lastAddr(s.CIDR) {
+			t.Errorf("Plan(%q, %q): gateway %s is the broadcast address", cidr, gateway, s.Gateway)
+		}
+		for _, p := range s.AllocationPools {
+			if p.Start.Is4() != s.CIDR.Addr().Is4() || p.End.Is4() != s.CIDR.Addr().Is4() {
+				t.Errorf("Plan(%q, %q): pool %s is of another family than %s", cidr, gateway, p, s.CIDR)
+			}
+		}
+		checkInvariants(t, s)
+
+		// Naming the effective gateway explicitly plans the same subnet.
+		again, err := Plan(cidr, s.Gateway.String())
+		if err != nil {
+			t.Fatalf("Plan(%q, %q) rejects the gateway %s it planned itself: %v", cidr, gateway, s.Gateway, err)
+		}
+		if again.Gateway != s.Gateway || len(again.AllocationPools) != len(s.AllocationPools) {
+			t.Errorf("Plan(%q, %s) = %+v, want %+v", cidr, s.Gateway, again, s)
+		}
+		for i := range again.AllocationPools {
+			if again.AllocationPools[i] != s.AllocationPools[i] {
+				t.Errorf("Plan(%q, %s) pools %v, want %v", cidr, s.Gateway, again.AllocationPools, s.AllocationPools)
+				break
+			}
+		}
+	})
+}
+
+// FuzzPlanAddresses builds the cidr and gateway from raw address bytes and a prefix
+// length, so that the fuzzer spends its time on valid subnets of every size and
+// position rather than on text that does not parse.
+func FuzzPlanAddresses(f *testing.F) {
+	f.Add([]byte{10, 0, 0, 0}, uint8(24), []byte{10, 0, 0, 1})
+	f.Add([]byte{10, 0, 0, 0}, uint8(30), []byte{10, 0, 0, 3})
+	f.Add([]byte{0, 0, 0, 0}, uint8(0), []byte{255, 255, 255, 254})
+	f.Add([]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(64), []byte{})
+	f.Add([]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(126),
+		[]byte{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3})
+	f.Fuzz(func(t *testing.T, addr []byte, bits uint8, gw []byte) {
+		a, ok := netip.AddrFromSlice(addr)
+		if !ok || int(bits) > a.BitLen() {
+			return
+		}
+		prefix := netip.PrefixFrom(a, int(bits)).Masked()
+		gateway := ""
+		if g, ok := netip.AddrFromSlice(gw); ok {
+			gateway = g.String()
+		}
+		s, err := Plan(prefix.String(), gateway)
+		tooSmall := bits > uint8(maxPrefixLen(a))
+		// Masking can turn a mapped address into a plain IPv6 one (::ffff:a.b.c.d/58 is
+		// ::/58): judge the prefix Plan is given.
+		if prefix.Addr().Is4In6() {
+			if err == nil {
+				t.Errorf("Plan(%s, %q) accepted an IPv4-mapped IPv6 cidr", prefix, gateway)
+			}
+			return
+		}
+		if tooSmall {
+			if err == nil {
+				t.Errorf("Plan(%s, %q) accepted a prefix longer than /%d", prefix, gateway, maxPrefixLen(a))
+			}
+			return
+		}
+		if gateway == "" && err != nil {
+			t.Fatalf("Plan(%s, \"\") refused a valid cidr: %v", prefix, err)
+		}
+		if err != nil {
+			return
+		}
+		if !s.CIDR.Contains(s.Gateway) || s.Gateway == s.CIDR.Addr() || (s.IPVersion == 4 && s.Gateway == lastAddr(s.CIDR)) {
+			t.Errorf("Plan(%s, %q): gateway %s is not a usable address of %s", prefix, gateway, s.Gateway, s.CIDR)
+		}
+		checkInvariants(t, s)
+	})
+}

@@ -1,0 +1,272 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	versioned "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/subnetplan"
+)
+
+// ClusterAudit compares the Network objects of some namespaces with everything Neutron
+// holds for one cluster ID, by what the README promises rather than by how the controller
+// finds its resources: Neutron is listed in full through the admin endpoint and filtered
+// here. A network belongs to the cluster when a tag or its description names the cluster
+// ID, and to an object when a tag, its name or its description names the object's UID; a
+// subnet belongs to its network.
+type ClusterAudit struct {
+	Live     int // objects without a deletion timestamp
+	Networks int // Neutron networks of the cluster
+	Subnets  int // Neutron subnets on those networks
+
+	NotReady   []string // live objects not Ready=True for their current generation
+	Missing    []string // live objects without a Neutron network or subnet
+	Duplicates []string // live objects with more than one network, networks with more than one subnet
+	Mismatched []string // subnet CIDR or gateway, or status IDs, not as the spec says
+	Leaked     []string // networks of the cluster that no live object owns
+	Stuck      []string // objects with a deletion timestamp
+}
+
+// Problems is the number of findings; 0 means Neutron is exactly as desired.
+func (a ClusterAudit) Problems() int {
+	return len(a.NotReady) + len(a.Missing) + len(a.Duplicates) + len(a.Mismatched) + len(a.Leaked) + len(a.Stuck)
+}
+
+// Counts gives the number of findings of each kind on one line.
+func (a ClusterAudit) Counts() string {
+	return fmt.Sprintf("live objects=%d, Neutron networks=%d subnets=%d; not ready=%d, missing=%d, duplicates=%d, mismatched=%d, leaked=%d, stuck deleting=%d",
+		a.Live, a.Networks, a.Subnets, len(a.NotReady), len(a.Missing), len(a.Duplicates), len(a.Mismatched), len(a.Leaked), len(a.Stuck))
+}
+
+// Err is nil when there is no finding, otherwise every finding.
+func (a ClusterAudit) Err() error {
+	if a.Problems() == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(a.Counts())
+	for _, f := range []struct {
+		what  string
+		items []string
+	}{
+		{"not ready", a.NotReady}, {"missing", a.Missing}, {"duplicates", a.Duplicates},
+		{"mismatched", a.Mismatched}, {"leaked", a.Leaked}, {"stuck deleting", a.Stuck},
+	} {
+		for _, item := range f.items {
+			fmt.Fprintf(&b, "\n  %s: %s", f.what, item)
+		}
+	}
+	return fmt.Errorf("%s", b.String())
+}
+
+type auditNetwork struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+}
+
+type auditSubnet struct {
+	ID        string `json:"id"`
+	NetworkID string `json:"network_id"`
+	CIDR      string `json:"cidr"`
+	GatewayIP string `json:"gateway_ip"`
+}
+
+func (n auditNetwork) names(value, tagPrefix string) bool {
+	return slices.Contains(n.Tags, tagPrefix+value) || strings.Contains(n.Name, value) || strings.Contains(n.Description, value)
+}
+
+// neutronList GETs a Neutron collection into out.
+func neutronList(path string, out any) error {
+	code, body, err := neutronDo(http.MethodGet, path, nil)
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	if code != http.StatusOK {
+		return fmt.Errorf("GET %s: %d %s", path, code, body)
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return fmt.Errorf("decoding GET %s: %w", path, err)
+	}
+	return nil
+}
+
+// AuditCluster reads the Networks of namespaces and the whole of Neutron and reports how
+// they differ for clusterID. An error means something could not be read.
+func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID string, namespaces ...string) (ClusterAudit, error) {
+	var a ClusterAudit
+	listCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	all, err := nets.SamplecrdV1().Networks(metav1.NamespaceAll).List(listCtx, metav1.ListOptions{})
+	cancel()
+	if err != nil {
+		return a, fmt.Errorf("listing Networks: %w", err)
+	}
+	// The objects of namespaces are audited. A controller sees every namespace, so an
+	// object elsewhere (one a failed test left behind) may own a network of the cluster
+	// too: that network is not a leak, and the object is not audited.
+	var objects, elsewhere []samplecrdv1.Network
+	for _, o := range all.Items {
+		if slices.Contains(namespaces, o.Namespace) {
+			objects = append(objects, o)
+		} else if o.DeletionTimestamp == nil {
+			elsewhere = append(elsewhere, o)
+		}
+	}
+	var netDoc struct {
+		Networks []auditNetwork `json:"networks"`
+	}
+	if err := neutronList("v2.0/networks?fields=id&fields=name&fields=description&fields=tags", &netDoc); err != nil {
+		return a, err
+	}
+	var subDoc struct {
+		Subnets []auditSubnet `json:"subnets"`
+	}
+	if err := neutronList("v2.0/subnets?fields=id&fields=network_id&fields=cidr&fields=gateway_ip", &subDoc); err != nil {
+		return a, err
+	}
+
+	var ours []auditNetwork
+	for _, n := range netDoc.Networks {
+		if n.names(clusterID, "k8s-cluster=") {
+			ours = append(ours, n)
+		}
+	}
+	subnetsOf := map[string][]auditSubnet{}
+	for _, s := range subDoc.Subnets {
+		subnetsOf[s.NetworkID] = append(subnetsOf[s.NetworkID], s)
+	}
+	a.Networks = len(ours)
+	for _, n := range ours {
+		a.Subnets += len(subnetsOf[n.ID])
+	}
+
+	owned := map[string]bool{} // network IDs a live object owns
+	for _, o := range objects {
+		key := o.Namespace + "/" + o.Name
+		if o.DeletionTimestamp != nil {
+			a.Stuck = append(a.Stuck, fmt.Sprintf("%s (uid %s) deleting since %s, finalizers %v, %s",
+				key, o.UID, o.DeletionTimestamp.Format(time.RFC3339), o.Finalizers, DescribeReady(&o)))
+			continue
+		}
+		a.Live++
+		if !IsReady(&o) {
+			a.NotReady = append(a.NotReady, fmt.Sprintf("%s: %s", key, DescribeReady(&o)))
+		}
+		var mine []auditNetwork
+		for _, n := range ours {
+			if n.names(string(o.UID), "k8s-uid=") {
+				mine = append(mine, n)
+				owned[n.ID] = true
+			}
+		}
+		switch {
+		case len(mine) == 0:
+			a.Missing = append(a.Missing, fmt.Sprintf("%s (uid %s) has no Neutron network", key, o.UID))
+			continue
+		case len(mine) > 1:
+			a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s (uid %s) has %d networks %v", key, o.UID, len(mine), auditIDs(mine)))
+		}
+		for _, n := range mine {
+			subs := subnetsOf[n.ID]
+			switch {
+			case len(subs) == 0:
+				a.Missing = append(a.Missing, fmt.Sprintf("%s: network %s has no subnet", key, n.ID))
+				continue
+			case len(subs) > 1:
+				a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s: network %s has %d subnets", key, n.ID, len(subs)))
+			}
+			if len(mine) == 1 && len(subs) == 1 {
+				if m := auditMismatch(&o, n, subs[0]); m != "" {
+					a.Mismatched = append(a.Mismatched, key+": "+m)
+				}
+			}
+		}
+	}
+	for _, o := range elsewhere {
+		for _, n := range ours {
+			if n.names(string(o.UID), "k8s-uid=") {
+				owned[n.ID] = true
+			}
+		}
+	}
+	for _, n := range ours {
+		if !owned[n.ID] {
+			a.Leaked = append(a.Leaked, fmt.Sprintf("network %s (tags %v, description %q, %d subnets) has no live object",
+				n.ID, n.Tags, n.Description, len(subnetsOf[n.ID])))
+		}
+	}
+	for _, l := range [][]string{a.NotReady, a.Missing, a.Duplicates, a.Mismatched, a.Leaked, a.Stuck} {
+		sort.Strings(l)
+	}
+	return a, nil
+}
+
+// auditMismatch compares an object's one network and subnet with its spec and status.
+func auditMismatch(o *samplecrdv1.Network, n auditNetwork, s auditSubnet) string {
+	plan, err := subnetplan.Plan(o.Spec.CIDR, o.Spec.Gateway)
+	if err != nil {
+		return fmt.Sprintf("spec cidr %q gateway %q does not plan: %v", o.Spec.CIDR, o.Spec.Gateway, err)
+	}
+	var diffs []string
+	if cidr, err := netip.ParsePrefix(s.CIDR); err != nil || cidr != plan.CIDR {
+		diffs = append(diffs, fmt.Sprintf("subnet %s has cidr %s, spec %s", s.ID, s.CIDR, o.Spec.CIDR))
+	}
+	if gw, err := netip.ParseAddr(s.GatewayIP); err != nil || gw != plan.Gateway {
+		diffs = append(diffs, fmt.Sprintf("subnet %s has gateway %q, want %s (spec %q)", s.ID, s.GatewayIP, plan.Gateway, o.Spec.Gateway))
+	}
+	if o.Status.NetworkID != n.ID || o.Status.SubnetID != s.ID {
+		diffs = append(diffs, fmt.Sprintf("status names network %s subnet %s, Neutron has %s %s",
+			o.Status.NetworkID, o.Status.SubnetID, n.ID, s.ID))
+	}
+	if o.Status.Gateway != plan.Gateway.String() {
+		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %s", o.Status.Gateway, plan.Gateway))
+	}
+	return strings.Join(diffs, "; ")
+}
+
+func auditIDs(nets []auditNetwork) []string {
+	out := make([]string, 0, len(nets))
+	for _, n := range nets {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+// WaitAuditClean waits until AuditCluster finds nothing and returns the clean audit and
+// how long that took; on timeout it fails the test with the last findings.
+func WaitAuditClean(t testing.TB, nets versioned.Interface, timeout time.Duration, clusterID string, namespaces ...string) (ClusterAudit, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	var last ClusterAudit
+	var lastErr error
+	for {
+		a, err := AuditCluster(context.Background(), nets, clusterID, namespaces...)
+		if err == nil {
+			last, lastErr = a, a.Err()
+			if lastErr == nil {
+				return a, time.Since(start)
+			}
+		} else {
+			lastErr = err
+		}
+		if time.Since(start) > timeout {
+			t.Fatalf("Neutron did not converge for cluster %s within %s: %v", clusterID, timeout, lastErr)
+			return last, time.Since(start)
+		}
+		time.Sleep(time.Second)
+	}
+}

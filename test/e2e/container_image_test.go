@@ -1,0 +1,393 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// saMountPath is where the kubelet mounts the ServiceAccount token and where client-go's
+// in-cluster configuration reads it.
+const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
+
+// TestContainerImage runs the image built from the Dockerfile (from the tracked files of
+// this tree) the way deploy/40-deployment.yaml's pod runs it: its user and group, a
+// read-only root filesystem, no capabilities, no new privileges, the engine's default
+// seccomp profile, its memory limit, its environment and arguments, and the
+// ServiceAccount's token and the apiserver CA mounted where the kubelet mounts them, with
+// KUBERNETES_SERVICE_HOST/_PORT set, and a clouds.yaml for the local Keystone's member-role
+// user mounted where the pod mounts its Secret, with OS_CLOUD. The host network stands in for the pod network, so
+// the container reaches the local apiserver and Neutron on loopback. Then a Network
+// becomes Ready and is deleted, the probes answer on the Deployment's probe port, a stop
+// with the pod's grace period ends in a clean exit that released the Lease, and the
+// container wrote nothing to its root filesystem.
+//
+// It is parallel so that it waits for hack/e2e.sh's image build while the sequential
+// tests run; it then takes the cluster exclusively (NewNamespace) like every test whose
+// controller sees all namespaces.
+func TestContainerImage(t *testing.T) {
+	t.Parallel()
+	opsApplyDeployRBAC(t)
+	d := readDeployment(t)
+	spec := d.Spec.Template.Spec
+	c := spec.Containers[0]
+	engine, image := controllerImage(t)
+
+	env := containerEnv(t, d)
+	args := expandArgs(c.Args, env)
+	args, env, mounts := neutronForContainer(t, args, env, int(*spec.SecurityContext.FSGroup))
+	// Host network: ":port" would listen on every interface of this machine; the pod's
+	// ports stay, on loopback only.
+	for i, a := range args {
+		for _, flag := range []string{"-metrics-bind-address=:", "-health-probe-bind-address=:"} {
+			if strings.HasPrefix(a, flag) {
+				args[i] = strings.Replace(a, "=:", "=127.0.0.1:", 1)
+			}
+		}
+	}
+	healthPort := probePort(t, c, c.ReadinessProbe)
+	if livenessPort := probePort(t, c, c.LivenessProbe); livenessPort != healthPort {
+		t.Fatalf("liveness probe port %d differs from readiness probe port %d", livenessPort, healthPort)
+	}
+	healthURL := fmt.Sprintf("http://127.0.0.1:%d", healthPort)
+	for _, a := range args {
+		if addr, ok := strings.CutPrefix(a, "-"); ok && strings.Contains(addr, "-bind-address=127.0.0.1:") {
+			_, hostPort, _ := strings.Cut(addr, "=")
+			if l, err := net.Listen("tcp", hostPort); err != nil {
+				t.Fatalf("%s is taken on this machine, and the container shares the host network: %v", hostPort, err)
+			} else {
+				l.Close()
+			}
+		}
+	}
+
+	// The ServiceAccount folder as the kubelet projects it (files group-owned by fsGroup).
+	kube, _ := Clients(t)
+	cfg := opsAdminConfig(t)
+	server, err := url.Parse(cfg.Host)
+	if err != nil {
+		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
+	}
+	ca := cfg.CAData
+	if len(ca) == 0 {
+		if ca, err = os.ReadFile(cfg.CAFile); err != nil {
+			t.Fatalf("reading the apiserver CA: %v", err)
+		}
+	}
+	token, err := kubectl(time.Minute, "create", "token", spec.ServiceAccountName, "-n", d.Namespace, "--duration=1h")
+	if err != nil {
+		t.Fatalf("kubectl create token %s: %v", spec.ServiceAccountName, err)
+	}
+	token = strings.TrimSpace(token)
+	saDir := t.TempDir()
+	fsGroup := int(*spec.SecurityContext.FSGroup)
+	for name, content := range map[string][]byte{"token": []byte(token), "ca.crt": ca, "namespace": []byte(d.Namespace)} {
+		p := filepath.Join(saDir, name)
+		if err := os.WriteFile(p, content, 0o440); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(p, 0, fsGroup); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(saDir, 0, fsGroup); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(saDir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	mounts = append(mounts, saDir+":"+saMountPath+":ro")
+	env["KUBERNETES_SERVICE_HOST"] = server.Hostname()
+	env["KUBERNETES_SERVICE_PORT"] = server.Port()
+
+	psc, sc := spec.SecurityContext, c.SecurityContext
+	if psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault ||
+		sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem ||
+		!slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) > 0 {
+		t.Fatalf("the Deployment's security settings changed; update this test to run the container with them: pod %+v, container %+v", psc, sc)
+	}
+	name := "network-controller-e2e-" + RandomSuffix(8)
+	run := []string{"run", "--detach", "--name", name,
+		"--user", fmt.Sprintf("%d:%d", *psc.RunAsUser, *psc.RunAsGroup),
+		"--read-only", "--cap-drop=ALL", "--security-opt", "no-new-privileges",
+		// No seccomp option: the engine's default profile, as RuntimeDefault.
+		"--network", "host",
+		"--memory", strconv.FormatInt(c.Resources.Limits.Memory().Value(), 10),
+	}
+	run = append(run, engine.run...)
+	for _, m := range mounts {
+		run = append(run, "--volume", m)
+	}
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		run = append(run, "--env", k+"="+env[k])
+	}
+	run = append(append(run, image), args...)
+
+	kubeSystem, err := kube.CoreV1().Namespaces().Get(Ctx(t, 30*time.Second), metav1.NamespaceSystem, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clusterID := string(kubeSystem.UID) // the Deployment leaves -cluster-id at its default
+	const leaseName = "network-controller"
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = kube.CoordinationV1().Leases(d.Namespace).Delete(ctx, leaseName, metav1.DeleteOptions{})
+	})
+	ns := NewNamespace(t)
+
+	t.Logf("running: %s %s", engine.name, strings.Join(append(append([]string{}, engine.global...), run...), " "))
+	engine.mustCmd(t, 2*time.Minute, run...)
+	t.Cleanup(func() {
+		if t.Failed() {
+			logs := engine.logs(name)
+			t.Logf("--- container log ---\n%s", LastLines(logs, 60))
+		}
+		if _, err := engine.cmd(2*time.Minute, "rm", "--force", name); err != nil {
+			t.Logf("cleanup: %v", err)
+		}
+	})
+	running := func() error {
+		state := strings.TrimSpace(engine.mustCmd(t, time.Minute, "inspect", "--format", "{{.State.Status}}", name))
+		if state != "running" {
+			logs := engine.logs(name)
+			t.Fatalf("container %s is %s:\n%s", name, state, LastLines(logs, 40))
+		}
+		return nil
+	}
+
+	// The process runs as the pod would: user, capabilities, no_new_privs, seccomp.
+	_ = running()
+	pid := strings.TrimSpace(engine.mustCmd(t, time.Minute, "inspect", "--format", "{{.State.Pid}}", name))
+	status, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		t.Fatalf("reading the container process's status: %v", err)
+	}
+	for field, want := range map[string]string{
+		"Uid":        fmt.Sprintf("%d\t%[1]d\t%[1]d\t%[1]d", *psc.RunAsUser),
+		"Gid":        fmt.Sprintf("%d\t%[1]d\t%[1]d\t%[1]d", *psc.RunAsGroup),
+		"CapEff":     "0000000000000000",
+		"CapPrm":     "0000000000000000",
+		"CapBnd":     "0000000000000000",
+		"NoNewPrivs": "1",
+		"Seccomp":    "2", // a filter is installed
+	} {
+		m := regexp.MustCompile(`(?m)^` + field + `:\s+(.*)$`).FindStringSubmatch(string(status))
+		if m == nil || m[1] != want {
+			t.Errorf("container process %s: %v, want %q", field, m, want)
+		}
+	}
+
+	Eventually(t, 2*time.Minute, 250*time.Millisecond, "the container's readiness probe on port "+strconv.Itoa(healthPort), func() error {
+		_ = running()
+		return opsExpectStatus(healthURL+c.ReadinessProbe.HTTPGet.Path, 200)
+	})
+	if err := opsExpectStatus(healthURL+c.LivenessProbe.HTTPGet.Path, 200); err != nil {
+		t.Errorf("liveness probe: %v", err)
+	}
+	if holder, _, err := opsLeaseHolder(t, d.Namespace, leaseName); err != nil || holder == "" {
+		t.Errorf("Lease %s/%s holder = %q (%v), want the container", d.Namespace, leaseName, holder, err)
+	}
+
+	n := CreateNetwork(t, ns, "image-net", "10.76.0.0/24", "")
+	owner := OwnerOf(clusterID, n)
+	t.Cleanup(func() {
+		nets, err := NeutronNetworksOf(t, owner)
+		if err != nil {
+			t.Logf("cleanup: %v", err)
+		}
+		for _, leftover := range nets {
+			deleteNeutronNetworkTree(t, leftover.ID)
+		}
+	})
+	ready := WaitReady(t, ns, n.Name, 2*time.Minute)
+	if ready.Status.Gateway != "10.76.0.1" {
+		t.Errorf("status.gateway = %q, want 10.76.0.1", ready.Status.Gateway)
+	}
+	nets, err := NeutronNetworksOf(t, owner)
+	if err != nil || len(nets) != 1 || nets[0].ID != ready.Status.NetworkID {
+		t.Errorf("Neutron networks of %s = %+v (%v), want only %s", owner.ResourceName(), nets, err, ready.Status.NetworkID)
+	}
+	DeleteNetwork(t, ns, n.Name)
+	WaitGone(t, ns, n.Name, time.Minute)
+	WaitNeutronEmpty(t, owner, 30*time.Second)
+	_ = running()
+
+	// Stop as the kubelet does: SIGTERM, SIGKILL after the grace period. Exit code 0 means
+	// the controller ended by itself (a SIGKILL would be 137).
+	grace := *spec.TerminationGracePeriodSeconds
+	stopStart := time.Now()
+	engine.mustCmd(t, time.Duration(grace)*time.Second+time.Minute, "stop", "--time", strconv.FormatInt(grace, 10), name)
+	code := engine.containerExitCode(t, name)
+	t.Logf("stopped with a %d s grace period in %s, exit code %d", grace, time.Since(stopStart).Round(time.Millisecond), code)
+	if code != 0 {
+		t.Errorf("container exit code after SIGTERM with a %d s grace period = %d, want 0", grace, code)
+	}
+	if holder, _, err := opsLeaseHolder(t, d.Namespace, leaseName); err != nil || holder != "" {
+		t.Errorf("Lease %s/%s holder after the stop = %q (%v), want released", d.Namespace, leaseName, holder, err)
+	}
+
+	// Nothing written to the root filesystem: the only differences are the mount points and
+	// the /etc files (hosts, resolv.conf) the engine itself creates.
+	allowed := map[string]bool{"/etc": true}
+	for _, m := range mounts {
+		dest := strings.Split(m, ":")[1]
+		for p := dest; p != "/"; p = path.Dir(p) {
+			allowed[p] = true
+		}
+	}
+	diff := strings.TrimSpace(engine.mustCmd(t, time.Minute, "diff", name))
+	t.Logf("%s diff (mount points and engine-made /etc files expected):\n%s", engine.name, diff)
+	for _, line := range strings.Split(diff, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 2 && allowed[fields[1]] && (fields[0] == "A" || fields[1] == "/etc") {
+			continue
+		}
+		if line != "" {
+			t.Errorf("the container changed its root filesystem: %s", line)
+		}
+	}
+
+	logs := engine.logs(name)
+	if lines, problems := opsJsonLogProblems(logs); lines == 0 || len(problems) > 0 {
+		t.Errorf("container log: %d lines, not JSON: %q", lines, problems)
+	}
+	for _, want := range []string{"inClusterConfig", `"Connected"`, `"Released leadership"`} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("container log lacks %s", want)
+		}
+	}
+	if strings.Contains(strings.ToLower(logs), "forbidden") {
+		t.Errorf("container log mentions forbidden:\n%s", logs)
+	}
+}
+
+// readDeployment parses deploy/40-deployment.yaml.
+func readDeployment(t *testing.T) *appsv1.Deployment {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d appsv1.Deployment
+	if err := yaml.UnmarshalStrict(raw, &d); err != nil {
+		t.Fatalf("parsing deploy/40-deployment.yaml: %v", err)
+	}
+	if len(d.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("deploy/40-deployment.yaml has %d containers, want 1", len(d.Spec.Template.Spec.Containers))
+	}
+	return &d
+}
+
+// containerEnv resolves the container's environment as the kubelet would.
+func containerEnv(t *testing.T, d *appsv1.Deployment) map[string]string {
+	t.Helper()
+	c := d.Spec.Template.Spec.Containers[0]
+	env := map[string]string{}
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			env[e.Name] = e.Value
+		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace":
+			env[e.Name] = d.Namespace
+		case e.ValueFrom.ResourceFieldRef != nil && e.ValueFrom.ResourceFieldRef.Resource == "limits.memory":
+			env[e.Name] = strconv.FormatInt(c.Resources.Limits.Memory().Value(), 10)
+		default:
+			t.Fatalf("env %s of the Deployment: this test cannot resolve %+v yet", e.Name, e.ValueFrom)
+		}
+	}
+	return env
+}
+
+// expandArgs replaces $(VAR) references as the kubelet does.
+func expandArgs(args []string, env map[string]string) []string {
+	ref := regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = ref.ReplaceAllStringFunc(a, func(r string) string {
+			if v, ok := env[r[2:len(r)-1]]; ok {
+				return v
+			}
+			return r
+		})
+	}
+	return out
+}
+
+// neutronForContainer gives the container the Deployment's Neutron access: -os-cloud with
+// $OS_CLOUD, and $OS_CLIENT_CONFIG_FILE in the folder where the pod mounts the clouds.yaml
+// Secret. The file holds the local Keystone's member-role user under the Deployment's cloud
+// name, readable through the pod's fsGroup as the kubelet would project the Secret.
+func neutronForContainer(t *testing.T, args []string, env map[string]string, fsGroup int) ([]string, map[string]string, []string) {
+	t.Helper()
+	k := LocalKeystone(t)
+	cloud, file := env["OS_CLOUD"], env["OS_CLIENT_CONFIG_FILE"]
+	if cloud == "" || file == "" || !slices.Contains(args, "-os-cloud="+cloud) {
+		t.Fatalf("the Deployment no longer takes -os-cloud=$(OS_CLOUD) with OS_CLIENT_CONFIG_FILE (args %q); update this test", args)
+	}
+	raw, err := os.ReadFile(k.CloudsYAML)
+	if err != nil {
+		t.Fatalf("reading the local Keystone's clouds.yaml: %v", err)
+	}
+	var local struct {
+		Clouds map[string]any `json:"clouds"`
+	}
+	if err := yaml.Unmarshal(raw, &local); err != nil || local.Clouds[MemberCloud] == nil {
+		t.Fatalf("the local clouds.yaml has no cloud %q (%v)", MemberCloud, err)
+	}
+	secret, err := yaml.Marshal(map[string]any{"clouds": map[string]any{cloud: local.Clouds[MemberCloud]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, path.Base(file))
+	if err := os.WriteFile(p, secret, 0o440); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{p, dir} {
+		if err := os.Chown(f, 0, fsGroup); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	return args, env, []string{dir + ":" + path.Dir(file) + ":ro"}
+}
+
+// probePort resolves a probe's HTTP port (a name of the container's ports or a number).
+func probePort(t *testing.T, c corev1.Container, p *corev1.Probe) int {
+	t.Helper()
+	if p == nil || p.HTTPGet == nil {
+		t.Fatalf("container %s has a probe without httpGet: %+v", c.Name, p)
+	}
+	if n := p.HTTPGet.Port.IntValue(); n > 0 {
+		return n
+	}
+	for _, port := range c.Ports {
+		if port.Name == p.HTTPGet.Port.String() {
+			return int(port.ContainerPort)
+		}
+	}
+	t.Fatalf("probe port %s is not a port of container %s", p.HTTPGet.Port.String(), c.Name)
+	return 0
+}

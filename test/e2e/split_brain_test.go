@@ -1,0 +1,150 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestSplitBrain freezes the leader of two replicas (SIGSTOP) for longer than the lease,
+// so that the standby takes over, and thaws it (SIGCONT) while Networks are being
+// created: for a moment two processes believe they lead. The thawed one must notice that
+// it lost the Lease and stop (it exits), and in the end Neutron holds exactly one network
+// and one subnet per Network, nothing more. Neutron is reached through a proxy that
+// delays requests, to keep Neutron calls in flight across the freeze and the thaw.
+func TestSplitBrain(t *testing.T) {
+	const (
+		leaseDuration = 4 * time.Second
+		renewDeadline = 3 * time.Second
+		retryPeriod   = 500 * time.Millisecond
+		resyncPeriod  = 5 * time.Second
+	)
+	ns := NewNamespace(t)
+	clusterID := NewClusterID(t)
+	seed := time.Now().UnixNano()
+	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})
+	lease := "e2e-sb-" + RandomSuffix(8)
+	opts := ControllerOptions{ClusterID: clusterID, Args: []string{
+		"-neutron-endpoint=" + proxy.URL(),
+		"-leader-elect=true",
+		"-leader-elect-lease-name=" + lease,
+		"-leader-elect-namespace=" + ns,
+		"-leader-elect-lease-duration=" + leaseDuration.String(),
+		"-leader-elect-renew-deadline=" + renewDeadline.String(),
+		"-leader-elect-retry-period=" + retryPeriod.String(),
+		"-neutron-resync-period=" + resyncPeriod.String(),
+		"-orphan-grace-period=5s",
+		"-retry-max-delay=2s",
+	}}
+	_, nets := Clients(t)
+
+	a := StartController(t, opts)
+	b := StartController(t, opts)
+	// Cleanups run last-registered first: thaw both before the framework stops them.
+	t.Cleanup(func() {
+		for _, c := range []*Controller{a, b} {
+			if !c.Exited() {
+				_ = syscall.Kill(c.PID(), syscall.SIGCONT)
+			}
+		}
+	})
+	byIdentity := map[string]*Controller{opsControllerIdentity(t, a.PID()): a, opsControllerIdentity(t, b.PID()): b}
+	var leader, standby *Controller
+	Eventually(t, 60*time.Second, 100*time.Millisecond, "one replica to hold the Lease", func() error {
+		holder, _, err := opsLeaseHolder(t, ns, lease)
+		if err != nil {
+			return err
+		}
+		if byIdentity[holder] == nil {
+			return fmt.Errorf("holderIdentity %q is neither replica", holder)
+		}
+		leader = byIdentity[holder]
+		return nil
+	})
+	standby = a
+	if leader == a {
+		standby = b
+	}
+	t.Logf("leader pid %d, standby pid %d", leader.PID(), standby.PID())
+
+	create := func(from, to int) {
+		for i := from; i < to; i++ {
+			CreateNetwork(t, ns, fmt.Sprintf("sb-%d", i), fmt.Sprintf("10.77.%d.0/24", i), "")
+		}
+	}
+	waitReady := func(from, to int) {
+		for i := from; i < to; i++ {
+			WaitReady(t, ns, fmt.Sprintf("sb-%d", i), 90*time.Second)
+		}
+	}
+	create(0, 4)
+	waitReady(0, 4)
+
+	// Freeze the leader with work in its queue; the standby must take over and do it.
+	leader.Signal(syscall.SIGSTOP)
+	frozen := time.Now()
+	create(4, 8)
+	SetGateway(t, ns, "sb-0", "10.77.0.200")
+	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, standby.PID()), 60*time.Second)
+	t.Logf("standby took the Lease %s after the leader was frozen", time.Since(frozen).Round(100*time.Millisecond))
+	waitReady(0, 8)
+	if got := GetNetwork(t, ns, "sb-0").Status.Gateway; got != "10.77.0.200" {
+		t.Errorf("sb-0: status.gateway %q after the standby took over, want 10.77.0.200", got)
+	}
+
+	// Thaw the old leader in the middle of a burst of creates.
+	create(8, 12)
+	thawOffset := len(leader.Logs())
+	leader.Signal(syscall.SIGCONT)
+	thawed := time.Now()
+	create(12, 16)
+	t.Logf("old leader thawed %s after it was frozen", thawed.Sub(frozen).Round(100*time.Millisecond))
+
+	// It finds the Lease taken and stops reconciling: it exits with an error, saying why.
+	code, err := leader.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("the thawed old leader is still running: %v\n%s", err, LastLines(leader.Logs(), 30))
+	}
+	afterThaw := leader.Logs()[thawOffset:]
+	t.Logf("old leader exited with code %d %s after the thaw, having created %d Neutron networks and %d subnets since; its log since the thaw:\n%s",
+		code, time.Since(thawed).Round(100*time.Millisecond), CountLines(afterThaw, "Created Neutron network"),
+		CountLines(afterThaw, "Created Neutron subnet"), LastLines(afterThaw, 20))
+	if code == 0 {
+		t.Errorf("the old leader exited with code 0 after losing the Lease; want a failure code")
+	}
+	if !strings.Contains(afterThaw, "Lost leadership") {
+		t.Errorf("the old leader did not log that it lost the Lease:\n%s", LastLines(afterThaw, 30))
+	}
+	holder, _, err := opsLeaseHolder(t, ns, lease)
+	if err != nil || holder != opsControllerIdentity(t, standby.PID()) {
+		t.Errorf("Lease holder %q (%v) after the thaw, want the former standby %s", holder, err, opsControllerIdentity(t, standby.PID()))
+	}
+
+	// The new leader converges everything, and no duplicate survives its resync.
+	waitReady(0, 16)
+	audit, took := WaitAuditClean(t, nets, 2*time.Minute, clusterID, ns)
+	t.Logf("split brain: converged %.1f s after the old leader exited (resync period %s): %s; proxy: %s",
+		took.Seconds(), resyncPeriod, audit.Counts(), proxy.Counts())
+	if audit.Live != 16 {
+		t.Errorf("audit saw %d live Networks, want 16", audit.Live)
+	}
+
+	// The new leader also deletes.
+	list, err := nets.SamplecrdV1().Networks(ns).List(Ctx(t, 30*time.Second), metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("listing Networks: %v", err)
+	}
+	for _, n := range list.Items {
+		DeleteNetwork(t, ns, n.Name)
+	}
+	empty, _ := WaitAuditClean(t, nets, time.Minute, clusterID, ns)
+	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
+		t.Errorf("after deleting every Network: %s", empty.Counts())
+	}
+}
