@@ -6,14 +6,16 @@ BIN := _output/bin/network-controller
 
 .PHONY: help
 help: ## List the targets.
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 .PHONY: build
 build: ## Build the controller binary into _output/bin (from vendor/, no network).
+	@echo "build: compiling the controller and its vendored dependencies (client-go, gophercloud, ...) into $(BIN);" \
+		"the first time takes 2-5 minutes on 2 cores and prints nothing until done, later builds take seconds"
 	CGO_ENABLED=0 go build -trimpath -o $(BIN) .
 
 .PHONY: run
-run: build ## Start local Kubernetes + Neutron if none is configured, install the CRD, run the controller.
+run: build ## Start local Kubernetes, Keystone and Neutron if none is configured, install the CRD, run the controller as a member-role user.
 	hack/run-local.sh $(BIN)
 
 .PHONY: test
@@ -31,19 +33,28 @@ verify: ## gofmt, go vet, generated code and vendor/ up to date.
 unit: ## Unit tests (fake clientset, fake Neutron driver), with the race detector.
 	go test -race -count=1 ./...
 
+.PHONY: fuzz
+fuzz: ## Run every Go fuzz target for FUZZ_TIME each (default 60s); not part of test.
+	hack/fuzz.sh
+
 .PHONY: e2e
 e2e: ## End-to-end tests on a real kube-apiserver and a real neutron-server.
 	hack/e2e.sh
+
+.PHONY: bench
+bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see README).
+	hack/bench.sh
 
 .PHONY: codegen
 codegen: ## Regenerate deepcopy, clientset, listers and informers after changing pkg/apis.
 	hack/update-codegen.sh
 
 .PHONY: image
-image: ## Build the container image (needs a Docker engine).
-	docker build -t network-controller:latest .
+image: ## Build the container image network-controller:latest with docker, podman or buildah (hack/image.sh).
+	hack/image.sh
 
 .PHONY: stop
-stop: ## Stop the local Kubernetes and Neutron started by make run.
+stop: ## Stop the local Kubernetes, Keystone and Neutron started by make run.
 	hack/local-kube.sh stop
+	hack/local-keystone.sh stop
 	hack/local-neutron.sh stop
