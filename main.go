@@ -19,12 +19,17 @@ import (
 
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
+	"github.com/samplecrd/network-controller/pkg/endpoints"
+	"github.com/samplecrd/network-controller/pkg/leaderelect"
+	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/signals"
+	"github.com/samplecrd/network-controller/pkg/startup"
 )
 
 func main() {
-	readClientFeatureGates()
+	logging.ReadClientFeatureGates()
 	var opts options
 	own := flag.NewFlagSet("network-controller", flag.ExitOnError)
 	opts.addFlags(own)
@@ -57,12 +62,12 @@ func run(opts options) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	if err := setupLogging(opts.loggingFormat); err != nil {
+	if err := logging.Setup(opts.loggingFormat); err != nil {
 		return err
 	}
-	ctx := signalContext()
+	ctx := signals.Context()
 	logger := klog.FromContext(ctx)
-	logClientFeatureGates(logger)
+	logging.LogClientFeatureGates(logger)
 
 	cfg, err := clientcmd.BuildConfigFromFlags(opts.master, opts.kubeconfig)
 	if err != nil {
@@ -90,8 +95,8 @@ func run(opts options) error {
 	m := metrics.New()
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
-	probes := newProbes()
-	driver, err := connectNeutron(startupCtx, opts, m, probes.observeNeutronCall)
+	probes := endpoints.NewProbes()
+	driver, err := connectNeutron(startupCtx, opts, m, probes.ObserveNeutronCall)
 	if err != nil {
 		return err
 	}
@@ -104,8 +109,8 @@ func run(opts options) error {
 		return err
 	}
 
-	probes.synced = controller.networksSynced
-	if err := serveEndpoints(ctx, opts, m, probes); err != nil {
+	probes.SetSynced(controller.networksSynced)
+	if err := endpoints.Serve(ctx, opts.metricsBindAddress, m.Registry(), opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
 	informerFactory.Start(ctx.Done())
@@ -113,10 +118,19 @@ func run(opts options) error {
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 
 	if !opts.leaderElect {
-		probes.setLeading(true)
+		probes.SetLeading(true)
 		return controller.Run(ctx, opts.workers)
 	}
-	return runWithLeaderElection(ctx, opts, kubeClient, probes, func(ctx context.Context) error {
+	election := leaderelect.Config{
+		Namespace:     opts.leaseNamespace,
+		Name:          opts.leaseName,
+		LeaseDuration: opts.leaseDuration,
+		RenewDeadline: opts.leaseRenewDeadline,
+		RetryPeriod:   opts.leaseRetryPeriod,
+		Watchdog:      probes.LeaderWatchdog(),
+		SetLeading:    probes.SetLeading,
+	}
+	return leaderelect.Run(ctx, election, kubeClient, func(ctx context.Context) error {
 		return controller.Run(ctx, opts.workers)
 	})
 }
@@ -131,7 +145,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
 	}
-	err := defaultStartupRetry.waitFor(ctx, "the apiserver at "+host, func(ctx context.Context) error {
+	err := startup.DefaultRetry.WaitFor(ctx, "the apiserver at "+host, func(ctx context.Context) error {
 		if config.ClusterID == "" {
 			ns, err := kubeClient.CoreV1().Namespaces().Get(ctx, metav1.NamespaceSystem, metav1.GetOptions{})
 			if err != nil {
@@ -173,13 +187,13 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 	} else {
 		where = "cloud " + opts.osCloud
 	}
-	err = defaultStartupRetry.waitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
+	err = startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
 		if driver == nil {
 			// Authenticates with Keystone, which may not answer yet either.
 			d, err := neutron.ConnectCloud(ctx, opts.osCloud, observe)
 			if neutron.KindOf(err) == neutron.KindRejected {
 				// Keystone refused the credentials: no retry will change its mind.
-				return &permanentError{err: err}
+				return startup.Permanent(err)
 			}
 			if err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -139,4 +140,22 @@ func (o *options) validate() error {
 		msgs[i] = err.Error()
 	}
 	return fmt.Errorf("invalid flags: %s", strings.Join(msgs, "; "))
+}
+
+// printUsage is -h: what the controller does, its own flags, then klog's apart.
+func printUsage(w io.Writer, own, klogFlags *flag.FlagSet) {
+	fmt.Fprint(w, `network-controller turns every samplecrd.k8s.io/v1 Network into an OpenStack Neutron
+network with one subnet, keeps them in step, and deletes them with the Network.
+
+Usage: network-controller [flags]
+  Kubernetes: in-cluster, or -kubeconfig. Neutron: -os-cloud (Keystone, clouds.yaml) or
+  -neutron-endpoint (no authentication).
+
+Flags:
+`)
+	own.SetOutput(w)
+	own.PrintDefaults()
+	fmt.Fprint(w, "\nLogging flags (klog):\n")
+	klogFlags.SetOutput(w)
+	klogFlags.PrintDefaults()
 }

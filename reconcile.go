@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/crashpoint"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
@@ -159,12 +160,12 @@ func (c *Controller) ensureNetwork(ctx context.Context, network *samplecrdv1.Net
 	}
 	// Indexed before tagging: if the tag call fails, the retry tags this network.
 	c.index.PutNetwork(owner.UID, created, true)
-	testHook(hookNetworkCreated)
+	crashpoint.Reached(crashpoint.NetworkCreated)
 	tagged, err := c.tagNetwork(ctx, owner, created)
 	if err != nil {
 		return neutron.Network{}, err
 	}
-	testHook(hookNetworkTagged)
+	crashpoint.Reached(crashpoint.NetworkTagged)
 	klog.FromContext(ctx).Info("Created Neutron network", "networkID", created.ID)
 	c.recorder.Eventf(network, corev1.EventTypeNormal, reasonNetworkCreated, "Created Neutron network %s", created.ID)
 	return tagged, nil

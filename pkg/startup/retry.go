@@ -1,4 +1,5 @@
-package main
+// Package startup waits for the process's dependencies when it starts.
+package startup
 
 import (
 	"context"
@@ -9,29 +10,33 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// startupRetry is how startup retries a dependency that does not answer yet: a pod may
+// Retry is how startup retries a dependency that does not answer yet: a pod may
 // start before the apiserver, the CRD, its RBAC or Neutron are there.
-type startupRetry struct {
-	initial, max time.Duration // backoff between attempts, doubling from initial to max
-	logEvery     time.Duration // at most one log line per this period
+type Retry struct {
+	Initial, Max time.Duration // backoff between attempts, doubling from Initial to Max
+	LogEvery     time.Duration // at most one log line per this period
 }
 
-var defaultStartupRetry = startupRetry{initial: 250 * time.Millisecond, max: 5 * time.Second, logEvery: 5 * time.Second}
+// DefaultRetry suits a pod that starts before the apiserver or Neutron answers.
+var DefaultRetry = Retry{Initial: 250 * time.Millisecond, Max: 5 * time.Second, LogEvery: 5 * time.Second}
 
-// permanentError is a startup failure that waiting cannot cure, such as credentials
-// Keystone refuses: waitFor returns the error inside at once.
+// permanentError is a startup failure that waiting cannot cure.
 type permanentError struct{ err error }
 
 func (e *permanentError) Error() string { return e.err.Error() }
 func (e *permanentError) Unwrap() error { return e.err }
 
-// waitFor calls try until it succeeds, fails permanently, or ctx ends (-neutron-startup-timeout, or a
+// Permanent marks err as one that no retry can cure, such as credentials Keystone
+// refuses: WaitFor returns err at once.
+func Permanent(err error) error { return &permanentError{err: err} }
+
+// WaitFor calls try until it succeeds, fails permanently, or ctx ends (-neutron-startup-timeout, or a
 // signal). Failed attempts are logged, one line per logEvery at most; the returned error
 // names what did not answer, for how long, and the last error.
-func (r startupRetry) waitFor(ctx context.Context, what string, try func(context.Context) error) error {
+func (r Retry) WaitFor(ctx context.Context, what string, try func(context.Context) error) error {
 	logger := klog.FromContext(ctx)
 	start := time.Now()
-	delay := r.initial
+	delay := r.Initial
 	var lastLog time.Time
 	for attempt := 1; ; attempt++ {
 		err := try(ctx)
@@ -47,7 +52,7 @@ func (r startupRetry) waitFor(ctx context.Context, what string, try func(context
 		if ctx.Err() != nil {
 			return gaveUp(ctx, what, attempt, start, err)
 		}
-		if lastLog.IsZero() || time.Since(lastLog) >= r.logEvery {
+		if lastLog.IsZero() || time.Since(lastLog) >= r.LogEvery {
 			logger.Info("Waiting for a startup dependency", "dependency", what, "attempt", attempt, "err", err.Error())
 			lastLog = time.Now()
 		}
@@ -56,11 +61,11 @@ func (r startupRetry) waitFor(ctx context.Context, what string, try func(context
 			return gaveUp(ctx, what, attempt, start, err)
 		case <-time.After(delay):
 		}
-		delay = min(2*delay, r.max)
+		delay = min(2*delay, r.Max)
 	}
 }
 
-// gaveUp is waitFor's error once ctx has ended.
+// gaveUp is WaitFor's error once ctx has ended.
 func gaveUp(ctx context.Context, what string, attempts int, start time.Time, last error) error {
 	why := "was interrupted"
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {

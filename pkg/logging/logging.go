@@ -1,4 +1,5 @@
-package main
+// Package logging sets up klog: text or JSON, and quiet about client-go's feature gates.
+package logging
 
 import (
 	"flag"
@@ -12,9 +13,9 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// setupLogging switches klog to one JSON object per line when asked; text is klog's own.
+// Setup switches klog to one JSON object per line when asked; text is klog's own.
 // JSON goes through the standard library's slog, so it needs no logging dependency.
-func setupLogging(format string) error {
+func Setup(format string) error {
 	if format != "json" {
 		return nil
 	}
@@ -30,17 +31,17 @@ func setupLogging(format string) error {
 	return nil
 }
 
-// readClientFeatureGates makes client-go read its feature gates (KUBE_FEATURE_*
+// ReadClientFeatureGates makes client-go read its feature gates (KUBE_FEATURE_*
 // variables) now, before the flags raise klog's verbosity: on its first read client-go
 // logs the default state of every gate it knows at V(1), lines about client-go rather
 // than this controller. Gates set in the environment still apply and are logged by
-// logClientFeatureGates.
-func readClientFeatureGates() {
+// LogClientFeatureGates.
+func ReadClientFeatureGates() {
 	clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient)
 }
 
-// logClientFeatureGates logs the client-go feature gates set through the environment.
-func logClientFeatureGates(logger klog.Logger) {
+// LogClientFeatureGates logs the client-go feature gates set through the environment.
+func LogClientFeatureGates(logger klog.Logger) {
 	for _, kv := range os.Environ() {
 		if name, value, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, "KUBE_FEATURE_") {
 			logger.Info("client-go feature gate set in the environment", "variable", name, "value", value)

@@ -1,10 +1,11 @@
-package main
+package endpoints
 
 import (
 	"errors"
 	"fmt"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/leaderelection"
@@ -12,24 +13,34 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// probes answers /healthz and /readyz. Ready means the informer cache is synced and, on
+// leaseCheckGrace is how long past a missed Lease renewal /healthz still passes.
+const leaseCheckGrace = 20 * time.Second
+
+// Probes answers /healthz and /readyz. Ready means the informer cache is synced and, on
 // the leader, that the last Neutron call did not find Neutron unreachable; a standby is
 // ready as soon as its cache is warm. The probes never call Neutron themselves: a probe
 // every few seconds would be most of the calls of a controller with nothing to do.
-type probes struct {
-	synced         cache.InformerSynced
+type Probes struct {
+	synced         atomic.Pointer[cache.InformerSynced]
 	leading        atomic.Bool
 	lastNeutronErr atomic.Pointer[error]
 	leaderWatchdog *leaderelection.HealthzAdaptor
 }
 
-// newProbes returns probes whose synced the caller sets before serving them.
-func newProbes() *probes {
-	return &probes{leaderWatchdog: leaderelection.NewLeaderHealthzAdaptor(leaseCheckGrace)}
+// NewProbes returns probes that report not ready until SetSynced is called.
+func NewProbes() *Probes {
+	return &Probes{leaderWatchdog: leaderelection.NewLeaderHealthzAdaptor(leaseCheckGrace)}
 }
 
-// observeNeutronCall remembers whether the last Neutron call reached Neutron.
-func (p *probes) observeNeutronCall(err error) {
+// SetSynced names the check for the informer cache.
+func (p *Probes) SetSynced(synced cache.InformerSynced) { p.synced.Store(&synced) }
+
+// LeaderWatchdog is to be given to leader election, so /healthz fails when the leader
+// stops renewing its Lease.
+func (p *Probes) LeaderWatchdog() *leaderelection.HealthzAdaptor { return p.leaderWatchdog }
+
+// ObserveNeutronCall remembers whether the last Neutron call reached Neutron.
+func (p *Probes) ObserveNeutronCall(err error) {
 	if err != nil && neutron.KindOf(err) == neutron.KindUnavailable {
 		p.lastNeutronErr.Store(&err)
 		return
@@ -37,15 +48,16 @@ func (p *probes) observeNeutronCall(err error) {
 	p.lastNeutronErr.Store(nil)
 }
 
-func (p *probes) setLeading(v bool) { p.leading.Store(v) }
+// SetLeading records whether this process reconciles (holds the Lease, or runs alone).
+func (p *Probes) SetLeading(v bool) { p.leading.Store(v) }
 
 // healthz fails only when the process is stuck: a leader that stopped renewing its Lease.
-func (p *probes) healthz(r *http.Request) error {
+func (p *Probes) healthz(r *http.Request) error {
 	return p.leaderWatchdog.Check(r)
 }
 
-func (p *probes) readyz(r *http.Request) error {
-	if !p.synced() {
+func (p *Probes) readyz(*http.Request) error {
+	if synced := p.synced.Load(); synced == nil || !(*synced)() {
 		return errors.New("informer cache not synced yet")
 	}
 	if !p.leading.Load() {

@@ -1,4 +1,6 @@
-package main
+// Package endpoints serves what the process offers over HTTP: Prometheus metrics, and the
+// liveness and readiness probes.
+package endpoints
 
 import (
 	"context"
@@ -8,24 +10,24 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"k8s.io/klog/v2"
-
-	"github.com/samplecrd/network-controller/pkg/metrics"
 )
 
-// serveEndpoints starts the metrics and probe servers the flags ask for. Listening happens
-// here, so a taken port is a startup error, not a log line later.
-func serveEndpoints(ctx context.Context, opts options, m *metrics.Metrics, p *probes) error {
+// Serve starts the metrics server on metricsAddress and the probe server on
+// probeAddress; an empty address or "0" leaves that server off. Listening happens here,
+// so a taken port is a startup error, not a log line later. Both stop when ctx ends.
+func Serve(ctx context.Context, metricsAddress string, registry *prometheus.Registry, probeAddress string, p *Probes) error {
 	metricsMux := http.NewServeMux()
-	metricsMux.Handle("/metrics", promhttp.HandlerFor(m.Registry(), promhttp.HandlerOpts{}))
-	if err := serve(ctx, "metrics", opts.metricsBindAddress, metricsMux); err != nil {
+	metricsMux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
+	if err := serve(ctx, "metrics", metricsAddress, metricsMux); err != nil {
 		return err
 	}
 	probeMux := http.NewServeMux()
 	probeMux.Handle("/healthz", probeHandler(p.healthz))
 	probeMux.Handle("/readyz", probeHandler(p.readyz))
-	return serve(ctx, "health probe", opts.healthProbeAddress, probeMux)
+	return serve(ctx, "health probe", probeAddress, probeMux)
 }
 
 func serve(ctx context.Context, what, address string, handler http.Handler) error {

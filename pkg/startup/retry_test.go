@@ -1,4 +1,4 @@
-package main
+package startup
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"time"
 )
 
-var fastRetry = startupRetry{initial: time.Millisecond, max: 4 * time.Millisecond, logEvery: time.Hour}
+var fastRetry = Retry{Initial: time.Millisecond, Max: 4 * time.Millisecond, LogEvery: time.Hour}
 
 func TestWaitForRetriesUntilTheDependencyAnswers(t *testing.T) {
 	calls := 0
-	err := fastRetry.waitFor(context.Background(), "the apiserver", func(context.Context) error {
+	err := fastRetry.WaitFor(context.Background(), "the apiserver", func(context.Context) error {
 		calls++
 		if calls < 5 {
 			return errors.New("connection refused")
@@ -20,7 +20,7 @@ func TestWaitForRetriesUntilTheDependencyAnswers(t *testing.T) {
 		return nil
 	})
 	if err != nil || calls != 5 {
-		t.Fatalf("waitFor = %v after %d calls, want success on the 5th", err, calls)
+		t.Fatalf("WaitFor = %v after %d calls, want success on the 5th", err, calls)
 	}
 }
 
@@ -29,12 +29,12 @@ func TestWaitForGivesUpAtTheDeadlineWithTheLastError(t *testing.T) {
 	defer cancel()
 	refused := errors.New("connection refused")
 	calls := 0
-	err := fastRetry.waitFor(ctx, "Neutron at http://x/", func(context.Context) error {
+	err := fastRetry.WaitFor(ctx, "Neutron at http://x/", func(context.Context) error {
 		calls++
 		return refused
 	})
 	if !errors.Is(err, refused) || calls < 2 {
-		t.Fatalf("waitFor = %v after %d calls, want the last error after several attempts", err, calls)
+		t.Fatalf("WaitFor = %v after %d calls, want the last error after several attempts", err, calls)
 	}
 	for _, want := range []string{"Neutron at http://x/", "timed out (-neutron-startup-timeout)", "attempts"} {
 		if !strings.Contains(err.Error(), want) {
@@ -46,12 +46,12 @@ func TestWaitForGivesUpAtTheDeadlineWithTheLastError(t *testing.T) {
 func TestWaitForStopsAtAPermanentError(t *testing.T) {
 	refused := errors.New("keystone authentication: 401")
 	attempts := 0
-	r := startupRetry{initial: time.Millisecond, max: time.Millisecond, logEvery: time.Hour}
-	err := r.waitFor(context.Background(), "Neutron", func(context.Context) error {
+	r := Retry{Initial: time.Millisecond, Max: time.Millisecond, LogEvery: time.Hour}
+	err := r.WaitFor(context.Background(), "Neutron", func(context.Context) error {
 		attempts++
-		return &permanentError{err: refused}
+		return Permanent(refused)
 	})
 	if err != refused || attempts != 1 {
-		t.Errorf("waitFor = %v after %d attempts, want the refusal itself after 1", err, attempts)
+		t.Errorf("WaitFor = %v after %d attempts, want the refusal itself after 1", err, attempts)
 	}
 }

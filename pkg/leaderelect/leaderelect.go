@@ -1,4 +1,5 @@
-package main
+// Package leaderelect runs a piece of work only while this process holds a Lease.
+package leaderelect
 
 import (
 	"context"
@@ -13,10 +14,23 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// runWithLeaderElection runs work only while this process holds the Lease. On shutdown it
-// first lets work drain and only then releases the Lease, so the standby takes over at
-// once but never while this replica still has a Neutron call in flight.
-func runWithLeaderElection(ctx context.Context, opts options, kubeClient kubernetes.Interface, probes *probes, work func(context.Context) error) error {
+// Config says which Lease to hold and how.
+type Config struct {
+	Namespace, Name string
+	LeaseDuration   time.Duration
+	RenewDeadline   time.Duration
+	RetryPeriod     time.Duration
+	// Watchdog makes the liveness probe fail when the leader stops renewing.
+	Watchdog *leaderelection.HealthzAdaptor
+	// SetLeading is told when this process starts and stops leading.
+	SetLeading func(bool)
+}
+
+// Run runs work only while this process holds the Lease. On shutdown (ctx ends) it first
+// lets work drain and only then releases the Lease, so the standby takes over at once but
+// never while this replica still has a Neutron call in flight. A Lease lost without a
+// shutdown exits the process: another replica may be reconciling already.
+func Run(ctx context.Context, cfg Config, kubeClient kubernetes.Interface, work func(context.Context) error) error {
 	logger := klog.FromContext(ctx)
 	identity, err := os.Hostname()
 	if err != nil {
@@ -24,8 +38,9 @@ func runWithLeaderElection(ctx context.Context, opts options, kubeClient kuberne
 	}
 	// Two processes on one host (tests, or two runs by hand) must not share an identity.
 	identity = fmt.Sprintf("%s_%d", identity, os.Getpid())
+	lease := cfg.Namespace + "/" + cfg.Name
 
-	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, opts.leaseNamespace, opts.leaseName,
+	lock, err := resourcelock.New(resourcelock.LeasesResourceLock, cfg.Namespace, cfg.Name,
 		kubeClient.CoreV1(), kubeClient.CoordinationV1(), resourcelock.ResourceLockConfig{Identity: identity})
 	if err != nil {
 		return fmt.Errorf("creating the leader election lock: %w", err)
@@ -45,18 +60,18 @@ func runWithLeaderElection(ctx context.Context, opts options, kubeClient kuberne
 	var workErr error
 	le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock:            lock,
-		LeaseDuration:   opts.leaseDuration,
-		RenewDeadline:   opts.leaseRenewDeadline,
-		RetryPeriod:     opts.leaseRetryPeriod,
+		LeaseDuration:   cfg.LeaseDuration,
+		RenewDeadline:   cfg.RenewDeadline,
+		RetryPeriod:     cfg.RetryPeriod,
 		ReleaseOnCancel: true,
-		Name:            opts.leaseName,
-		WatchDog:        probes.leaderWatchdog,
+		Name:            cfg.Name,
+		WatchDog:        cfg.Watchdog,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: func(leaderCtx context.Context) {
 				leading.Store(true)
-				probes.setLeading(true)
+				cfg.SetLeading(true)
 				defer close(workDone)
-				logger.Info("Became leader; starting workers", "identity", identity, "lease", opts.leaseNamespace+"/"+opts.leaseName)
+				logger.Info("Became leader; starting workers", "identity", identity, "lease", lease)
 				// Stop on shutdown or on lost leadership, whichever comes first.
 				workCtx, cancel := context.WithCancel(leaderCtx)
 				defer cancel()
@@ -64,10 +79,8 @@ func runWithLeaderElection(ctx context.Context, opts options, kubeClient kuberne
 				workErr = work(workCtx)
 			},
 			OnStoppedLeading: func() {
-				probes.setLeading(false)
+				cfg.SetLeading(false)
 				if ctx.Err() == nil {
-					// Lost the Lease without being asked to stop: another replica may be
-					// reconciling already, so stop at once rather than race it.
 					logger.Error(nil, "Lost leadership; exiting", "identity", identity)
 					klog.FlushAndExit(klog.ExitFlushTimeout, 1)
 				}
@@ -83,10 +96,7 @@ func runWithLeaderElection(ctx context.Context, opts options, kubeClient kuberne
 	if err != nil {
 		return fmt.Errorf("configuring leader election: %w", err)
 	}
-	logger.Info("Waiting to become leader", "identity", identity, "lease", opts.leaseNamespace+"/"+opts.leaseName)
+	logger.Info("Waiting to become leader", "identity", identity, "lease", lease)
 	le.Run(electionCtx)
 	return workErr
 }
-
-// leaseCheckGrace is how long past a missed renewal /healthz still passes.
-const leaseCheckGrace = 20 * time.Second

@@ -1,6 +1,6 @@
 //go:build e2ecrash
 
-package main
+package crashpoint
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ func init() {
 	if point == "" {
 		return
 	}
-	testHook = func(p string) {
+	Reached = func(p string) {
 		if p == point {
 			fmt.Fprintf(os.Stderr, "e2ecrash: exiting at %s\n", p)
 			os.Exit(3)
