@@ -204,8 +204,9 @@ func (c *Controller) runWorker(ctx context.Context) {
 	}
 }
 
-// processNextWorkItem reconciles one key. Success forgets the key's failure history;
-// failure puts it back with per-key exponential backoff, so nothing is dropped.
+// processNextWorkItem reconciles one key. Success forgets the key's failure history, and
+// so does a terminal failure, which waits for a spec change; any other failure puts the
+// key back with per-key exponential backoff, so nothing is dropped.
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	key, shutdown := c.workqueue.Get()
 	if shutdown {
@@ -225,8 +226,17 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	c.metrics.ObserveReconcile(metrics.ResultError, c.now().Sub(start))
 
-	var reported *reportedError
+	var (
+		reported *reportedError
+		terminal *terminalError
+	)
 	switch {
+	case errors.As(err, &terminal):
+		// In the Network's status and Events; only a spec change, which the informer
+		// reports, can help.
+		klog.FromContext(ctx).V(2).Info("Not retrying Network until its spec changes", "network", key, "reason", terminal.reason)
+		c.workqueue.Forget(key)
+		return true
 	case errors.As(err, &reported):
 		// Already in the Network's status and Events; logging each retry again would
 		// only flood the log while Neutron is down.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -297,8 +298,9 @@ func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
 	f := newFixture(t, network)
 	f.startLeading()
 	f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Multicast"})
-	if err := f.sync(network); err != nil {
-		t.Fatalf("sync: %v", err)
+	var terminal *terminalError
+	if err := f.sync(network); !errors.As(err, &terminal) {
+		t.Fatalf("sync error = %v, want a terminal error", err)
 	}
 	f.refresh("default", "rejected-once")
 

@@ -12,26 +12,13 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/neutron"
 )
-
-// reportedError is a failure already shown in the Network's Ready condition and Events.
-// It is retried with backoff like any error, but not logged again on every retry.
-type reportedError struct{ err error }
-
-func (e *reportedError) Error() string { return e.err.Error() }
-func (e *reportedError) Unwrap() error { return e.err }
-
-// invalidSpecError is a spec the controller itself cannot realise.
-type invalidSpecError struct{ err error }
-
-func (e *invalidSpecError) Error() string { return e.err.Error() }
-func (e *invalidSpecError) Unwrap() error { return e.err }
 
 // recordFailure records err in the Network's Ready condition (and, when the condition
 // changes, in an Event and the log), together with networkID when a network exists, and
-// says whether to retry: transient failures come back as a reportedError, terminal ones as
-// nil so the key waits for the next spec change.
+// returns what the workqueue should do: a transient failure comes back as a reportedError
+// (retried with backoff), a terminal one as a terminalError (not retried: the key waits
+// for the next spec change).
 func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Network, networkID string, err error) error {
 	reason, message, retry := explain(err)
 	if reason == "" {
@@ -53,34 +40,9 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 		c.recorder.Event(network, corev1.EventTypeWarning, reason, message)
 	}
 	if !retry {
-		return nil
+		return &terminalError{reason: reason, err: err}
 	}
 	return &reportedError{err: err}
-}
-
-// explain maps an error to a Ready reason, a message for the user, and whether retrying
-// can help. An empty reason means err is not about Neutron or the spec.
-func explain(err error) (reason, message string, retry bool) {
-	var invalid *invalidSpecError
-	if errors.As(err, &invalid) {
-		return samplecrdv1.ReasonInvalidSpec, invalid.Error(), false
-	}
-	var ne *neutron.Error
-	if !errors.As(err, &ne) {
-		return "", "", true
-	}
-	switch ne.Kind {
-	case neutron.KindRejected:
-		return samplecrdv1.ReasonInvalidSpec, fmt.Sprintf("Neutron rejected the request (%s): %s; fix the spec", ne.Op, ne.Message), false
-	case neutron.KindOverQuota:
-		return samplecrdv1.ReasonOverQuota, fmt.Sprintf("Neutron quota exhausted (%s): %s; retrying with backoff", ne.Op, ne.Message), true
-	case neutron.KindInUse:
-		return samplecrdv1.ReasonSubnetInUse, fmt.Sprintf("Neutron resource still in use (%s): %s; deletion retries with backoff until its ports are gone", ne.Op, ne.Message), true
-	case neutron.KindConflict:
-		return samplecrdv1.ReasonNeutronConflict, fmt.Sprintf("Neutron reported a conflict (%s): %s; retrying with backoff", ne.Op, ne.Message), true
-	default:
-		return samplecrdv1.ReasonNeutronUnavailable, fmt.Sprintf("Neutron is unavailable (%s): %s; retrying with backoff", ne.Op, ne.Message), true
-	}
 }
 
 // setReady sets the Ready condition; its transition time moves only when status changes.

@@ -21,7 +21,8 @@ import (
 
 // Expected outcomes of one syncHandler call.
 const (
-	succeeds  = "succeeds"  // nil error: done, or terminal and waiting for a spec change
+	succeeds  = "succeeds"  // nil error: done
+	stops     = "stops"     // a terminalError: in status already, waiting for a spec change
 	retries   = "retries"   // a reportedError: in status already, retried with backoff
 	conflicts = "conflicts" // an API write conflict, retried quietly
 )
@@ -120,7 +121,7 @@ func TestSyncHandler(t *testing.T) {
 		before: func(f *fixture) {
 			f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Invalid input"})
 		},
-		want:       succeeds,
+		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
@@ -133,7 +134,7 @@ func TestSyncHandler(t *testing.T) {
 	}, {
 		name:       "spec the controller cannot plan: terminal, no Neutron call",
 		object:     newNetwork("bad", "10.0.0.1/24", ""),
-		want:       succeeds,
+		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantEvents: []string{"Warning InvalidSpec"},
 		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "10.0.0.1/24"),
@@ -352,10 +353,17 @@ func TestSyncHandler(t *testing.T) {
 
 func checkOutcome(t *testing.T, want string, err error) {
 	t.Helper()
-	var reported *reportedError
+	var (
+		reported *reportedError
+		terminal *terminalError
+	)
 	switch {
 	case want == succeeds && err != nil:
 		t.Errorf("sync error = %v, want nil", err)
+	case want == stops && !errors.As(err, &terminal):
+		t.Errorf("sync error = %v, want a terminal error", err)
+	case want == stops && terminal.reason != samplecrdv1.ReasonInvalidSpec:
+		t.Errorf("terminal error reason = %q, want %q", terminal.reason, samplecrdv1.ReasonInvalidSpec)
 	case want == retries && !errors.As(err, &reported):
 		t.Errorf("sync error = %v, want a reported, retryable error", err)
 	case want == conflicts && !apierrors.IsConflict(err):

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// The kinds of failure a sync can end in, and how a Neutron error maps onto the Network's
+// Ready condition.
+
+// reportedError is a failure already shown in the Network's Ready condition and Events.
+// It is retried with backoff like any error, but not logged again on every retry.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
+
+// terminalError is a failure no retry can cure, recorded in the Ready condition under
+// reason: the key is forgotten until the spec changes.
+type terminalError struct {
+	reason string
+	err    error
+}
+
+func (e *terminalError) Error() string { return e.err.Error() }
+func (e *terminalError) Unwrap() error { return e.err }
+
+// invalidSpecError is a spec the controller itself cannot realise.
+type invalidSpecError struct{ err error }
+
+func (e *invalidSpecError) Error() string { return e.err.Error() }
+func (e *invalidSpecError) Unwrap() error { return e.err }
+
+// explain maps an error to a Ready reason, a message for the user, and whether retrying
+// can help. An empty reason means err is not about Neutron or the spec.
+func explain(err error) (reason, message string, retry bool) {
+	var invalid *invalidSpecError
+	if errors.As(err, &invalid) {
+		return samplecrdv1.ReasonInvalidSpec, invalid.Error(), false
+	}
+	var ne *neutron.Error
+	if !errors.As(err, &ne) {
+		return "", "", true
+	}
+	switch ne.Kind {
+	case neutron.KindRejected:
+		return samplecrdv1.ReasonInvalidSpec, fmt.Sprintf("Neutron rejected the request (%s): %s; fix the spec", ne.Op, ne.Message), false
+	case neutron.KindOverQuota:
+		return samplecrdv1.ReasonOverQuota, fmt.Sprintf("Neutron quota exhausted (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+	case neutron.KindInUse:
+		return samplecrdv1.ReasonSubnetInUse, fmt.Sprintf("Neutron resource still in use (%s): %s; deletion retries with backoff until its ports are gone", ne.Op, ne.Message), true
+	case neutron.KindConflict:
+		return samplecrdv1.ReasonNeutronConflict, fmt.Sprintf("Neutron reported a conflict (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+	default:
+		return samplecrdv1.ReasonNeutronUnavailable, fmt.Sprintf("Neutron is unavailable (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+	}
+}
