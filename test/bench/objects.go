@@ -23,12 +23,6 @@ import (
 // Network objects: enough that the apiserver, not the bench, sets the pace.
 const apiWorkers = 16
 
-// isReady reports whether the controller says the Network matches its current spec.
-func isReady(n *samplecrdv1.Network) bool {
-	c := meta.FindStatusCondition(n.Status.Conditions, samplecrdv1.ConditionReady)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == n.Generation
-}
-
 // tracker watches the bench namespace and records when each Network first became Ready
 // and when it disappeared, as the watch events arrive (so polling does not blur times).
 type tracker struct {
@@ -77,7 +71,7 @@ func (t *tracker) seen(obj any) {
 	defer t.mu.Unlock()
 	t.latest[n.Name] = n
 	delete(t.goneAt, n.Name)
-	if _, done := t.readyAt[n.Name]; !done && isReady(n) {
+	if _, done := t.readyAt[n.Name]; !done && n.IsReady() {
 		t.readyAt[n.Name] = now
 	}
 }

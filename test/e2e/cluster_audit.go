@@ -163,7 +163,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 			continue
 		}
 		a.Live++
-		if !IsReady(&o) {
+		if !o.IsReady() {
 			a.NotReady = append(a.NotReady, fmt.Sprintf("%s: %s", key, DescribeReady(&o)))
 		}
 		var mine []auditNetwork

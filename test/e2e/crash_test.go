@@ -31,9 +31,9 @@ func crashAt(t *testing.T, ns, name, cidr, clusterID, point string) *samplecrdv1
 		t.Errorf("controller log does not show the crash at %s:\n%s", point, LastLines(crashing.Logs(), 30))
 	}
 	n := GetNetwork(t, ns, name)
-	if !slices.Contains(n.Finalizers, FinalizerName) {
+	if !slices.Contains(n.Finalizers, samplecrdv1.FinalizerName) {
 		t.Errorf("after the crash at %s the Network has finalizers %v, want %s (it must go on before the Neutron create)",
-			point, n.Finalizers, FinalizerName)
+			point, n.Finalizers, samplecrdv1.FinalizerName)
 	}
 	if n.Status.NetworkID != "" || n.Status.SubnetID != "" {
 		t.Errorf("after the crash at %s status already has networkID %q subnetID %q", point, n.Status.NetworkID, n.Status.SubnetID)
@@ -120,9 +120,9 @@ func TestDeletionWithoutStatusAfterCrash(t *testing.T) {
 
 	DeleteNetwork(t, ns, "doomed")
 	stuck := GetNetwork(t, ns, "doomed")
-	if stuck.DeletionTimestamp == nil || !slices.Contains(stuck.Finalizers, FinalizerName) {
+	if stuck.DeletionTimestamp == nil || !slices.Contains(stuck.Finalizers, samplecrdv1.FinalizerName) {
 		t.Fatalf("deleted Network without a controller: deletionTimestamp %v finalizers %v; want it held by %s",
-			stuck.DeletionTimestamp, stuck.Finalizers, FinalizerName)
+			stuck.DeletionTimestamp, stuck.Finalizers, samplecrdv1.FinalizerName)
 	}
 
 	StartController(t, ControllerOptions{ClusterID: clusterID})

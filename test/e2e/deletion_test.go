@@ -27,10 +27,10 @@ func TestDeletionWaitsForPorts(t *testing.T) {
 
 	DeleteNetwork(t, ns, "busy")
 	blocked := WaitReason(t, ns, "busy", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonSubnetInUse)
-	if blocked.DeletionTimestamp == nil || !slices.Contains(blocked.Finalizers, FinalizerName) {
-		t.Errorf("blocked Network: deletionTimestamp %v finalizers %v; want it held by %s", blocked.DeletionTimestamp, blocked.Finalizers, FinalizerName)
+	if blocked.DeletionTimestamp == nil || !slices.Contains(blocked.Finalizers, samplecrdv1.FinalizerName) {
+		t.Errorf("blocked Network: deletionTimestamp %v finalizers %v; want it held by %s", blocked.DeletionTimestamp, blocked.Finalizers, samplecrdv1.FinalizerName)
 	}
-	msg := ReadyCondition(blocked).Message
+	msg := blocked.ReadyCondition().Message
 	if !strings.Contains(msg, n.Status.NetworkID) || !strings.Contains(msg, port) {
 		t.Errorf("SubnetInUse message does not name the network and its port: %q", msg)
 	}

@@ -28,7 +28,7 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 	MustNeutron(t, http.MethodDelete, "v2.0/networks/"+before.Status.NetworkID, nil, nil, http.StatusNoContent)
 
 	after := WaitNetwork(t, ns, "drifty", 60*time.Second, "Ready with a new network", func(n *samplecrdv1.Network) error {
-		if !IsReady(n) || n.Status.NetworkID == before.Status.NetworkID || n.Status.SubnetID == before.Status.SubnetID {
+		if !n.IsReady() || n.Status.NetworkID == before.Status.NetworkID || n.Status.SubnetID == before.Status.SubnetID {
 			return fmt.Errorf("%s networkID=%s subnetID=%s", DescribeReady(n), n.Status.NetworkID, n.Status.SubnetID)
 		}
 		return nil

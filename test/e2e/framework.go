@@ -1,28 +1,8 @@
 //go:build e2e
 
 // Package e2e holds the end-to-end tests of network-controller: they run the real
-// controller binary against a real kube-apiserver and a real neutron-server (see
-// hack/e2e.sh, which starts both on loopback and runs this package).
-//
-// Isolation: a controller watches the Networks of ALL namespaces (it has no namespace
-// flag), so two tests whose controllers run at the same time would both reconcile each
-// other's Networks and fight over their status. NewNamespace and StartController therefore
-// take the cluster lock exclusively (ExclusiveCluster): one test (with its subtests) at a
-// time owns the cluster's Network objects, from its first NewNamespace/StartController
-// until its cleanup has removed its Networks. A test whose controllers only see its own
-// namespace (e.g. through a namespace-scoping API proxy) calls SharedCluster(t) first and
-// then runs alongside other such tests, never alongside an exclusive one. Each test also
-// uses its own cluster ID, so Neutron resources never mix either.
-//
-// The tests in the files of this framework do not call t.Parallel(): a parallel test
-// blocked on the lock occupies one of the -parallel slots (GOMAXPROCS, 2 on a small
-// runner), and if the lock holder has parallel subtests waiting for a slot, nothing moves.
-// A test holding the lock may run parallel subtests only while no other test waits for
-// it, e.g. a non-parallel top-level test (those run one after another, before any
-// parallel one is released).
-//
-// The Neutron outage test stops the shared Neutron: like every test here it is not
-// parallel, so nothing else runs while Neutron is down.
+// controller binary against a real kube-apiserver, neutron-server and Keystone, which
+// hack/e2e.sh starts on loopback. README.md beside this file explains the cluster lock.
 package e2e
 
 import (
@@ -41,7 +21,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -62,9 +41,6 @@ var (
 	// NeutronEndpoint is the URL of a noauth Neutron ($NEUTRON_ENDPOINT).
 	NeutronEndpoint string
 )
-
-// FinalizerName is the controller's finalizer.
-const FinalizerName = "samplecrd.k8s.io/neutron-cleanup"
 
 // CRDName is the name of the Network CRD.
 const CRDName = "networks.samplecrd.k8s.io"
@@ -385,26 +361,14 @@ func GetNetwork(t testing.TB, ns, name string) *samplecrdv1.Network {
 	return n
 }
 
-// ReadyCondition returns the Network's Ready condition, or nil.
-func ReadyCondition(n *samplecrdv1.Network) *metav1.Condition {
-	return meta.FindStatusCondition(n.Status.Conditions, samplecrdv1.ConditionReady)
-}
-
 // DescribeReady summarises the Ready condition for error messages.
 func DescribeReady(n *samplecrdv1.Network) string {
-	c := ReadyCondition(n)
+	c := n.ReadyCondition()
 	if c == nil {
 		return fmt.Sprintf("no Ready condition (generation %d, status %+v)", n.Generation, n.Status)
 	}
 	return fmt.Sprintf("Ready=%s reason=%s observedGeneration=%d generation=%d message=%q",
 		c.Status, c.Reason, c.ObservedGeneration, n.Generation, c.Message)
-}
-
-// IsReady reports whether the Network is Ready=True for its current generation.
-func IsReady(n *samplecrdv1.Network) bool {
-	c := ReadyCondition(n)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == n.Generation &&
-		n.Status.ObservedGeneration == n.Generation
 }
 
 // WaitNetwork waits until cond accepts the Network and returns it.
@@ -430,7 +394,7 @@ func WaitNetwork(t testing.TB, ns, name string, timeout time.Duration, what stri
 func WaitReady(t testing.TB, ns, name string, timeout time.Duration) *samplecrdv1.Network {
 	t.Helper()
 	return WaitNetwork(t, ns, name, timeout, "Ready=True", func(n *samplecrdv1.Network) error {
-		if !IsReady(n) || n.Status.NetworkID == "" || n.Status.SubnetID == "" {
+		if !n.IsReady() || n.Status.NetworkID == "" || n.Status.SubnetID == "" {
 			return fmt.Errorf("not ready: %s, networkID=%q subnetID=%q", DescribeReady(n), n.Status.NetworkID, n.Status.SubnetID)
 		}
 		return nil
@@ -441,7 +405,7 @@ func WaitReady(t testing.TB, ns, name string, timeout time.Duration) *samplecrdv
 func WaitReason(t testing.TB, ns, name string, timeout time.Duration, status metav1.ConditionStatus, reason string) *samplecrdv1.Network {
 	t.Helper()
 	return WaitNetwork(t, ns, name, timeout, fmt.Sprintf("Ready=%s reason %s", status, reason), func(n *samplecrdv1.Network) error {
-		c := ReadyCondition(n)
+		c := n.ReadyCondition()
 		if c == nil || c.Status != status || c.Reason != reason {
 			return fmt.Errorf("%s", DescribeReady(n))
 		}

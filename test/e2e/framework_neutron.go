@@ -99,7 +99,7 @@ func NeutronNetworksOf(t testing.TB, owner neutron.Owner) ([]neutron.Network, er
 	if err != nil {
 		return nil, err
 	}
-	named, err := nc.ListNetworks(ctx, neutron.Filter{Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)})
+	named, err := neutron.OwnedNetworks(ctx, nc, owner)
 	if err != nil {
 		return nil, err
 	}

@@ -50,7 +50,7 @@ func recordNotReady(t *testing.T, ns string) *statusRecorder {
 				continue
 			}
 			// Provisioning is the normal way to Ready; anything else is a failure.
-			if c := ReadyCondition(n); c != nil && c.Status == metav1.ConditionFalse && c.Reason != samplecrdv1.ReasonProvisioning {
+			if c := n.ReadyCondition(); c != nil && c.Status == metav1.ConditionFalse && c.Reason != samplecrdv1.ReasonProvisioning {
 				r.mu.Lock()
 				r.bad = append(r.bad, n.Name+": "+DescribeReady(n))
 				r.mu.Unlock()
@@ -275,7 +275,7 @@ func TestKeystoneOutage(t *testing.T) {
 	SetGateway(t, ns, "first", "10.142.0.254")
 	for _, name := range []string{"first", "second"} {
 		n := WaitNetwork(t, ns, name, 60*time.Second, "Ready=False NeutronUnavailable naming Keystone", func(n *samplecrdv1.Network) error {
-			c := ReadyCondition(n)
+			c := n.ReadyCondition()
 			if c == nil || c.Status != metav1.ConditionFalse || c.Reason != samplecrdv1.ReasonNeutronUnavailable ||
 				c.ObservedGeneration != n.Generation || !strings.Contains(c.Message, "Keystone") {
 				return fmt.Errorf("%s", DescribeReady(n))

@@ -55,7 +55,7 @@ func TestNeutronOutage(t *testing.T) {
 
 	for _, name := range []string{"first", "second"} {
 		n := WaitNetwork(t, ns, name, 20*time.Second, "Ready=False NeutronUnavailable", func(n *samplecrdv1.Network) error {
-			c := ReadyCondition(n)
+			c := n.ReadyCondition()
 			if c == nil || c.Status != metav1.ConditionFalse || c.Reason != samplecrdv1.ReasonNeutronUnavailable || c.ObservedGeneration != n.Generation {
 				return fmt.Errorf("%s", DescribeReady(n))
 			}
@@ -85,7 +85,7 @@ func TestNeutronOutage(t *testing.T) {
 		t.Errorf("%v reconciliations of 2 Networks in 30 s of outage: hot loop", d)
 	}
 	for _, name := range []string{"first", "second"} {
-		if c := ReadyCondition(GetNetwork(t, ns, name)); c == nil || c.Reason != samplecrdv1.ReasonNeutronUnavailable {
+		if c := GetNetwork(t, ns, name).ReadyCondition(); c == nil || c.Reason != samplecrdv1.ReasonNeutronUnavailable {
 			t.Errorf("%s: Ready reason during the outage = %v", name, c)
 		}
 	}

@@ -239,7 +239,7 @@ current-context: c
 		return nil
 	})
 	WaitNetwork(t, ns, name, 60*time.Second, "status.gateway 10.75.0.254", func(n *samplecrdv1.Network) error {
-		if !IsReady(n) || n.Status.Gateway != "10.75.0.254" {
+		if !n.IsReady() || n.Status.Gateway != "10.75.0.254" {
 			return fmt.Errorf("%s, status.gateway %s", DescribeReady(n), n.Status.Gateway)
 		}
 		return nil

@@ -24,11 +24,11 @@ func TestOwnershipMarks(t *testing.T) {
 
 	CreateNetwork(t, ns, "owned", "10.40.0.0/24", "")
 	n := WaitReady(t, ns, "owned", 60*time.Second)
-	if c := ReadyCondition(n); c.Reason != samplecrdv1.ReasonProvisioned {
+	if c := n.ReadyCondition(); c.Reason != samplecrdv1.ReasonProvisioned {
 		t.Errorf("Ready reason = %s, want %s", c.Reason, samplecrdv1.ReasonProvisioned)
 	}
-	if !slices.Contains(n.Finalizers, FinalizerName) {
-		t.Errorf("finalizers = %v, want %s", n.Finalizers, FinalizerName)
+	if !slices.Contains(n.Finalizers, samplecrdv1.FinalizerName) {
+		t.Errorf("finalizers = %v, want %s", n.Finalizers, samplecrdv1.FinalizerName)
 	}
 	owner := OwnerOf(ctrl.ClusterID, n)
 	wantName := "k8s_" + ns + "_owned_" + string(n.UID)
@@ -118,7 +118,7 @@ func TestGatewayUpdateInPlace(t *testing.T) {
 				t.Errorf("gateway change replaced resources: network %s -> %s, subnet %s -> %s",
 					before.Status.NetworkID, after.Status.NetworkID, before.Status.SubnetID, after.Status.SubnetID)
 			}
-			if c := ReadyCondition(after); c.Reason != samplecrdv1.ReasonProvisioned || !strings.Contains(c.Message, tc.gw2) {
+			if c := after.ReadyCondition(); c.Reason != samplecrdv1.ReasonProvisioned || !strings.Contains(c.Message, tc.gw2) {
 				t.Errorf("Ready condition after the change: %s", DescribeReady(after))
 			}
 			sub, _ = GetSubnet(t, before.Status.SubnetID)
@@ -156,7 +156,7 @@ func TestGatewayUpdateInPlace(t *testing.T) {
 func waitGateway(t *testing.T, ns, name, gw string) *samplecrdv1.Network {
 	t.Helper()
 	return WaitNetwork(t, ns, name, 60*time.Second, "Ready with gateway "+gw, func(n *samplecrdv1.Network) error {
-		if !IsReady(n) || n.Status.Gateway != gw {
+		if !n.IsReady() || n.Status.Gateway != gw {
 			return fmt.Errorf("%s, status.gateway=%s", DescribeReady(n), n.Status.Gateway)
 		}
 		return nil
@@ -173,7 +173,7 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 
 	created := CreateNetwork(t, ns, "multicast", "224.0.0.0/24", "") // the CRD accepts it
 	n := WaitReason(t, ns, "multicast", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonInvalidSpec)
-	c := ReadyCondition(n)
+	c := n.ReadyCondition()
 	if !strings.Contains(c.Message, "Multicast") || !strings.Contains(c.Message, "create subnet") {
 		t.Errorf("Ready message does not carry Neutron's explanation: %q", c.Message)
 	}
@@ -210,7 +210,7 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 	if s2 > 6 {
 		t.Errorf("%v subnet creates for one terminally invalid Network", s2)
 	}
-	if got := ReadyCondition(GetNetwork(t, ns, "multicast")); got.Reason != samplecrdv1.ReasonInvalidSpec {
+	if got := GetNetwork(t, ns, "multicast").ReadyCondition(); got.Reason != samplecrdv1.ReasonInvalidSpec {
 		t.Errorf("Ready reason changed to %s", got.Reason)
 	}
 
@@ -239,7 +239,7 @@ func ownerNetworks(t *testing.T, owner neutron.Owner) (byName, byTags []neutron.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var err error
-	if byName, err = nc.ListNetworks(ctx, neutron.Filter{Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)}); err != nil {
+	if byName, err = neutron.OwnedNetworks(ctx, nc, owner); err != nil {
 		t.Fatalf("listing networks by name: %v", err)
 	}
 	if byTags, err = nc.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags()}); err != nil {

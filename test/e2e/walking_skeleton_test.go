@@ -23,7 +23,7 @@ func TestWalkingSkeleton(t *testing.T) {
 
 	// IPv4 example.
 	v4 := WaitReady(t, ns, "example-network", 60*time.Second)
-	if c := ReadyCondition(v4); c.Reason != samplecrdv1.ReasonProvisioned {
+	if c := v4.ReadyCondition(); c.Reason != samplecrdv1.ReasonProvisioned {
 		t.Errorf("Ready reason = %s, want %s", c.Reason, samplecrdv1.ReasonProvisioned)
 	}
 	if v4.Status.Gateway != "192.168.0.1" {
@@ -60,7 +60,7 @@ func TestWalkingSkeleton(t *testing.T) {
 	// Change the gateway with kubectl: Neutron follows, in place.
 	MustKubectl(t, "patch", "network", "-n", ns, "example-network", "--type=merge", "-p", `{"spec":{"gateway":"192.168.0.254"}}`)
 	v4b := WaitNetwork(t, ns, "example-network", 60*time.Second, "gateway 192.168.0.254 in status", func(n *samplecrdv1.Network) error {
-		if !IsReady(n) || n.Status.Gateway != "192.168.0.254" {
+		if !n.IsReady() || n.Status.Gateway != "192.168.0.254" {
 			return fmt.Errorf("%s, status.gateway=%s", DescribeReady(n), n.Status.Gateway)
 		}
 		return nil
