@@ -38,8 +38,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// opsAdminConfig is the REST configuration of the admin Kubeconfig.
-func opsAdminConfig(t testing.TB) *rest.Config {
+// adminConfig is the REST configuration of the admin Kubeconfig.
+func adminConfig(t testing.TB) *rest.Config {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", Kubeconfig)
 	if err != nil {
@@ -48,9 +48,9 @@ func opsAdminConfig(t testing.TB) *rest.Config {
 	return cfg
 }
 
-// opsControllerIdentity is the leader election identity leader.go gives the process pid on
+// controllerIdentity is the leader election identity leader.go gives the process pid on
 // this host.
-func opsControllerIdentity(t testing.TB, pid int) string {
+func controllerIdentity(t testing.TB, pid int) string {
 	t.Helper()
 	host, err := os.Hostname()
 	if err != nil {
@@ -59,9 +59,9 @@ func opsControllerIdentity(t testing.TB, pid int) string {
 	return fmt.Sprintf("%s_%d", host, pid)
 }
 
-// opsLeaseHolder returns the holderIdentity of a Lease ("" when released); found is false
+// leaseHolder returns the holderIdentity of a Lease ("" when released); found is false
 // when the Lease does not exist yet.
-func opsLeaseHolder(t testing.TB, ns, name string) (holder string, found bool, err error) {
+func leaseHolder(t testing.TB, ns, name string) (holder string, found bool, err error) {
 	t.Helper()
 	kube, _ := Clients(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -79,13 +79,13 @@ func opsLeaseHolder(t testing.TB, ns, name string) (holder string, found bool, e
 	return *lease.Spec.HolderIdentity, true, nil
 }
 
-// opsWaitLeaseHolder polls the Lease every 100 ms until its holder is want and returns how
+// waitLeaseHolder polls the Lease every 100 ms until its holder is want and returns how
 // long that took.
-func opsWaitLeaseHolder(t testing.TB, ns, name, want string, timeout time.Duration) time.Duration {
+func waitLeaseHolder(t testing.TB, ns, name, want string, timeout time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	Eventually(t, timeout, 100*time.Millisecond, fmt.Sprintf("Lease %s/%s held by %q", ns, name, want), func() error {
-		holder, found, err := opsLeaseHolder(t, ns, name)
+		holder, found, err := leaseHolder(t, ns, name)
 		if err != nil {
 			return err
 		}
@@ -100,8 +100,8 @@ func opsWaitLeaseHolder(t testing.TB, ns, name, want string, timeout time.Durati
 	return time.Since(start)
 }
 
-// opsHttpGet returns the status code and body of a GET.
-func opsHttpGet(u string) (int, string, error) {
+// httpGet returns the status code and body of a GET.
+func httpGet(u string) (int, string, error) {
 	client := &http.Client{Timeout: 5 * time.Second}
 	resp, err := client.Get(u)
 	if err != nil {
@@ -112,9 +112,9 @@ func opsHttpGet(u string) (int, string, error) {
 	return resp.StatusCode, string(b), err
 }
 
-// opsExpectStatus fails unless a GET of u answers code.
-func opsExpectStatus(u string, code int) error {
-	got, body, err := opsHttpGet(u)
+// expectStatus fails unless a GET of u answers code.
+func expectStatus(u string, code int) error {
+	got, body, err := httpGet(u)
 	if err != nil {
 		return err
 	}
@@ -124,10 +124,10 @@ func opsExpectStatus(u string, code int) error {
 	return nil
 }
 
-// opsScrape reads and parses a Prometheus text exposition.
-func opsScrape(t testing.TB, u string) map[string]*dto.MetricFamily {
+// scrapeMetrics reads and parses a Prometheus text exposition.
+func scrapeMetrics(t testing.TB, u string) map[string]*dto.MetricFamily {
 	t.Helper()
-	code, body, err := opsHttpGet(u)
+	code, body, err := httpGet(u)
 	if err != nil || code != http.StatusOK {
 		t.Fatalf("GET %s: %d %v", u, code, err)
 	}
@@ -139,10 +139,10 @@ func opsScrape(t testing.TB, u string) map[string]*dto.MetricFamily {
 	return families
 }
 
-// opsSample returns the value of the series of family whose labels include all of labels
+// metricSample returns the value of the series of family whose labels include all of labels
 // (name=value pairs), summed; counters, gauges and untyped series give their value,
 // histograms their sample count. found is false when no series matches.
-func opsSample(families map[string]*dto.MetricFamily, family string, labels ...string) (value float64, found bool) {
+func metricSample(families map[string]*dto.MetricFamily, family string, labels ...string) (value float64, found bool) {
 	mf := families[family]
 	if mf == nil {
 		return 0, false
@@ -176,11 +176,11 @@ next:
 
 // ---------------------------------------------------------------- apiserver proxy ----
 
-// opsApiProxy is a plain-HTTP reverse proxy in front of the real apiserver (TLS and the
+// apiProxy is a plain-HTTP reverse proxy in front of the real apiserver (TLS and the
 // admin credentials are added on the way out). It can hold back the Network informer's
 // LIST/WATCH until released, and scope every cluster-wide Network request to one
 // namespace, so that the controller behind it sees that namespace only.
-type opsApiProxy struct {
+type apiProxy struct {
 	t        testing.TB
 	srv      *httptest.Server
 	scopeNS  string
@@ -193,13 +193,13 @@ type opsApiProxy struct {
 	held     int
 }
 
-const opsNetworksCollection = "/apis/samplecrd.k8s.io/v1/networks"
+const networksCollection = "/apis/samplecrd.k8s.io/v1/networks"
 
-// opsStartAPIProxy starts the proxy. With scopeNS set, requests for all Networks go to that
+// startAPIProxy starts the proxy. With scopeNS set, requests for all Networks go to that
 // namespace's Networks instead. With hold set, the informer's requests wait for Release.
-func opsStartAPIProxy(t testing.TB, scopeNS string, hold bool) *opsApiProxy {
+func startAPIProxy(t testing.TB, scopeNS string, hold bool) *apiProxy {
 	t.Helper()
-	cfg := opsAdminConfig(t)
+	cfg := adminConfig(t)
 	target, err := url.Parse(cfg.Host)
 	if err != nil {
 		t.Fatalf("parsing apiserver URL %q: %v", cfg.Host, err)
@@ -208,12 +208,12 @@ func opsStartAPIProxy(t testing.TB, scopeNS string, hold bool) *opsApiProxy {
 	if err != nil {
 		t.Fatalf("apiserver transport: %v", err)
 	}
-	p := &opsApiProxy{t: t, scopeNS: scopeNS, release: make(chan struct{})}
+	p := &apiProxy{t: t, scopeNS: scopeNS, release: make(chan struct{})}
 	p.hold.Store(hold)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
-			if scopeNS != "" && pr.In.URL.Path == opsNetworksCollection {
+			if scopeNS != "" && pr.In.URL.Path == networksCollection {
 				pr.Out.URL.Path = "/apis/samplecrd.k8s.io/v1/namespaces/" + scopeNS + "/networks"
 				pr.Out.URL.RawPath = ""
 			}
@@ -223,7 +223,7 @@ func opsStartAPIProxy(t testing.TB, scopeNS string, hold bool) *opsApiProxy {
 		FlushInterval: -1,
 	}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		informer := opsIsInformerRequest(r)
+		informer := isInformerRequest(r)
 		p.mu.Lock()
 		p.requests = append(p.requests, r.Method+" "+r.URL.RequestURI())
 		if informer && p.hold.Load() {
@@ -247,10 +247,10 @@ func opsStartAPIProxy(t testing.TB, scopeNS string, hold bool) *opsApiProxy {
 	return p
 }
 
-// opsIsInformerRequest tells the reflector's LIST (with resourceVersion) or WATCH (or
+// isInformerRequest tells the reflector's LIST (with resourceVersion) or WATCH (or
 // watch-list) of all Networks from the controller's startup check, a plain ?limit=1 list.
-func opsIsInformerRequest(r *http.Request) bool {
-	if r.URL.Path != opsNetworksCollection {
+func isInformerRequest(r *http.Request) bool {
+	if r.URL.Path != networksCollection {
 		return false
 	}
 	q := r.URL.Query()
@@ -258,7 +258,7 @@ func opsIsInformerRequest(r *http.Request) bool {
 }
 
 // Release lets held requests and all later ones through.
-func (p *opsApiProxy) Release() {
+func (p *apiProxy) Release() {
 	p.released.Do(func() {
 		p.hold.Store(false)
 		close(p.release)
@@ -266,21 +266,21 @@ func (p *opsApiProxy) Release() {
 }
 
 // Held is how many informer requests were held back.
-func (p *opsApiProxy) Held() int {
+func (p *apiProxy) Held() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.held
 }
 
 // Requests lists the requests seen so far ("GET /path?query").
-func (p *opsApiProxy) Requests() []string {
+func (p *apiProxy) Requests() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]string(nil), p.requests...)
 }
 
 // Kubeconfig writes a kubeconfig for the proxy (no credentials: the proxy adds them).
-func (p *opsApiProxy) Kubeconfig(t testing.TB) string {
+func (p *apiProxy) Kubeconfig(t testing.TB) string {
 	t.Helper()
 	return WriteFile(t, "proxy.kubeconfig", fmt.Sprintf(`apiVersion: v1
 kind: Config
@@ -302,9 +302,9 @@ current-context: proxy
 
 // ------------------------------------------------------------------ Neutron proxy ----
 
-// opsNeutronProxy forwards to the real Neutron and can hold back the create-network request
+// neutronProxy forwards to the real Neutron and can hold back the create-network request
 // of Networks in one namespace for a while, to keep a reconcile in flight.
-type opsNeutronProxy struct {
+type neutronProxy struct {
 	srv     *httptest.Server
 	ns      string
 	delay   time.Duration
@@ -313,13 +313,13 @@ type opsNeutronProxy struct {
 	done chan time.Time
 }
 
-func opsStartNeutronProxy(t testing.TB, ns string, delay time.Duration) *opsNeutronProxy {
+func startNeutronProxy(t testing.TB, ns string, delay time.Duration) *neutronProxy {
 	t.Helper()
 	target, err := url.Parse(NeutronEndpoint)
 	if err != nil {
 		t.Fatalf("parsing %s: %v", NeutronEndpoint, err)
 	}
-	p := &opsNeutronProxy{ns: ns, delay: delay, arrived: make(chan time.Time, 16), done: make(chan time.Time, 16)}
+	p := &neutronProxy{ns: ns, delay: delay, arrived: make(chan time.Time, 16), done: make(chan time.Time, 16)}
 	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v2.0/networks") {
@@ -327,14 +327,14 @@ func opsStartNeutronProxy(t testing.TB, ns string, delay time.Duration) *opsNeut
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			// The controller names the network k8s_<namespace>_<name>.
 			if bytes.Contains(body, []byte(`"k8s_`+ns+`_`)) {
-				opsNotify(p.arrived)
+				notify(p.arrived)
 				select {
 				case <-time.After(p.delay):
 				case <-r.Context().Done():
 					return
 				}
 				rp.ServeHTTP(w, r)
-				opsNotify(p.done)
+				notify(p.done)
 				return
 			}
 		}
@@ -347,7 +347,7 @@ func opsStartNeutronProxy(t testing.TB, ns string, delay time.Duration) *opsNeut
 	return p
 }
 
-func opsNotify(ch chan time.Time) {
+func notify(ch chan time.Time) {
 	select {
 	case ch <- time.Now():
 	default:
@@ -355,13 +355,13 @@ func opsNotify(ch chan time.Time) {
 }
 
 // URL is the proxy's endpoint, for -neutron-endpoint.
-func (p *opsNeutronProxy) URL() string { return p.srv.URL + "/" }
+func (p *neutronProxy) URL() string { return p.srv.URL + "/" }
 
 // ------------------------------------------------------------------ Neutron checks ----
 
-// opsOwnedResources returns the one Neutron network and subnet of owner, or an error saying
+// ownedResources returns the one Neutron network and subnet of owner, or an error saying
 // what is missing or doubled.
-func opsOwnedResources(t testing.TB, owner neutron.Owner) (neutron.Network, neutron.Subnet, error) {
+func ownedResources(t testing.TB, owner neutron.Owner) (neutron.Network, neutron.Subnet, error) {
 	t.Helper()
 	nets, err := NeutronNetworksOf(t, owner)
 	if err != nil {
@@ -378,9 +378,9 @@ func opsOwnedResources(t testing.TB, owner neutron.Owner) (neutron.Network, neut
 	return nets[0], subs[0], nil
 }
 
-// opsDuplicatesOfCluster lists every owner UID for which Neutron holds more than one network
+// duplicatesOfCluster lists every owner UID for which Neutron holds more than one network
 // of clusterID, and every network with more than one subnet of that cluster.
-func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
+func duplicatesOfCluster(t testing.TB, clusterID string) []string {
 	t.Helper()
 	nc := Neutron(t)
 	ctx := Ctx(t, 30*time.Second)
@@ -419,9 +419,9 @@ func opsDuplicatesOfCluster(t testing.TB, clusterID string) []string {
 
 // --------------------------------------------------------------------------- logs ----
 
-// opsJsonLogProblems returns the lines of log that are not one JSON object each with time,
+// jsonLogProblems returns the lines of log that are not one JSON object each with time,
 // level and msg, as slog's JSON handler writes them.
-func opsJsonLogProblems(log string) (lines int, problems []string) {
+func jsonLogProblems(log string) (lines int, problems []string) {
 	for i, line := range strings.Split(log, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -441,9 +441,9 @@ func opsJsonLogProblems(log string) (lines int, problems []string) {
 	return lines, problems
 }
 
-// opsJsonLogHas reports whether some JSON log line has msg and, for each key=value pair in
+// jsonLogHas reports whether some JSON log line has msg and, for each key=value pair in
 // kv, that value (compared as text).
-func opsJsonLogHas(log, msg string, kv ...string) bool {
+func jsonLogHas(log, msg string, kv ...string) bool {
 	for _, line := range strings.Split(log, "\n") {
 		var obj map[string]any
 		if json.Unmarshal([]byte(line), &obj) != nil || obj["msg"] != msg {
@@ -465,9 +465,9 @@ func opsJsonLogHas(log, msg string, kv ...string) bool {
 
 // ------------------------------------------------------------------------ kubectl ----
 
-// opsKubectlSplit runs kubectl with the given kubeconfig (the admin one when empty) and
+// kubectlSplit runs kubectl with the given kubeconfig (the admin one when empty) and
 // returns stdout and stderr apart, so that warnings do not mix with -o json.
-func opsKubectlSplit(t testing.TB, kubeconfig string, args ...string) (stdout, stderr string, err error) {
+func kubectlSplit(t testing.TB, kubeconfig string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	if kubeconfig == "" {
 		kubeconfig = Kubeconfig
@@ -486,9 +486,9 @@ func opsKubectlSplit(t testing.TB, kubeconfig string, args ...string) (stdout, s
 
 // ----------------------------------------------------------------------- startup ----
 
-// opsStartupDone waits until a controller's log says it connected ("Connected", text or
+// startupDone waits until a controller's log says it connected ("Connected", text or
 // JSON); an exit before that fails the test.
-func opsStartupDone(t testing.TB, logs func() string, exited func() bool) {
+func startupDone(t testing.TB, logs func() string, exited func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -504,11 +504,11 @@ func opsStartupDone(t testing.TB, logs func() string, exited func() bool) {
 	t.Fatalf("controller did not connect within 60s:\n%s", LastLines(logs(), 40))
 }
 
-// opsStartController is StartController that returns once the controller is connected
+// startConnectedController is StartController that returns once the controller is connected
 // to the apiserver and Neutron.
-func opsStartController(t testing.TB, opts ControllerOptions) *Controller {
+func startConnectedController(t testing.TB, opts ControllerOptions) *Controller {
 	t.Helper()
 	c := StartController(t, opts)
-	opsStartupDone(t, c.Logs, func() bool { _, err := c.Wait(10 * time.Millisecond); return err == nil })
+	startupDone(t, c.Logs, func() bool { _, err := c.Wait(10 * time.Millisecond); return err == nil })
 	return c
 }

@@ -40,7 +40,7 @@ func TestClusterDeployManifests(t *testing.T) {
 		t.Fatalf("deploy/40-deployment.yaml is not in namespace network-controller")
 	}
 	manifest := WriteFile(t, "deployment.yaml", strings.ReplaceAll(string(raw), "namespace: network-controller\n", "namespace: "+ns+"\n"))
-	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", manifest)
+	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", manifest)
 	if err != nil {
 		t.Fatalf("server dry run of the Deployment: %v\n%s", err, stderr)
 	}
@@ -51,7 +51,7 @@ func TestClusterDeployManifests(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 		t.Fatalf("decoding the dry-run Deployment: %v", err)
 	}
-	shutdownTimeout := opsFlagDefault(t, "shutdown-timeout")
+	shutdownTimeout := flagDefault(t, "shutdown-timeout")
 
 	spec := d.Spec.Template.Spec
 	if d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
@@ -163,14 +163,14 @@ func TestClusterDeployManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, err = opsKubectlSplit(t, "", "create", "--dry-run=server", "-f", WriteFile(t, "pod.json", string(podJSON)))
+	_, stderr, err = kubectlSplit(t, "", "create", "--dry-run=server", "-f", WriteFile(t, "pod.json", string(podJSON)))
 	if err != nil || strings.TrimSpace(stderr) != "" {
 		t.Errorf("a Pod of the Deployment's template is not admitted under Pod Security \"restricted\": %v\n%s", err, stderr)
 	}
 }
 
-// opsFlagDefault reads the default of a duration flag from the controller's -h output.
-func opsFlagDefault(t *testing.T, name string) time.Duration {
+// flagDefault reads the default of a duration flag from the controller's -h output.
+func flagDefault(t *testing.T, name string) time.Duration {
 	t.Helper()
 	out, _ := exec.Command(ControllerBinary, "-h").CombinedOutput()
 	m := regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(name) + ` duration\n.*\(default ([^)]+)\)`).FindSubmatch(out)
@@ -221,11 +221,11 @@ func TestClusterKustomize(t *testing.T) {
 	}
 	wantImage := kustomization.Images[0].NewName + ":" + kustomization.Images[0].NewTag
 
-	rendered, stderr, err := opsKubectlSplit(t, "", "kustomize", "deploy/")
+	rendered, stderr, err := kubectlSplit(t, "", "kustomize", "deploy/")
 	if err != nil {
 		t.Fatalf("kubectl kustomize deploy/: %v\n%s", err, stderr)
 	}
-	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", WriteFile(t, "deploy.yaml", rendered))
+	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", WriteFile(t, "deploy.yaml", rendered))
 	if err != nil {
 		t.Fatalf("server dry run of kubectl kustomize deploy/: %v\n%s", err, stderr)
 	}
@@ -242,7 +242,7 @@ func TestClusterKustomize(t *testing.T) {
 	for _, obj := range list.Items {
 		got = append(got, obj.GetKind()+"/"+obj.GetName())
 		if obj.GetKind() == "Deployment" {
-			if image := opsDeploymentImage(t, obj); image != wantImage {
+			if image := deploymentImage(t, obj); image != wantImage {
 				t.Errorf("Deployment image after kustomize = %q, want %q from the kustomization", image, wantImage)
 			}
 		}
@@ -272,7 +272,7 @@ images:
 `, rel)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rendered, stderr, err = opsKubectlSplit(t, "", "kustomize", overlay)
+	rendered, stderr, err = kubectlSplit(t, "", "kustomize", overlay)
 	if err != nil {
 		t.Fatalf("kubectl kustomize of an overlay: %v\n%s", err, stderr)
 	}
@@ -284,7 +284,7 @@ images:
 		}
 		if obj.GetKind() == "Deployment" {
 			found = true
-			if image := opsDeploymentImage(t, obj); image != custom {
+			if image := deploymentImage(t, obj); image != custom {
 				t.Errorf("Deployment image through an overlay = %q, want %q", image, custom)
 			}
 		}
@@ -294,8 +294,8 @@ images:
 	}
 }
 
-// opsDeploymentImage returns the image of a Deployment's only container.
-func opsDeploymentImage(t *testing.T, obj unstructured.Unstructured) string {
+// deploymentImage returns the image of a Deployment's only container.
+func deploymentImage(t *testing.T, obj unstructured.Unstructured) string {
 	t.Helper()
 	containers, _, err := unstructured.NestedSlice(obj.Object, "spec", "template", "spec", "containers")
 	if err != nil || len(containers) != 1 {

@@ -23,7 +23,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 		delay           = 3 * time.Second
 		shutdownTimeout = 15 * time.Second
 	)
-	ctrl, np, n, arrived := opsStartHeldCreate(t, delay, shutdownTimeout, "drain", "10.72.0.0/24")
+	ctrl, np, n, arrived := startHeldCreate(t, delay, shutdownTimeout, "drain", "10.72.0.0/24")
 	// Signal while the request is held.
 	time.Sleep(200 * time.Millisecond)
 	sigterm := time.Now()
@@ -96,7 +96,7 @@ func TestClusterShutdownTimeout(t *testing.T) {
 		delay           = 30 * time.Second
 		shutdownTimeout = 3 * time.Second
 	)
-	ctrl, _, _, _ := opsStartHeldCreate(t, delay, shutdownTimeout, "stuck", "10.73.0.0/24")
+	ctrl, _, _, _ := startHeldCreate(t, delay, shutdownTimeout, "stuck", "10.73.0.0/24")
 	sigterm := time.Now()
 	if err := syscall.Kill(ctrl.PID(), syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
@@ -119,14 +119,14 @@ func TestClusterShutdownTimeout(t *testing.T) {
 	}
 }
 
-// opsStartHeldCreate starts a controller whose Neutron requests go through a proxy that
+// startHeldCreate starts a controller whose Neutron requests go through a proxy that
 // holds the create-network request of a new namespace for delay, creates Network name
 // there, and returns once that request has arrived at the proxy (and when).
-func opsStartHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, cidr string) (*Controller, *opsNeutronProxy, *samplecrdv1.Network, time.Time) {
+func startHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, cidr string) (*Controller, *neutronProxy, *samplecrdv1.Network, time.Time) {
 	t.Helper()
 	ns := NewNamespace(t)
-	np := opsStartNeutronProxy(t, ns, delay)
-	ctrl := opsStartController(t, ControllerOptions{Args: []string{
+	np := startNeutronProxy(t, ns, delay)
+	ctrl := startConnectedController(t, ControllerOptions{Args: []string{
 		"-neutron-endpoint=" + np.URL(),
 		"-shutdown-timeout=" + shutdownTimeout.String(),
 	}})

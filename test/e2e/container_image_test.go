@@ -45,7 +45,7 @@ const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 // controller sees all namespaces.
 func TestContainerImage(t *testing.T) {
 	t.Parallel()
-	opsApplyDeployRBAC(t)
+	applyDeployRBAC(t)
 	d := readDeployment(t)
 	spec := d.Spec.Template.Spec
 	c := spec.Containers[0]
@@ -81,7 +81,7 @@ func TestContainerImage(t *testing.T) {
 
 	// The ServiceAccount folder as the kubelet projects it (files group-owned by fsGroup).
 	kube, _ := Clients(t)
-	cfg := opsAdminConfig(t)
+	cfg := adminConfig(t)
 	server, err := url.Parse(cfg.Host)
 	if err != nil {
 		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
@@ -199,12 +199,12 @@ func TestContainerImage(t *testing.T) {
 
 	Eventually(t, 2*time.Minute, 250*time.Millisecond, "the container's readiness probe on port "+strconv.Itoa(healthPort), func() error {
 		_ = running()
-		return opsExpectStatus(healthURL+c.ReadinessProbe.HTTPGet.Path, 200)
+		return expectStatus(healthURL+c.ReadinessProbe.HTTPGet.Path, 200)
 	})
-	if err := opsExpectStatus(healthURL+c.LivenessProbe.HTTPGet.Path, 200); err != nil {
+	if err := expectStatus(healthURL+c.LivenessProbe.HTTPGet.Path, 200); err != nil {
 		t.Errorf("liveness probe: %v", err)
 	}
-	if holder, _, err := opsLeaseHolder(t, d.Namespace, leaseName); err != nil || holder == "" {
+	if holder, _, err := leaseHolder(t, d.Namespace, leaseName); err != nil || holder == "" {
 		t.Errorf("Lease %s/%s holder = %q (%v), want the container", d.Namespace, leaseName, holder, err)
 	}
 
@@ -242,7 +242,7 @@ func TestContainerImage(t *testing.T) {
 	if code != 0 {
 		t.Errorf("container exit code after SIGTERM with a %d s grace period = %d, want 0", grace, code)
 	}
-	if holder, _, err := opsLeaseHolder(t, d.Namespace, leaseName); err != nil || holder != "" {
+	if holder, _, err := leaseHolder(t, d.Namespace, leaseName); err != nil || holder != "" {
 		t.Errorf("Lease %s/%s holder after the stop = %q (%v), want released", d.Namespace, leaseName, holder, err)
 	}
 
@@ -268,7 +268,7 @@ func TestContainerImage(t *testing.T) {
 	}
 
 	logs := engine.logs(name)
-	if lines, problems := opsJsonLogProblems(logs); lines == 0 || len(problems) > 0 {
+	if lines, problems := jsonLogProblems(logs); lines == 0 || len(problems) > 0 {
 		t.Errorf("container log: %d lines, not JSON: %q", lines, problems)
 	}
 	for _, want := range []string{"inClusterConfig", `"Connected"`, `"Released leadership"`} {

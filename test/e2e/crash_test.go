@@ -104,7 +104,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 	}
 }
 
-// Item 6, second part: a Network whose controller crashed before writing any status (so
+// A Network whose controller crashed before writing any status (so
 // status names no Neutron resource) is deleted; the next controller still finds its
 // network by the ownership marks, deletes it, and lets the object go.
 func TestDeletionWithoutStatusAfterCrash(t *testing.T) {

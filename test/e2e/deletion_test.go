@@ -13,7 +13,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// Item 6 (deletion): while a port still uses the subnet, a deleted Network stays with its
+// While a port still uses the subnet, a deleted Network stays with its
 // finalizer and says why (Ready=False SubnetInUse naming the subnet, a Warning Event);
 // once the port is gone the Network and all of its Neutron side disappear.
 func TestDeletionWaitsForPorts(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// Item 7 (drift): a Neutron network deleted by hand is recreated; the Network is Ready
+// A Neutron network deleted by hand is recreated; the Network is Ready
 // again with the new network's ID, and a NeutronDrift Event says what happened.
 func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 	ns := NewNamespace(t)
@@ -48,7 +48,7 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 	}
 }
 
-// Item 7 (drift): a gateway changed by hand in Neutron is restored on the same subnet.
+// A gateway changed by hand in Neutron is restored on the same subnet.
 func TestDriftChangedGatewayIsRestored(t *testing.T) {
 	ns := NewNamespace(t)
 	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})

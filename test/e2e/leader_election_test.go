@@ -42,19 +42,19 @@ func TestLeaderElection(t *testing.T) {
 		"-leader-elect-renew-deadline=" + renewDeadline.String(),
 		"-leader-elect-retry-period=" + retryPeriod.String(),
 	}}
-	a := opsStartController(t, opts)
-	b := opsStartController(t, opts)
-	ids := map[string]*Controller{opsControllerIdentity(t, a.PID()): a, opsControllerIdentity(t, b.PID()): b}
+	a := startConnectedController(t, opts)
+	b := startConnectedController(t, opts)
+	ids := map[string]*Controller{controllerIdentity(t, a.PID()): a, controllerIdentity(t, b.PID()): b}
 
 	// Exactly one leads.
 	var leader, standby *Controller
 	Eventually(t, 30*time.Second, 100*time.Millisecond, "one controller to hold the Lease", func() error {
-		holder, _, err := opsLeaseHolder(t, ns, lease)
+		holder, _, err := leaseHolder(t, ns, lease)
 		if err != nil {
 			return err
 		}
 		if ids[holder] == nil {
-			return fmt.Errorf("holderIdentity %q is neither %v", holder, opsKeys(ids))
+			return fmt.Errorf("holderIdentity %q is neither %v", holder, sortedKeys(ids))
 		}
 		leader = ids[holder]
 		return nil
@@ -84,10 +84,10 @@ func TestLeaderElection(t *testing.T) {
 	}
 	for _, name := range first {
 		WaitReady(t, ns, name, 60*time.Second)
-		nets[name] = opsWaitOwned(t, clusterID, ns, name)
+		nets[name] = waitOwned(t, clusterID, ns, name)
 	}
 	Consistently(t, 2*time.Second, 250*time.Millisecond, "one leader", func() error {
-		holder, _, err := opsLeaseHolder(t, ns, lease)
+		holder, _, err := leaseHolder(t, ns, lease)
 		if err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func TestLeaderElection(t *testing.T) {
 	// SIGKILL the leader: the standby takes over once the lease expires.
 	killed := time.Now()
 	leader.Kill()
-	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, standby.PID()), leaseDuration+takeoverMargin+2*time.Second)
+	waitLeaseHolder(t, ns, lease, controllerIdentity(t, standby.PID()), leaseDuration+takeoverMargin+2*time.Second)
 	takeover := time.Since(killed)
 	t.Logf("standby took over %s after the leader was killed (lease duration %s)", takeover.Round(time.Millisecond), leaseDuration)
 	if takeover > leaseDuration+takeoverMargin {
@@ -128,7 +128,7 @@ func TestLeaderElection(t *testing.T) {
 	})
 	CreateNetwork(t, ns, "le-3", "10.74.3.0/24", "")
 	WaitReady(t, ns, "le-3", 60*time.Second)
-	nets["le-3"] = opsWaitOwned(t, clusterID, ns, "le-3")
+	nets["le-3"] = waitOwned(t, clusterID, ns, "le-3")
 	if CountLines(newLeader.Logs(), "Created Neutron network", ns+"/le-3") != 1 {
 		t.Errorf("the new leader did not log creating the Neutron network of %s/le-3 exactly once", ns)
 	}
@@ -143,7 +143,7 @@ func TestLeaderElection(t *testing.T) {
 	if err := syscall.Kill(newLeader.PID(), syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
 	}
-	released := opsWaitLeaseHolder(t, ns, lease, "", 5*time.Second)
+	released := waitLeaseHolder(t, ns, lease, "", 5*time.Second)
 	t.Logf("Lease released %s after SIGTERM", released.Round(time.Millisecond))
 	if released > 2500*time.Millisecond {
 		t.Errorf("the Lease was released %s after SIGTERM; want at once (within ~2 s)", released)
@@ -158,22 +158,22 @@ func TestLeaderElection(t *testing.T) {
 
 	// A third process acquires the released Lease at once: from its "Waiting to become
 	// leader" to its "Became leader" (klog timestamps) takes far less than a lease duration.
-	c := opsStartController(t, opts)
-	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, c.PID()), leaseDuration+takeoverMargin)
+	c := startConnectedController(t, opts)
+	waitLeaseHolder(t, ns, lease, controllerIdentity(t, c.PID()), leaseDuration+takeoverMargin)
 	Eventually(t, 5*time.Second, 100*time.Millisecond, "the third process to log Became leader", func() error {
 		if !strings.Contains(c.Logs(), "Became leader") {
 			return fmt.Errorf("not yet")
 		}
 		return nil
 	})
-	acquired := opsLogTime(t, c.Logs(), "Became leader").Sub(opsLogTime(t, c.Logs(), "Waiting to become leader"))
+	acquired := logTime(t, c.Logs(), "Became leader").Sub(logTime(t, c.Logs(), "Waiting to become leader"))
 	t.Logf("third process acquired the released Lease %s after it started waiting for it", acquired.Round(time.Millisecond))
 	if acquired > leaseDuration/3 {
 		t.Errorf("the third process needed %s to acquire a released Lease; want at once, far under the lease duration %s", acquired, leaseDuration)
 	}
 	CreateNetwork(t, ns, "le-4", "10.74.4.0/24", "")
 	WaitReady(t, ns, "le-4", 60*time.Second)
-	nets["le-4"] = opsWaitOwned(t, clusterID, ns, "le-4")
+	nets["le-4"] = waitOwned(t, clusterID, ns, "le-4")
 	if CountLines(c.Logs(), "Created Neutron network", ns+"/le-4") != 1 {
 		t.Errorf("the third leader did not log creating the Neutron network of %s/le-4 exactly once", ns)
 	}
@@ -181,11 +181,11 @@ func TestLeaderElection(t *testing.T) {
 	// Nothing was ever created twice: per Network, and over everything this cluster ID owns
 	// (the controllers also reconcile other tests' Networks, each once).
 	for name, n := range nets {
-		if _, _, err := opsOwnedResources(t, OwnerOf(clusterID, n)); err != nil {
+		if _, _, err := ownedResources(t, OwnerOf(clusterID, n)); err != nil {
 			t.Errorf("Network %s: %v", name, err)
 		}
 	}
-	if dups := opsDuplicatesOfCluster(t, clusterID); len(dups) > 0 {
+	if dups := duplicatesOfCluster(t, clusterID); len(dups) > 0 {
 		t.Errorf("Neutron resources created twice by cluster %s:\n  %s", clusterID, strings.Join(dups, "\n  "))
 	}
 
@@ -199,19 +199,19 @@ func TestLeaderElection(t *testing.T) {
 	}
 }
 
-// opsWaitOwned waits until Neutron holds exactly one network and one subnet of clusterID for
+// waitOwned waits until Neutron holds exactly one network and one subnet of clusterID for
 // the Network and returns the Network.
-func opsWaitOwned(t *testing.T, clusterID, ns, name string) *samplecrdv1.Network {
+func waitOwned(t *testing.T, clusterID, ns, name string) *samplecrdv1.Network {
 	t.Helper()
 	n := GetNetwork(t, ns, name)
 	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("Neutron resources of cluster %s for %s/%s", clusterID, ns, name), func() error {
-		_, _, err := opsOwnedResources(t, OwnerOf(clusterID, n))
+		_, _, err := ownedResources(t, OwnerOf(clusterID, n))
 		return err
 	})
 	return n
 }
 
-func opsKeys[V any](m map[string]V) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -219,16 +219,16 @@ func opsKeys[V any](m map[string]V) []string {
 	return out
 }
 
-var opsKlogHeader = regexp.MustCompile(`^[IWEF](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) `)
+var klogHeader = regexp.MustCompile(`^[IWEF](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) `)
 
-// opsLogTime returns the timestamp of the first klog text line containing msg.
-func opsLogTime(t *testing.T, logs, msg string) time.Time {
+// logTime returns the timestamp of the first klog text line containing msg.
+func logTime(t *testing.T, logs, msg string) time.Time {
 	t.Helper()
 	for _, line := range strings.Split(logs, "\n") {
 		if !strings.Contains(line, msg) {
 			continue
 		}
-		if m := opsKlogHeader.FindStringSubmatch(line); m != nil {
+		if m := klogHeader.FindStringSubmatch(line); m != nil {
 			ts, err := time.Parse("0102 15:04:05.000000", m[1])
 			if err == nil {
 				return ts

@@ -23,8 +23,8 @@ import (
 func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	t.Parallel()
 	ns := NewNamespace(t)
-	proxy := opsStartAPIProxy(t, ns, true)
-	ctrl := opsStartController(t, ControllerOptions{
+	proxy := startAPIProxy(t, ns, true)
+	ctrl := startConnectedController(t, ControllerOptions{
 		Kubeconfig: proxy.Kubeconfig(t),
 		Args: []string{
 			"-logging-format=json",
@@ -40,7 +40,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		if code, err := ctrl.Wait(10 * time.Millisecond); err == nil {
 			t.Fatalf("controller exited with %d during startup:\n%s", code, LastLines(ctrl.Logs(), 40))
 		}
-		return opsExpectStatus(healthz, http.StatusOK)
+		return expectStatus(healthz, http.StatusOK)
 	})
 	Eventually(t, 10*time.Second, 50*time.Millisecond, "the informer's LIST/WATCH to reach the proxy", func() error {
 		if proxy.Held() == 0 {
@@ -50,31 +50,31 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	})
 	holdStart := time.Now()
 	Consistently(t, 5*time.Second, 200*time.Millisecond, "/readyz 503 and /healthz 200 while the informer is held", func() error {
-		code, body, err := opsHttpGet(readyz)
+		code, body, err := httpGet(readyz)
 		if err != nil {
 			return err
 		}
 		if code != http.StatusServiceUnavailable || !strings.Contains(body, "not synced") {
 			return fmt.Errorf("GET /readyz = %d %q, want 503 \"informer cache not synced yet\"", code, strings.TrimSpace(body))
 		}
-		return opsExpectStatus(healthz, http.StatusOK)
+		return expectStatus(healthz, http.StatusOK)
 	})
 	proxy.Release()
 	t.Logf("released the informer after %s; requests seen by the proxy:\n  %s",
 		time.Since(holdStart).Round(time.Millisecond), strings.Join(proxy.Requests(), "\n  "))
 	Eventually(t, 30*time.Second, 100*time.Millisecond, "/readyz 200 after the cache synced", func() error {
-		return opsExpectStatus(readyz, http.StatusOK)
+		return expectStatus(readyz, http.StatusOK)
 	})
-	if err := opsExpectStatus(healthz, http.StatusOK); err != nil {
+	if err := expectStatus(healthz, http.StatusOK); err != nil {
 		t.Errorf("/healthz after sync: %v", err)
 	}
 	var startupList, held bool
 	for _, r := range proxy.Requests() {
-		startupList = startupList || r == "GET "+opsNetworksCollection+"?limit=1"
-		held = held || strings.HasPrefix(r, "GET "+opsNetworksCollection+"?") && r != "GET "+opsNetworksCollection+"?limit=1"
+		startupList = startupList || r == "GET "+networksCollection+"?limit=1"
+		held = held || strings.HasPrefix(r, "GET "+networksCollection+"?") && r != "GET "+networksCollection+"?limit=1"
 	}
 	if !startupList || !held {
-		t.Errorf("expected the startup check GET %s?limit=1 and an informer LIST/WATCH; saw %q", opsNetworksCollection, proxy.Requests())
+		t.Errorf("expected the startup check GET %s?limit=1 and an informer LIST/WATCH; saw %q", networksCollection, proxy.Requests())
 	}
 
 	// Create/delete cycle.
@@ -83,20 +83,20 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	n := WaitReady(t, ns, name, 60*time.Second)
 	owner := OwnerOf(ctrl.ClusterID, n)
 	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron network and subnet", func() error {
-		_, sub, err := opsOwnedResources(t, owner)
+		_, sub, err := ownedResources(t, owner)
 		if err == nil && (sub.CIDR != "10.71.0.0/24" || sub.GatewayIP != "10.71.0.1") {
 			err = fmt.Errorf("subnet %s is %s gateway %s", sub.ID, sub.CIDR, sub.GatewayIP)
 		}
 		return err
 	})
 	// The resync (every 2 s) counts this cluster's Neutron networks: just this one.
-	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
+	waitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
 
 	// An orphan: a network of this cluster whose Network UID does not exist. The resync
 	// deletes it (grace period 0).
 	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), neutron.ClusterDescription(ctrl.ClusterID),
-		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + opsFakeUID()})
-	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
+		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + fakeUID()})
+	waitMetric(t, ctrl.MetricsURL(), "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
 	if NetworkExists(t, orphan.ID) {
 		t.Errorf("orphaned Neutron network %s still exists after orphans_collected_total went up", orphan.ID)
 	}
@@ -104,10 +104,10 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	DeleteNetwork(t, ns, name)
 	WaitGone(t, ns, name, 60*time.Second)
 	WaitNeutronEmpty(t, owner, 30*time.Second)
-	opsWaitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 0 }, "== 0")
+	waitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 0 }, "== 0")
 
 	// Every documented series, after the cycle.
-	families := opsScrape(t, ctrl.MetricsURL())
+	families := scrapeMetrics(t, ctrl.MetricsURL())
 	positive := func(v float64) bool { return v > 0 }
 	nonNegative := func(v float64) bool { return v >= 0 }
 	present := func(float64) bool { return true }
@@ -150,7 +150,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		if got := mf.GetType().String(); got != c.typ {
 			t.Errorf("%s has type %s, want %s", c.family, got, c.typ)
 		}
-		v, found := opsSample(families, c.family, c.labels...)
+		v, found := metricSample(families, c.family, c.labels...)
 		if !found {
 			t.Errorf("/metrics has no %s series with labels %v", c.family, c.labels)
 			continue
@@ -159,7 +159,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 			t.Errorf("%s%v = %v, want %s", c.family, c.labels, v, c.want)
 		}
 	}
-	if v, _ := opsSample(families, "network_controller_reconcile_total", "result=error"); v != 0 {
+	if v, _ := metricSample(families, "network_controller_reconcile_total", "result=error"); v != 0 {
 		t.Logf("note: %v reconciles failed (conflicts with other writers are retried)", v)
 	}
 
@@ -169,7 +169,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		t.Errorf("controller exited with %d after SIGTERM, want 0", code)
 	}
 	logs := ctrl.Logs()
-	lines, problems := opsJsonLogProblems(logs)
+	lines, problems := jsonLogProblems(logs)
 	for _, p := range problems {
 		t.Errorf("-logging-format=json: %s", p)
 	}
@@ -177,20 +177,20 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		t.Errorf("only %d log lines; expected a full run's worth", lines)
 	}
 	for _, msg := range []string{"Connected", "Starting workers", "Created Neutron network", "Workers stopped"} {
-		if !opsJsonLogHas(logs, msg) {
+		if !jsonLogHas(logs, msg) {
 			t.Errorf("JSON log has no line with msg %q", msg)
 		}
 	}
-	if !opsJsonLogHas(logs, "Serving", "server=health probe") {
+	if !jsonLogHas(logs, "Serving", "server=health probe") {
 		t.Errorf("JSON log has no \"Serving\" line for the health probe server with a server attribute")
 	}
 }
 
-// opsWaitMetric polls one series until ok accepts its value.
-func opsWaitMetric(t *testing.T, metricsURL, family string, labels []string, ok func(float64) bool, want string) {
+// waitMetric polls one series until ok accepts its value.
+func waitMetric(t *testing.T, metricsURL, family string, labels []string, ok func(float64) bool, want string) {
 	t.Helper()
 	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("%s%v %s", family, labels, want), func() error {
-		v, found := opsSample(opsScrape(t, metricsURL), family, labels...)
+		v, found := metricSample(scrapeMetrics(t, metricsURL), family, labels...)
 		if !found {
 			return fmt.Errorf("no such series")
 		}
@@ -199,10 +199,4 @@ func opsWaitMetric(t *testing.T, metricsURL, family string, labels []string, ok 
 		}
 		return nil
 	})
-}
-
-// opsFakeUID returns a random UUID-shaped string no object has.
-func opsFakeUID() string {
-	h := RandomSuffix(32)
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

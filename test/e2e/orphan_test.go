@@ -125,7 +125,7 @@ func sorted(s []string) []string {
 	return c
 }
 
-// Item 8: a young orphan survives while the grace period protects it.
+// A young orphan survives while the grace period protects it.
 func TestOrphanGracePeriodProtectsYoungNetworks(t *testing.T) {
 	ns := NewNamespace(t)
 	ctrl := StartController(t, ControllerOptions{Args: []string{"-orphan-grace-period=1h", "-neutron-resync-period=2s"}})
@@ -141,7 +141,7 @@ func TestOrphanGracePeriodProtectsYoungNetworks(t *testing.T) {
 	}
 }
 
-// Item 8: a Network deleted while no controller ran, its finalizer removed by hand, leaves
+// A Network deleted while no controller ran, its finalizer removed by hand, leaves
 // its Neutron network behind; the next controller collects it.
 func TestOrphanLeftByForcedDeletionIsCollected(t *testing.T) {
 	ns := NewNamespace(t)

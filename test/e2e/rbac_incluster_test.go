@@ -23,13 +23,13 @@ import (
 )
 
 const (
-	opsDeployNamespace = "network-controller"
-	opsDeploySA        = "network-controller"
-	opsDeployUser      = "system:serviceaccount:" + opsDeployNamespace + ":" + opsDeploySA
+	deployNamespace      = "network-controller"
+	deployServiceAccount = "network-controller"
+	deployUser           = "system:serviceaccount:" + deployNamespace + ":" + deployServiceAccount
 )
 
-// opsRbacManifests are the deploy/ files that create the controller's identity and rights.
-var opsRbacManifests = []string{
+// rbacManifests are the deploy/ files that create the controller's identity and rights.
+var rbacManifests = []string{
 	"00-namespace.yaml",
 	"10-serviceaccount.yaml",
 	"20-clusterrole.yaml",
@@ -38,12 +38,12 @@ var opsRbacManifests = []string{
 	"31-rolebinding-leader-election.yaml",
 }
 
-// opsApplyDeployRBAC applies the RBAC part of deploy/ for real (idempotent; it stays: the
+// applyDeployRBAC applies the RBAC part of deploy/ for real (idempotent; it stays: the
 // namespace could not be deleted anyway without a kube-controller-manager).
-func opsApplyDeployRBAC(t *testing.T) {
+func applyDeployRBAC(t *testing.T) {
 	t.Helper()
 	args := []string{"apply"}
-	for _, f := range opsRbacManifests {
+	for _, f := range rbacManifests {
 		args = append(args, "-f", filepath.Join("deploy", f))
 	}
 	MustKubectl(t, args...)
@@ -56,11 +56,11 @@ func opsApplyDeployRBAC(t *testing.T) {
 // through create, gateway change and delete, with no "forbidden" anywhere in the log.
 func TestRBACInCluster(t *testing.T) {
 	t.Parallel()
-	opsApplyDeployRBAC(t)
+	applyDeployRBAC(t)
 
 	// All of deploy/ (Deployment, PDB, Service too) is accepted by the apiserver, and
 	// deploy/examples/ (the Secret with credentials) is not part of it.
-	stdout, stderr, err := opsKubectlSplit(t, "", "apply", "--dry-run=server", "-k", "deploy/")
+	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-k", "deploy/")
 	if err != nil {
 		t.Fatalf("kubectl apply --dry-run=server -k deploy/: %v\n%s%s", err, stdout, stderr)
 	}
@@ -88,15 +88,15 @@ func TestRBACInCluster(t *testing.T) {
 		t.Errorf("server dry run of deploy/ warned:\n%s", stderr)
 	}
 
-	opsCheckRules(t)
-	opsCheckCanI(t)
+	checkRules(t)
+	checkCanI(t)
 
 	// A token for the ServiceAccount, as the kubelet would mount it.
-	token := strings.TrimSpace(MustKubectl(t, "create", "token", opsDeploySA, "-n", opsDeployNamespace, "--duration=1h"))
+	token := strings.TrimSpace(MustKubectl(t, "create", "token", deployServiceAccount, "-n", deployNamespace, "--duration=1h"))
 	if strings.Count(token, ".") != 2 {
 		t.Fatalf("kubectl create token returned %q, not a JWT", token)
 	}
-	cfg := opsAdminConfig(t)
+	cfg := adminConfig(t)
 	server, err := url.Parse(cfg.Host)
 	if err != nil {
 		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
@@ -131,9 +131,9 @@ current-context: c
 `, cfg.Host, base64.StdEncoding.EncodeToString(ca), token)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	who, _, err := opsKubectlSplit(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
-	if err != nil || who != opsDeployUser {
-		t.Fatalf("kubectl auth whoami with the token = %q (%v), want %s", who, err, opsDeployUser)
+	who, _, err := kubectlSplit(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+	if err != nil || who != deployUser {
+		t.Fatalf("kubectl auth whoami with the token = %q (%v), want %s", who, err, deployUser)
 	}
 
 	// The service account folder client-go reads in a pod, in a private mount namespace:
@@ -143,7 +143,7 @@ current-context: c
 	if err := os.MkdirAll(saDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range map[string][]byte{"token": []byte(token), "ca.crt": ca, "namespace": []byte(opsDeployNamespace)} {
+	for name, content := range map[string][]byte{"token": []byte(token), "ca.crt": ca, "namespace": []byte(deployNamespace)} {
 		if err := os.WriteFile(filepath.Join(saDir, name), content, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ current-context: c
 		kube, _ := Clients(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_ = kube.CoordinationV1().Leases(opsDeployNamespace).Delete(ctx, lease, metav1.DeleteOptions{})
+		_ = kube.CoordinationV1().Leases(deployNamespace).Delete(ctx, lease, metav1.DeleteOptions{})
 	})
 	// No -kubeconfig and leader election on with only the Lease name given: the in-cluster
 	// defaults (Lease namespace from POD_NAMESPACE). unshare gives the process a private
@@ -177,25 +177,25 @@ current-context: c
 			"HOME=" + t.TempDir(), // no ~/.kube/config to fall back to
 			"KUBERNETES_SERVICE_HOST=" + server.Hostname(),
 			"KUBERNETES_SERVICE_PORT=" + server.Port(),
-			"POD_NAMESPACE=" + opsDeployNamespace,
+			"POD_NAMESPACE=" + deployNamespace,
 		},
 		Args: []string{"-leader-elect=true", "-leader-elect-lease-name=" + lease},
 	})
-	opsStartupDone(t, ctrl.Logs, ctrl.Exited)
+	startupDone(t, ctrl.Logs, ctrl.Exited)
 
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "the in-cluster controller to lead", func() error {
 		if ctrl.Exited() {
 			code, _ := ctrl.Wait(0)
 			t.Fatalf("the in-cluster controller exited with %d:\n%s", code, LastLines(ctrl.Logs(), 40))
 		}
-		holder, _, err := opsLeaseHolder(t, opsDeployNamespace, lease)
+		holder, _, err := leaseHolder(t, deployNamespace, lease)
 		if err != nil {
 			return err
 		}
-		if want := opsControllerIdentity(t, ctrl.PID()); holder != want {
-			return fmt.Errorf("Lease %s/%s holder %q, want %q", opsDeployNamespace, lease, holder, want)
+		if want := controllerIdentity(t, ctrl.PID()); holder != want {
+			return fmt.Errorf("Lease %s/%s holder %q, want %q", deployNamespace, lease, holder, want)
 		}
-		return opsExpectStatus(ctrl.HealthURL()+"/readyz", 200)
+		return expectStatus(ctrl.HealthURL()+"/readyz", 200)
 	})
 	logs := ctrl.Logs()
 	if !strings.Contains(logs, "Using the inClusterConfig") || strings.Contains(logs, "error creating inClusterConfig") {
@@ -212,7 +212,7 @@ current-context: c
 	owner := OwnerOf(clusterID, n)
 	var subnetID string
 	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron subnet 10.75.0.0/24 gateway 10.75.0.1", func() error {
-		_, sub, err := opsOwnedResources(t, owner)
+		_, sub, err := ownedResources(t, owner)
 		if err != nil {
 			return err
 		}
@@ -229,7 +229,7 @@ current-context: c
 	// Update: the gateway change is followed in Neutron and in status.
 	SetGateway(t, ns, name, "10.75.0.254")
 	Eventually(t, 60*time.Second, 250*time.Millisecond, "gateway 10.75.0.254 in Neutron", func() error {
-		_, sub, err := opsOwnedResources(t, owner)
+		_, sub, err := ownedResources(t, owner)
 		if err != nil {
 			return err
 		}
@@ -256,7 +256,7 @@ current-context: c
 	if code, err := ctrl.Wait(30 * time.Second); err != nil || code != 0 {
 		t.Errorf("the in-cluster controller exited with %d (%v) after SIGTERM, want 0", code, err)
 	}
-	if holder, _, err := opsLeaseHolder(t, opsDeployNamespace, lease); err != nil || holder != "" {
+	if holder, _, err := leaseHolder(t, deployNamespace, lease); err != nil || holder != "" {
 		t.Errorf("Lease holder after shutdown = %q (%v), want released", holder, err)
 	}
 	logs = ctrl.Logs()
@@ -272,8 +272,8 @@ current-context: c
 	}
 }
 
-// opsExpectedClusterRole is the ClusterRole deploy/20-clusterrole.yaml must grant, no more.
-var opsExpectedClusterRole = []rbacv1.PolicyRule{
+// expectedClusterRole is the ClusterRole deploy/20-clusterrole.yaml must grant, no more.
+var expectedClusterRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks"}, Verbs: []string{"get", "list", "watch", "update", "patch"}},
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/status"}, Verbs: []string{"update", "patch"}},
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/finalizers"}, Verbs: []string{"update"}},
@@ -281,12 +281,12 @@ var opsExpectedClusterRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"kube-system"}, Verbs: []string{"get"}},
 }
 
-var opsExpectedLeaseRole = []rbacv1.PolicyRule{
+var expectedLeaseRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
 }
 
-// opsCheckRules compares the live ClusterRole and Role with the expected rules.
-func opsCheckRules(t *testing.T) {
+// checkRules compares the live ClusterRole and Role with the expected rules.
+func checkRules(t *testing.T) {
 	t.Helper()
 	kube, _ := Clients(t)
 	ctx := Ctx(t, 30*time.Second)
@@ -294,19 +294,19 @@ func opsCheckRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := opsNormalizeRules(cr.Rules), opsNormalizeRules(opsExpectedClusterRole); !reflect.DeepEqual(got, want) {
+	if got, want := normalizeRules(cr.Rules), normalizeRules(expectedClusterRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("ClusterRole network-controller rules:\n got %v\nwant %v", got, want)
 	}
-	role, err := kube.RbacV1().Roles(opsDeployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
+	role, err := kube.RbacV1().Roles(deployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := opsNormalizeRules(role.Rules), opsNormalizeRules(opsExpectedLeaseRole); !reflect.DeepEqual(got, want) {
+	if got, want := normalizeRules(role.Rules), normalizeRules(expectedLeaseRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("Role network-controller-leader-election rules:\n got %v\nwant %v", got, want)
 	}
 }
 
-func opsNormalizeRules(rules []rbacv1.PolicyRule) []string {
+func normalizeRules(rules []rbacv1.PolicyRule) []string {
 	var out []string
 	for _, r := range rules {
 		for _, g := range r.APIGroups {
@@ -321,10 +321,10 @@ func opsNormalizeRules(rules []rbacv1.PolicyRule) []string {
 	return out
 }
 
-// opsCanI asks the apiserver whether the ServiceAccount may do args (kubectl auth can-i).
-func opsCanI(t *testing.T, args ...string) bool {
+// canI asks the apiserver whether the ServiceAccount may do args (kubectl auth can-i).
+func canI(t *testing.T, args ...string) bool {
 	t.Helper()
-	out, _ := Kubectl(t, append([]string{"auth", "can-i", "--as=" + opsDeployUser}, args...)...)
+	out, _ := Kubectl(t, append([]string{"auth", "can-i", "--as=" + deployUser}, args...)...)
 	if strings.Contains(out, "doesn't have a resource type") {
 		// A "no" for a resource the apiserver does not know would prove nothing.
 		t.Fatalf("kubectl auth can-i %v: unknown resource: %s", args, out)
@@ -341,10 +341,10 @@ func opsCanI(t *testing.T, args ...string) bool {
 	}
 }
 
-// opsCheckCanI asks the apiserver, through SubjectAccessReviews, for every grant of the
+// checkCanI asks the apiserver, through SubjectAccessReviews, for every grant of the
 // live ClusterRole and Role (each must be allowed) and for rights the controller must not
 // have.
-func opsCheckCanI(t *testing.T) {
+func checkCanI(t *testing.T) {
 	t.Helper()
 	var yes [][]string
 	add := func(rules []rbacv1.PolicyRule, scope ...string) {
@@ -375,41 +375,41 @@ func opsCheckCanI(t *testing.T) {
 			}
 		}
 	}
-	add(opsExpectedClusterRole, "--all-namespaces")
-	add(opsExpectedLeaseRole, "-n", opsDeployNamespace)
+	add(expectedClusterRole, "--all-namespaces")
+	add(expectedLeaseRole, "-n", deployNamespace)
 	for _, args := range yes {
-		if !opsCanI(t, args...) {
-			t.Errorf("%s may not %v; the deploy/ RBAC should allow it", opsDeployUser, args)
+		if !canI(t, args...) {
+			t.Errorf("%s may not %v; the deploy/ RBAC should allow it", deployUser, args)
 		}
 	}
 
 	no := [][]string{
 		{"list", "secrets", "--all-namespaces"},
-		{"get", "secrets", "-n", opsDeployNamespace},
+		{"get", "secrets", "-n", deployNamespace},
 		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
 		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
 		{"deletecollection", "networks.samplecrd.k8s.io", "-n", "default"},
 		{"create", "networks.samplecrd.k8s.io", "-n", "default"},
 		{"patch", "networks.samplecrd.k8s.io", "--subresource=finalizers", "-n", "default"},
-		{"get", "pods", "-n", opsDeployNamespace},
+		{"get", "pods", "-n", deployNamespace},
 		{"list", "pods", "--all-namespaces"},
 		{"update", "leases.coordination.k8s.io", "-n", "kube-system"},
 		{"get", "leases.coordination.k8s.io", "-n", "default"},
 		{"create", "leases.coordination.k8s.io", "-n", "kube-node-lease"},
-		{"list", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
-		{"watch", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
-		{"delete", "leases.coordination.k8s.io", "-n", opsDeployNamespace},
+		{"list", "leases.coordination.k8s.io", "-n", deployNamespace},
+		{"watch", "leases.coordination.k8s.io", "-n", deployNamespace},
+		{"delete", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"list", "namespaces"},
 		{"get", "namespaces/default"},
 		{"update", "namespaces/kube-system"},
 		{"delete", "events", "--all-namespaces"},
-		{"create", "serviceaccounts", "--subresource=token", "-n", opsDeployNamespace},
+		{"create", "serviceaccounts", "--subresource=token", "-n", deployNamespace},
 		{"impersonate", "serviceaccounts", "--all-namespaces"},
 		{"*", "*", "--all-namespaces"},
 	}
 	for _, args := range no {
-		if opsCanI(t, args...) {
-			t.Errorf("%s may %v; the deploy/ RBAC must not allow it", opsDeployUser, args)
+		if canI(t, args...) {
+			t.Errorf("%s may %v; the deploy/ RBAC must not allow it", deployUser, args)
 		}
 	}
 }

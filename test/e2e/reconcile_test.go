@@ -16,8 +16,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Item 1 (ownership): the Neutron network and subnet carry the cluster ID and the
-// object's UID as tags, the ownership description, and deterministic names.
+// The Neutron network carries the cluster ID and the object's UID as tags; network and
+// subnet carry the cluster's description and the owner's deterministic name.
 func TestOwnershipMarks(t *testing.T) {
 	ns := NewNamespace(t)
 	ctrl := StartController(t, ControllerOptions{})
@@ -163,7 +163,7 @@ func waitGateway(t *testing.T, ns, name, gw string) *samplecrdv1.Network {
 	})
 }
 
-// Item 4 (status, terminal reason): a spec that passes the CRD's rules but that Neutron
+// A spec that passes the CRD's rules but that Neutron
 // refuses with 400 (an IPv4 multicast range: "Multicast IP subnet is not supported if
 // enable_dhcp is True") is reported as Ready=False InvalidSpec with a Warning Event, and
 // is not retried: neither reconciliations nor Neutron subnet creates keep coming.

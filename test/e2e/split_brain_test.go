@@ -54,10 +54,10 @@ func TestSplitBrain(t *testing.T) {
 			}
 		}
 	})
-	byIdentity := map[string]*Controller{opsControllerIdentity(t, a.PID()): a, opsControllerIdentity(t, b.PID()): b}
+	byIdentity := map[string]*Controller{controllerIdentity(t, a.PID()): a, controllerIdentity(t, b.PID()): b}
 	var leader, standby *Controller
 	Eventually(t, 60*time.Second, 100*time.Millisecond, "one replica to hold the Lease", func() error {
-		holder, _, err := opsLeaseHolder(t, ns, lease)
+		holder, _, err := leaseHolder(t, ns, lease)
 		if err != nil {
 			return err
 		}
@@ -91,7 +91,7 @@ func TestSplitBrain(t *testing.T) {
 	frozen := time.Now()
 	create(4, 8)
 	SetGateway(t, ns, "sb-0", "10.77.0.200")
-	opsWaitLeaseHolder(t, ns, lease, opsControllerIdentity(t, standby.PID()), 60*time.Second)
+	waitLeaseHolder(t, ns, lease, controllerIdentity(t, standby.PID()), 60*time.Second)
 	t.Logf("standby took the Lease %s after the leader was frozen", time.Since(frozen).Round(100*time.Millisecond))
 	waitReady(0, 8)
 	if got := GetNetwork(t, ns, "sb-0").Status.Gateway; got != "10.77.0.200" {
@@ -121,9 +121,9 @@ func TestSplitBrain(t *testing.T) {
 	if !strings.Contains(afterThaw, "Lost leadership") {
 		t.Errorf("the old leader did not log that it lost the Lease:\n%s", LastLines(afterThaw, 30))
 	}
-	holder, _, err := opsLeaseHolder(t, ns, lease)
-	if err != nil || holder != opsControllerIdentity(t, standby.PID()) {
-		t.Errorf("Lease holder %q (%v) after the thaw, want the former standby %s", holder, err, opsControllerIdentity(t, standby.PID()))
+	holder, _, err := leaseHolder(t, ns, lease)
+	if err != nil || holder != controllerIdentity(t, standby.PID()) {
+		t.Errorf("Lease holder %q (%v) after the thaw, want the former standby %s", holder, err, controllerIdentity(t, standby.PID()))
 	}
 
 	// The new leader converges everything, and no duplicate survives its resync.

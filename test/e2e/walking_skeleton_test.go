@@ -13,7 +13,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// The walking skeleton, driven with kubectl as a user would: apply example/, see
+// The walking skeleton, driven with kubectl as a user would: apply example/, see
 // both Networks Ready with the Neutron subnets they describe, change a gateway, delete.
 func TestWalkingSkeleton(t *testing.T) {
 	ns := NewNamespace(t)
