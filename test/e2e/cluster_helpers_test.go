@@ -100,18 +100,6 @@ func waitLeaseHolder(t testing.TB, ns, name, want string, timeout time.Duration)
 	return time.Since(start)
 }
 
-// httpGet returns the status code and body of a GET.
-func httpGet(u string) (int, string, error) {
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(u)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b), err
-}
-
 // expectStatus fails unless a GET of u answers code.
 func expectStatus(u string, code int) error {
 	got, body, err := httpGet(u)
@@ -137,41 +125,6 @@ func scrapeMetrics(t testing.TB, u string) map[string]*dto.MetricFamily {
 		t.Fatalf("parsing %s: %v\n%s", u, err, body)
 	}
 	return families
-}
-
-// metricSample returns the value of the series of family whose labels include all of labels
-// (name=value pairs), summed; counters, gauges and untyped series give their value,
-// histograms their sample count. found is false when no series matches.
-func metricSample(families map[string]*dto.MetricFamily, family string, labels ...string) (value float64, found bool) {
-	mf := families[family]
-	if mf == nil {
-		return 0, false
-	}
-next:
-	for _, m := range mf.GetMetric() {
-		have := map[string]string{}
-		for _, lp := range m.GetLabel() {
-			have[lp.GetName()] = lp.GetValue()
-		}
-		for _, l := range labels {
-			k, v, _ := strings.Cut(l, "=")
-			if have[k] != v {
-				continue next
-			}
-		}
-		found = true
-		switch {
-		case m.Counter != nil:
-			value += m.GetCounter().GetValue()
-		case m.Gauge != nil:
-			value += m.GetGauge().GetValue()
-		case m.Histogram != nil:
-			value += float64(m.GetHistogram().GetSampleCount())
-		case m.Untyped != nil:
-			value += m.GetUntyped().GetValue()
-		}
-	}
-	return value, found
 }
 
 // ---------------------------------------------------------------- apiserver proxy ----

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -13,12 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // ControllerOptions configure one controller process.
@@ -288,61 +290,26 @@ func (c *Controller) WaitReadyz(timeout time.Duration) {
 	})
 }
 
-// Metric returns the sum of the samples of a metric whose label set contains every
-// label in labels (e.g. `result="success"`), read from the controller's /metrics.
+// Metric returns the sum of the series of a metric whose labels include every one of
+// labels (name=value pairs, e.g. "result=success"), read from the controller's /metrics.
 func (c *Controller) Metric(name string, labels ...string) (float64, error) {
-	resp, err := http.Get(c.MetricsURL())
+	code, body, err := httpGet(c.MetricsURL())
 	if err != nil {
 		return 0, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("GET %s: %s", c.MetricsURL(), resp.Status)
+	if code != http.StatusOK {
+		return 0, fmt.Errorf("GET %s: %d", c.MetricsURL(), code)
 	}
-	sum, found := 0.0, false
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		// name{labels} value [timestamp]; label values may contain spaces.
-		split := strings.LastIndex(line, "}") + 1
-		if split == 0 {
-			split = strings.Index(line, " ")
-		}
-		if split <= 0 || split >= len(line) {
-			continue
-		}
-		series, value := line[:split], strings.TrimSpace(line[split:])
-		metric, lbls, _ := strings.Cut(series, "{")
-		if metric != name {
-			continue
-		}
-		match := true
-		for _, l := range labels {
-			if !strings.Contains(lbls, l) {
-				match = false
-			}
-		}
-		if !match {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.Fields(value)[0], 64)
-		if err != nil {
-			return 0, fmt.Errorf("parsing %q: %w", line, err)
-		}
-		sum += v
-		found = true
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(strings.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("parsing %s: %w", c.MetricsURL(), err)
 	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
+	v, found := metricSample(families, name, labels...)
 	if !found {
 		return 0, errNoSuchMetric
 	}
-	return sum, nil
+	return v, nil
 }
 
 var errNoSuchMetric = errors.New("no such metric")
@@ -398,4 +365,51 @@ func (c *Controller) WaitNewLogLine(timeout time.Duration, substrs ...string) st
 		return fmt.Errorf("not yet")
 	})
 	return found
+}
+
+// httpGet returns the status code and body of a GET.
+func httpGet(u string) (int, string, error) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(u)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// metricSample returns the value of the series of family whose labels include all of labels
+// (name=value pairs), summed; counters, gauges and untyped series give their value,
+// histograms their sample count. found is false when no series matches.
+func metricSample(families map[string]*dto.MetricFamily, family string, labels ...string) (value float64, found bool) {
+	mf := families[family]
+	if mf == nil {
+		return 0, false
+	}
+next:
+	for _, m := range mf.GetMetric() {
+		have := map[string]string{}
+		for _, lp := range m.GetLabel() {
+			have[lp.GetName()] = lp.GetValue()
+		}
+		for _, l := range labels {
+			k, v, _ := strings.Cut(l, "=")
+			if have[k] != v {
+				continue next
+			}
+		}
+		found = true
+		switch {
+		case m.Counter != nil:
+			value += m.GetCounter().GetValue()
+		case m.Gauge != nil:
+			value += m.GetGauge().GetValue()
+		case m.Histogram != nil:
+			value += float64(m.GetHistogram().GetSampleCount())
+		case m.Untyped != nil:
+			value += m.GetUntyped().GetValue()
+		}
+	}
+	return value, found
 }

@@ -192,7 +192,7 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 		return v
 	}
 	subnetCreates := func() float64 {
-		v, err := ctrl.Metric("network_controller_neutron_requests_total", `operation="create subnet"`)
+		v, err := ctrl.Metric("network_controller_neutron_requests_total", "operation=create subnet")
 		if err != nil {
 			t.Fatalf("reading neutron_requests_total: %v", err)
 		}
