@@ -22,10 +22,8 @@ REPO=localhost/network-controller-base
 log() { echo "base-images: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-GO=go
-if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
-  GO=/usr/local/go/bin/go
-fi
+# shellcheck source=hack/lib/go.sh
+source "${ROOT}/hack/lib/go.sh"
 
 # engine runs the container engine with the settings this machine needs (see hack/image.sh).
 engine() {

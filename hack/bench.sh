@@ -22,10 +22,8 @@ cd "${ROOT}"
 
 log() { echo "bench: $*" >&2; }
 
-GO=go
-if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
-  GO=/usr/local/go/bin/go
-fi
+# shellcheck source=hack/lib/go.sh
+source "${ROOT}/hack/lib/go.sh"
 
 started_kube=0
 started_neutron=0

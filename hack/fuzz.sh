@@ -14,10 +14,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "${ROOT}"
 
-GO=go
-if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
-  GO=/usr/local/go/bin/go
-fi
+# shellcheck source=hack/lib/go.sh
+source "${ROOT}/hack/lib/go.sh"
 FUZZ_TIME="${FUZZ_TIME:-60s}"
 
 log() { echo "fuzz: $*" >&2; }

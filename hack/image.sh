@@ -31,10 +31,8 @@ ACTION="${1:-build}"
 log() { echo "image: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-GO=go
-if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
-  GO=/usr/local/go/bin/go
-fi
+# shellcheck source=hack/lib/go.sh
+source "${ROOT}/hack/lib/go.sh"
 
 pkg_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == installed ]]

@@ -250,7 +250,7 @@ func acquireCluster(t testing.TB, exclusive bool) {
 		clusterMu.Unlock()
 		if time.Since(start) > 10*time.Minute {
 			t.Fatalf("waited 10m for the cluster lock, held by %q; if a holder runs parallel subtests while "+
-				"parallel tests wait here, the -parallel slots are exhausted (see the package comment)", blockers)
+				"parallel tests wait here, the -parallel slots are exhausted (see test/e2e/README.md)", blockers)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -269,7 +269,7 @@ func acquireCluster(t testing.TB, exclusive bool) {
 }
 
 // ExclusiveCluster makes the test the only one with Networks and controllers on the
-// cluster until its end (see the package comment). NewNamespace and StartController call
+// cluster until its end (see README.md). NewNamespace and StartController call
 // it unless the test called SharedCluster first. It blocks while another test holds the
 // cluster, and is a no-op when the test or a parent already holds it exclusively.
 func ExclusiveCluster(t testing.TB) {

@@ -182,6 +182,19 @@ next:
 	return out
 }
 
+// leaderElectionArgs are the flags that make controllers compete for the Lease name in
+// namespace ns, with the given timings.
+func leaderElectionArgs(ns, name string, leaseDuration, renewDeadline, retryPeriod time.Duration) []string {
+	return []string{
+		"-leader-elect=true",
+		"-leader-elect-lease-name=" + name,
+		"-leader-elect-namespace=" + ns,
+		"-leader-elect-lease-duration=" + leaseDuration.String(),
+		"-leader-elect-renew-deadline=" + renewDeadline.String(),
+		"-leader-elect-retry-period=" + retryPeriod.String(),
+	}
+}
+
 // Exited reports whether the process has exited.
 func (c *Controller) Exited() bool {
 	select {

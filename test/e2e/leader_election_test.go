@@ -34,14 +34,8 @@ func TestLeaderElection(t *testing.T) {
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
 	lease := "e2e-le-" + RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: clusterID, Args: []string{
-		"-leader-elect=true",
-		"-leader-elect-lease-name=" + lease,
-		"-leader-elect-namespace=" + ns,
-		"-leader-elect-lease-duration=" + leaseDuration.String(),
-		"-leader-elect-renew-deadline=" + renewDeadline.String(),
-		"-leader-elect-retry-period=" + retryPeriod.String(),
-	}}
+	opts := ControllerOptions{ClusterID: clusterID,
+		Args: leaderElectionArgs(ns, lease, leaseDuration, renewDeadline, retryPeriod)}
 	a := startConnectedController(t, opts)
 	b := startConnectedController(t, opts)
 	ids := map[string]*Controller{controllerIdentity(t, a.PID()): a, controllerIdentity(t, b.PID()): b}

@@ -30,18 +30,12 @@ func TestSplitBrain(t *testing.T) {
 	seed := time.Now().UnixNano()
 	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})
 	lease := "e2e-sb-" + RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: clusterID, Args: []string{
-		"-neutron-endpoint=" + proxy.URL(),
-		"-leader-elect=true",
-		"-leader-elect-lease-name=" + lease,
-		"-leader-elect-namespace=" + ns,
-		"-leader-elect-lease-duration=" + leaseDuration.String(),
-		"-leader-elect-renew-deadline=" + renewDeadline.String(),
-		"-leader-elect-retry-period=" + retryPeriod.String(),
-		"-neutron-resync-period=" + resyncPeriod.String(),
+	opts := ControllerOptions{ClusterID: clusterID, Args: append(leaderElectionArgs(ns, lease, leaseDuration, renewDeadline, retryPeriod),
+		"-neutron-endpoint="+proxy.URL(),
+		"-neutron-resync-period="+resyncPeriod.String(),
 		"-orphan-grace-period=5s",
 		"-retry-max-delay=2s",
-	}}
+	)}
 	_, nets := Clients(t)
 
 	a := StartController(t, opts)
