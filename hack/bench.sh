@@ -25,25 +25,18 @@ log() { echo "bench: $*" >&2; }
 # shellcheck source=hack/lib/go.sh
 source "${ROOT}/hack/lib/go.sh"
 
+# shellcheck source=hack/lib/start-if-needed.sh
+source hack/lib/start-if-needed.sh
+
 started_kube=0
 started_neutron=0
 
 cleanup() {
   local rc=$?
-  if [[ "${started_neutron}" == 1 ]]; then
-    log "stopping the local Neutron this script started"
-    hack/local-neutron.sh stop || true
-  fi
-  if [[ "${started_kube}" == 1 ]]; then
-    log "stopping the local kube-apiserver this script started"
-    hack/local-kube.sh stop || true
-  fi
+  stop_started_servers
   exit "${rc}"
 }
 trap cleanup EXIT
-
-# shellcheck source=hack/lib/start-if-needed.sh
-source hack/lib/start-if-needed.sh
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"

@@ -32,6 +32,9 @@ log() { echo "e2e: $*" >&2; }
 # shellcheck source=hack/lib/go.sh
 source "${ROOT}/hack/lib/go.sh"
 
+# shellcheck source=hack/lib/start-if-needed.sh
+source hack/lib/start-if-needed.sh
+
 started_kube=0
 started_neutron=0
 started_keystone=0
@@ -56,20 +59,10 @@ cleanup() {
     hack/local-keystone.sh stop || true
     hack/local-neutron.sh stop-keystone || true
   fi
-  if [[ "${started_neutron}" == 1 ]]; then
-    log "stopping the local Neutron this script started"
-    hack/local-neutron.sh stop || true
-  fi
-  if [[ "${started_kube}" == 1 ]]; then
-    log "stopping the local kube-apiserver this script started"
-    hack/local-kube.sh stop || true
-  fi
+  stop_started_servers
   exit "${rc}"
 }
 trap cleanup EXIT
-
-# shellcheck source=hack/lib/start-if-needed.sh
-source hack/lib/start-if-needed.sh
 
 # The tests and the controller binary they build use the Dockerfile's build flags, so that
 # the image's builder finds the controller's packages in Go's build cache. Only for these

@@ -21,3 +21,16 @@ start_if_needed() {
     echo 1
   fi
 }
+
+# stop_started_servers: stops the local Neutron, then the local kube-apiserver, each only
+# when start_if_needed reported it started here ($started_neutron, $started_kube).
+stop_started_servers() {
+  if [[ "${started_neutron:-0}" == 1 ]]; then
+    log "stopping the local Neutron this script started"
+    hack/local-neutron.sh stop || true
+  fi
+  if [[ "${started_kube:-0}" == 1 ]]; then
+    log "stopping the local kube-apiserver this script started"
+    hack/local-kube.sh stop || true
+  fi
+}
