@@ -183,7 +183,6 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 		if driver, err = neutron.ConnectEndpoint(opts.neutronEndpoint, observe); err != nil {
 			return nil, err
 		}
-		driver.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
 	} else {
 		where = "cloud " + opts.osCloud
 	}
@@ -198,7 +197,6 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 			if err != nil {
 				return err
 			}
-			d.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
 			driver = d
 		}
 		return driver.Ping(ctx)
@@ -206,6 +204,7 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 	if err != nil {
 		return nil, err
 	}
+	driver.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
 	return driver, nil
 }
 

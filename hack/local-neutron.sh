@@ -418,6 +418,21 @@ prepare_db() {
   echo "${want}" >"${DB_STAMP}"
 }
 
+# wait_answering NAME PIDFILE CHECK: waits up to START_TIMEOUT for CHECK to succeed; fails
+# early, saying so, when the process in PIDFILE exits.
+wait_answering() {
+  local name=$1 pidfile=$2 check=$3 i
+  for ((i = 0; i < START_TIMEOUT * 4; i++)); do
+    "${check}" && return 0
+    if ! pid_running "$(cat "${pidfile}" 2>/dev/null)"; then
+      log "${name} exited"
+      return 1
+    fi
+    sleep 0.25
+  done
+  return 1
+}
+
 start_neutron() {
   clean_stale_pidfile "${NEUTRON_PIDFILE}" neutron-server
   if ! pid_alive "${NEUTRON_PIDFILE}" neutron-server >/dev/null; then
@@ -431,17 +446,7 @@ start_neutron() {
     echo "${PORT}" >"${NEUTRON_PORTFILE}"
     STARTED_NEUTRON=1
   fi
-  local i
-  for ((i = 0; i < START_TIMEOUT * 4; i++)); do
-    if api_answers; then
-      return 0
-    fi
-    if ! pid_running "$(cat "${NEUTRON_PIDFILE}" 2>/dev/null)"; then
-      log "neutron-server exited"
-      break
-    fi
-    sleep 0.25
-  done
+  wait_answering neutron-server "${NEUTRON_PIDFILE}" api_answers && return 0
   log "neutron-server did not answer on ${ENDPOINT} within ${START_TIMEOUT} s; last log lines:"
   tail -n 40 "${LOG_DIR}/neutron-server.log" >&2 2>/dev/null || true
   tail -n 10 "${LOG_DIR}/neutron-server.out" >&2 2>/dev/null || true
@@ -517,15 +522,7 @@ start_keystone_server() {
       >>"${LOG_DIR}/neutron-server-keystone.out" 2>&1 </dev/null 9>&- &
     echo $! >"${KS_PIDFILE}"
   fi
-  local i
-  for ((i = 0; i < START_TIMEOUT * 4; i++)); do
-    ks_api_answers && return 0
-    if ! pid_running "$(cat "${KS_PIDFILE}" 2>/dev/null)"; then
-      log "the Keystone-authenticated neutron-server exited"
-      break
-    fi
-    sleep 0.25
-  done
+  wait_answering "the Keystone-authenticated neutron-server" "${KS_PIDFILE}" ks_api_answers && return 0
   log "the Keystone-authenticated neutron-server did not answer on ${KS_ENDPOINT}; last log lines:"
   tail -n 40 "${LOG_DIR}/neutron-server-keystone.log" >&2 2>/dev/null || true
   stop_proc neutron-server-keystone "${KS_PIDFILE}" ""

@@ -48,7 +48,7 @@ func adminConfig(t testing.TB) *rest.Config {
 	return cfg
 }
 
-// controllerIdentity is the leader election identity leader.go gives the process pid on
+// controllerIdentity is the leader election identity pkg/leaderelect gives the process pid on
 // this host.
 func controllerIdentity(t testing.TB, pid int) string {
 	t.Helper()
