@@ -17,19 +17,8 @@
 #   NEUTRON_STATE_DIR  its state folder (default _output/local/neutron), for its request log
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "${ROOT}"
-
-log() { echo "bench: $*" >&2; }
-
-# shellcheck source=hack/lib/go.sh
-source "${ROOT}/hack/lib/go.sh"
-
-# shellcheck source=hack/lib/start-if-needed.sh
-source hack/lib/start-if-needed.sh
-
-started_kube=0
-started_neutron=0
+# shellcheck source=hack/lib/uses-local-servers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
 cleanup() {
   local rc=$?

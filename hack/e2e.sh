@@ -24,19 +24,9 @@
 #   KEYSTONE_TOKEN_EXPIRATION  token lifetime in seconds for the tests (default 45)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "${ROOT}"
+# shellcheck source=hack/lib/uses-local-servers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
-log() { echo "e2e: $*" >&2; }
-
-# shellcheck source=hack/lib/go.sh
-source "${ROOT}/hack/lib/go.sh"
-
-# shellcheck source=hack/lib/start-if-needed.sh
-source hack/lib/start-if-needed.sh
-
-started_kube=0
-started_neutron=0
 started_keystone=0
 image_pid=
 image_engine=

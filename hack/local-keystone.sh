@@ -52,8 +52,8 @@
 # anywhere but 127.0.0.1. The package's own keystone service is never started.
 set -euo pipefail
 
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REPO_ROOT="$(cd "${SCRIPT_DIR}/.." && pwd)"
+# shellcheck source=hack/lib/local-service.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/local-service.sh"
 
 PORT="${KEYSTONE_PORT:-15000}"
 NEUTRON_KEYSTONE_PORT="${NEUTRON_KEYSTONE_PORT:-19697}"
@@ -79,112 +79,30 @@ PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
 KEYS_STAMP="${STATE_DIR}/.keys-ready"
 
-log() { echo "local-keystone: $*" >&2; }
-die() { log "ERROR: $*"; exit 1; }
-
 for v in PORT NEUTRON_KEYSTONE_PORT EXPIRATION START_TIMEOUT; do
   case "${!v}" in '' | *[!0-9]*) die "${v} must be a number, got '${!v}'" ;; esac
 done
 
+# shellcheck source=hack/lib/keystone-seed.sh
+source "${SCRIPT_DIR}/lib/keystone-seed.sh"
+
 neutron_script() { "${SCRIPT_DIR}/local-neutron.sh" "$@"; }
-
-# ---------------------------------------------------------------- install ---
-
-pkg_installed() {
-  [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" = installed ]
-}
-
-cmd_install() {
-  local p missing=()
-  for p in "${PACKAGES[@]}"; do
-    pkg_installed "$p" || missing+=("$p")
-  done
-  [ "${#missing[@]}" = 0 ] && return 0
-  local sudo=()
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null || die "need root (or sudo) to install: ${missing[*]}"
-    sudo=(sudo)
-  fi
-  log "installing Debian packages: ${missing[*]}"
-  # The package would start its own Keystone on port 5000: forbid service starts
-  # for the time of the install (only when no policy-rc.d exists yet).
-  local policy=/usr/sbin/policy-rc.d created=0
-  if [ ! -e "${policy}" ]; then
-    printf '#!/bin/sh\n# created by hack/local-keystone.sh for the install only\nexit 101\n' |
-      "${sudo[@]}" tee "${policy}" >/dev/null
-    "${sudo[@]}" chmod 0755 "${policy}"
-    created=1
-  fi
-  local apt=("${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get
-    -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef
-    -o Dpkg::Options::=--force-confold)
-  local rc=0 t0=${SECONDS}
-  "${apt[@]}" install -y --no-install-recommends "${missing[@]}" ||
-    { log "apt-get install failed; running apt-get update and retrying" &&
-      "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends "${missing[@]}"; } ||
-    rc=$?
-  [ "${created}" = 0 ] || "${sudo[@]}" rm -f "${policy}"
-  [ "${rc}" = 0 ] || die "apt-get install failed (exit ${rc})"
-  log "installed in $((SECONDS - t0)) s"
-}
-
-# ------------------------------------------------------------ processes ---
-
-# pid_alive PIDFILE: the PID in PIDFILE runs uwsgi with our config (guards against
-# recycled PIDs) and is not a zombie. Prints the PID.
-pid_alive() {
-  local pid cmdline
-  [ -f "$1" ] || return 1
-  pid="$(cat "$1" 2>/dev/null || true)"
-  case "${pid}" in '' | *[!0-9]*) return 1 ;; esac
-  cmdline="$(tr '\0' ' ' <"/proc/${pid}/cmdline" 2>/dev/null || true)"
-  case "${cmdline}" in *uwsgi*"${CONF}"*) ;; *) return 1 ;; esac
-  [ "$(awk '{print $3}' "/proc/${pid}/stat" 2>/dev/null)" != Z ] || return 1
-  echo "${pid}"
-}
-
-# stop_keystone: TERM the process group (started with setsid, so PGID == PID), wait
-# up to 15 s, then KILL.
-stop_keystone() {
-  local pid i
-  if ! pid="$(pid_alive "${PIDFILE}")"; then
-    rm -f "${PIDFILE}" "${SETTINGSFILE}"
-    return 0
-  fi
-  log "stopping keystone (pid ${pid})"
-  kill -TERM -- "-${pid}" 2>/dev/null || kill -TERM "${pid}" 2>/dev/null || true
-  for ((i = 0; i < 150; i++)); do
-    kill -0 -- "-${pid}" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 -- "-${pid}" 2>/dev/null; then
-    log "keystone did not exit after 15 s; sending KILL"
-    kill -KILL -- "-${pid}" 2>/dev/null || true
-  fi
-  rm -f "${PIDFILE}" "${SETTINGSFILE}"
-}
 
 api_answers() {
   curl -sf -o /dev/null --max-time 5 "${AUTH_URL}/"
 }
 
-# ----------------------------------------------------------------- config ---
-
-# make_passwords: random passwords, made once and kept, so that clouds.yaml written
-# earlier stays valid across restarts.
-make_passwords() {
-  [ -s "${PASSWORDS}" ] && return 0
-  local old_umask
-  old_umask="$(umask)"
-  umask 077
-  {
-    echo "ADMIN_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-    echo "MEMBER_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-    echo "NEUTRON_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-  } >"${PASSWORDS}.tmp"
-  mv -f "${PASSWORDS}.tmp" "${PASSWORDS}"
-  umask "${old_umask}"
+keystone_running() {
+  pid_alive "${PIDFILE}" uwsgi "${CONF}" >/dev/null
 }
+
+# The settings file tells a restart whether the running Keystone has today's settings.
+stop_keystone() {
+  stop_proc keystone "${PIDFILE}" uwsgi "${CONF}"
+  rm -f "${SETTINGSFILE}"
+}
+
+# ----------------------------------------------------------------- config ---
 
 write_conf() {
   local db_url=$1
@@ -250,7 +168,7 @@ prepare_db() {
 }
 
 start_keystone() {
-  if pid_alive "${PIDFILE}" >/dev/null; then
+  if keystone_running; then
     if [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" = "${PORT} ${EXPIRATION}" ]; then
       return 0
     fi
@@ -261,149 +179,27 @@ start_keystone() {
     die "something else already answers on ${AUTH_URL} (not our keystone); set KEYSTONE_PORT"
   fi
   log "starting keystone on ${AUTH_URL} (token lifetime ${EXPIRATION} s)"
-  # setsid: own process group, immune to the caller's Ctrl-C and stopped as a group.
   # The request log carries the user agent, so clients can be told apart.
-  setsid uwsgi --plugins python3,logfile --master --processes 1 --threads 4 --die-on-term \
+  start_detached "${PIDFILE}" "${LOG_DIR}/uwsgi.out" \
+    uwsgi --plugins python3,logfile --master --processes 1 --threads 4 --die-on-term \
     --http11-socket "${HOST}:${PORT}" --add-header "Connection: close" --need-app \
     --wsgi-file /usr/bin/keystone-wsgi-public --pyargv "--config-file ${CONF}" \
     --logger "file:${LOG_DIR}/uwsgi.log" \
     --req-logger "file:${LOG_DIR}/keystone-access.log" \
-    --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"' \
-    >>"${LOG_DIR}/uwsgi.out" 2>&1 </dev/null 9>&- &
-  echo $! >"${PIDFILE}"
+    --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"'
   echo "${PORT} ${EXPIRATION}" >"${SETTINGSFILE}"
-  local i pid
-  pid="$(cat "${PIDFILE}")"
-  for ((i = 0; i < START_TIMEOUT * 10; i++)); do
-    api_answers && return 0
-    if ! kill -0 "${pid}" 2>/dev/null; then
-      log "keystone exited"
-      break
-    fi
-    sleep 0.1
-  done
+  wait_answering keystone "${PIDFILE}" api_answers && return 0
   log "keystone did not answer on ${AUTH_URL} within ${START_TIMEOUT} s; last log lines:"
   tail -n 30 "${LOG_DIR}/uwsgi.log" "${LOG_DIR}/keystone.log" >&2 2>/dev/null || true
   stop_keystone
   die "start failed"
 }
 
-# seeded: the member user gets a token whose catalog has the network endpoint we
-# want. One request, so a restart skips the seeding.
-seeded() {
-  local body
-  body="$(curl -sf --max-time 10 -H 'Content-Type: application/json' -d @- "${AUTH_URL}/auth/tokens" <<EOF
-{"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "k8s-controller",
- "domain": {"id": "default"}, "password": "${MEMBER_PASSWORD}"}}},
- "scope": {"project": {"name": "k8s", "domain": {"id": "default"}}}}}
-EOF
-  )" || return 1
-  grep -q "\"url\": \"${NETWORK_URL}\"" <<<"${body}"
-}
-
-# seed: admin, the member project and user, Neutron's service user, the catalog.
-# Every step looks before it creates, so running it again changes nothing.
-seed() {
-  log "keystone-manage bootstrap"
-  keystone_manage bootstrap bootstrap --bootstrap-password "${ADMIN_PASSWORD}" \
-    --bootstrap-admin-url "${AUTH_URL}/" --bootstrap-internal-url "${AUTH_URL}/" \
-    --bootstrap-public-url "${AUTH_URL}/" --bootstrap-region-id "${REGION}"
-  log "creating project k8s (user k8s-controller, role member), service user neutron, network endpoints"
-  AUTH_URL="${AUTH_URL}" NETWORK_URL="${NETWORK_URL}" REGION="${REGION}" \
-    ADMIN_PASSWORD="${ADMIN_PASSWORD}" MEMBER_PASSWORD="${MEMBER_PASSWORD}" \
-    NEUTRON_PASSWORD="${NEUTRON_PASSWORD}" "${PYTHON}" - <<'PY' || die "seeding keystone failed"
-import os
-from keystoneauth1 import session, token_endpoint
-from keystoneauth1.identity import v3
-from keystoneclient.v3 import client
-
-env = os.environ
-password = v3.Password(auth_url=env["AUTH_URL"], username="admin", password=env["ADMIN_PASSWORD"],
-                       project_name="admin", user_domain_id="default", project_domain_id="default")
-# keystoneauth treats a token that lives less than two minutes as stale and fetches a
-# new one before every request; with short test lifetimes, take one and keep it.
-token = password.get_token(session.Session())
-ks = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], token)),
-                   endpoint_override=env["AUTH_URL"])
-
-def project(name, description):
-    found = ks.projects.list(name=name, domain="default")
-    return found[0] if found else ks.projects.create(name, "default", description=description)
-
-def user(name, password, proj):
-    found = ks.users.list(name=name, domain="default")
-    if found:
-        # The password may have changed with a new state folder; set it again.
-        return ks.users.update(found[0], password=password, default_project=proj)
-    return ks.users.create(name, domain="default", password=password, default_project=proj)
-
-def role(name):
-    return ks.roles.list(name=name)[0]
-
-k8s = project("k8s", "Project of the network-controller")
-member = user("k8s-controller", env["MEMBER_PASSWORD"], k8s)
-ks.roles.grant(role("member"), user=member, project=k8s)
-service = project("service", "OpenStack services")
-neutron = user("neutron", env["NEUTRON_PASSWORD"], service)
-ks.roles.grant(role("admin"), user=neutron, project=service)
-
-svc = [s for s in ks.services.list(type="network")]
-svc = svc[0] if svc else ks.services.create("neutron", "network", description="OpenStack Networking")
-have = {e.interface: e for e in ks.endpoints.list(service=svc)}
-for interface in ("public", "internal", "admin"):
-    e = have.get(interface)
-    if e is None:
-        ks.endpoints.create(svc, env["NETWORK_URL"], interface=interface, region=env["REGION"])
-    elif e.url != env["NETWORK_URL"]:
-        ks.endpoints.update(e, url=env["NETWORK_URL"])
-PY
-}
-
-write_clouds_yaml() {
-  local old_umask
-  old_umask="$(umask)"
-  umask 077
-  cat >"${CLOUDS_YAML}.tmp" <<EOF
-# Generated by hack/local-keystone.sh for the local Keystone on ${AUTH_URL}.
-clouds:
-  # The controller's identity: only the member role, in project k8s.
-  k8s:
-    auth:
-      auth_url: ${AUTH_URL}
-      username: k8s-controller
-      password: ${MEMBER_PASSWORD}
-      project_name: k8s
-      user_domain_name: Default
-      project_domain_name: Default
-    region_name: ${REGION}
-    interface: public
-    identity_api_version: 3
-  # The cloud's admin, to look at every project.
-  k8s-admin:
-    auth:
-      auth_url: ${AUTH_URL}
-      username: admin
-      password: ${ADMIN_PASSWORD}
-      project_name: admin
-      user_domain_name: Default
-      project_domain_name: Default
-    region_name: ${REGION}
-    interface: public
-    identity_api_version: 3
-EOF
-  mv -f "${CLOUDS_YAML}.tmp" "${CLOUDS_YAML}"
-  umask "${old_umask}"
-}
-
-# ------------------------------------------------------------------ lock ---
-
-take_lock() {
-  mkdir -p "${STATE_DIR}"
-  exec 9>"${STATE_DIR}/.lock"
-  flock -w 300 9 || die "could not lock ${STATE_DIR}/.lock"
-}
-
 # --------------------------------------------------------------- commands ---
+
+cmd_install() {
+  install_packages "${PACKAGES[@]}"
+}
 
 cmd_start() {
   local t0=${SECONDS}
@@ -411,14 +207,14 @@ cmd_start() {
   local t_installed=${SECONDS}
   # MariaDB (and the noauth Neutron) come from hack/local-neutron.sh.
   neutron_script start >/dev/null
-  take_lock
+  take_lock "${STATE_DIR}/.lock"
   mkdir -p "${LOG_DIR}" "${RUN_DIR}"
   make_passwords
   # shellcheck disable=SC1090
   . "${PASSWORDS}"
   local db_url
   db_url="$(neutron_script db-url keystone)"
-  if ! pid_alive "${PIDFILE}" >/dev/null; then
+  if ! keystone_running; then
     write_conf "${db_url}"
     prepare_db
   elif [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" != "${PORT} ${EXPIRATION}" ]; then
@@ -437,7 +233,7 @@ cmd_start() {
 
 cmd_stop() {
   [ -d "${STATE_DIR}" ] || return 0
-  take_lock
+  take_lock "${STATE_DIR}/.lock"
   stop_keystone
 }
 
@@ -467,15 +263,4 @@ NEUTRON_KEYSTONE_ENDPOINT=${NETWORK_URL}
 EOF
 }
 
-case "${1:-}" in
-  install) cmd_install ;;
-  start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
-  reset) cmd_reset ;;
-  env) cmd_env ;;
-  *)
-    echo "usage: $0 {install|start|stop|status|reset|env}" >&2
-    exit 2
-    ;;
-esac
+dispatch '{install|start|stop|status|reset|env}' "$@"

@@ -43,84 +43,15 @@ ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-12380}"
 TIMEOUT="${LOCAL_KUBE_TIMEOUT:-90}"
 HOST=127.0.0.1
 
-# Bump when the build recipe below changes, to force a rebuild.
-BUILD_RECIPE=1
-
 log() { echo "local-kube: $*"; }
 die() { echo "local-kube: error: $*" >&2; exit 1; }
 
-go_bin() {
-  if command -v go >/dev/null 2>&1; then
-    command -v go
-  elif [[ -x /usr/local/go/bin/go ]]; then
-    echo /usr/local/go/bin/go
-  else
-    die "go not found in PATH or /usr/local/go/bin"
-  fi
-}
-
-# ---------------------------------------------------------------- build ----
-
-# stamp_of NAME: hash of everything that determines the binary NAME.
-stamp_of() {
-  local files
-  case "$1" in
-    kube-apiserver) files=(go.mod go.sum kube-apiserver/main.go) ;;
-    etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
-    *) die "unknown binary $1" ;;
-  esac
-  {
-    echo "recipe=${BUILD_RECIPE}"
-    (cd "${TOOLS_DIR}" && sha256sum "${files[@]}")
-  } | sha256sum | cut -d' ' -f1
-}
-
-build_one() {
-  local name=$1 moddir pkg ldflags="-s -w" stamp start
-  stamp="$(stamp_of "${name}")"
-  if [[ -x "${BIN_DIR}/${name}" && -f "${BIN_DIR}/${name}.stamp" &&
-        "$(cat "${BIN_DIR}/${name}.stamp")" == "${stamp}" ]]; then
-    log "${name} is up to date (${BIN_DIR#"${ROOT}"/}/${name})"
-    return 0
-  fi
-  case "${name}" in
-    kube-apiserver)
-      moddir="${TOOLS_DIR}"
-      pkg=./kube-apiserver
-      local v major minor
-      v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${TOOLS_DIR}/go.mod")"
-      [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in hack/tools/go.mod"
-      major="${v#v}"; major="${major%%.*}"
-      minor="${v#v*.}"; minor="${minor%%.*}"
-      local x
-      for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-        ldflags+=" -X ${x}.gitVersion=${v} -X ${x}.gitMajor=${major} -X ${x}.gitMinor=${minor}"
-        ldflags+=" -X ${x}.gitTreeState=clean"
-      done
-      ;;
-    etcd)
-      moddir="${TOOLS_DIR}/etcd"
-      pkg=.
-      ;;
-  esac
-  mkdir -p "${BIN_DIR}"
-  if [[ "${name}" == kube-apiserver ]]; then
-    log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..."
-  else
-    log "building ${name}..."
-  fi
-  start=${SECONDS}
-  # The tools modules are never vendored: override any -mod=vendor from the
-  # caller's GOFLAGS, ignore go.work, and refuse to touch go.mod/go.sum.
-  (
-    cd "${moddir}"
-    GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 \
-      "$(go_bin)" build -trimpath -ldflags "${ldflags}" -o "${BIN_DIR}/.${name}.tmp" "${pkg}"
-  ) || { rm -f "${BIN_DIR}/.${name}.tmp"; die "building ${name} failed"; }
-  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
-  echo "${stamp}" >"${BIN_DIR}/${name}.stamp"
-  log "built ${name} in $((SECONDS - start))s"
-}
+# shellcheck source=hack/lib/kube-build.sh
+source "${ROOT}/hack/lib/kube-build.sh"
+# shellcheck source=hack/lib/kube-pki.sh
+source "${ROOT}/hack/lib/kube-pki.sh"
+# shellcheck source=hack/lib/lock.sh
+source "${ROOT}/hack/lib/lock.sh"
 
 cmd_build() {
   local start=${SECONDS}
@@ -145,8 +76,6 @@ pid_of() {
   [[ "${argv0}" == "${BIN_DIR}/$1" ]] || return 1
   echo "${pid}"
 }
-
-admin_token() { { cut -d, -f1 "${TOKEN_FILE}" | head -n1; } 2>/dev/null || true; }
 
 kube_port_in_use() { [[ -f "${STATE_DIR}/env" ]] && sed -n 's/^LOCAL_KUBE_PORT=//p' "${STATE_DIR}/env" || echo "${KUBE_PORT}"; }
 
@@ -211,84 +140,7 @@ reap_dead() {
 }
 
 with_lock() {
-  mkdir -p "${LOCAL_DIR}"
-  exec 9>"${LOCK_FILE}"
-  flock -w 900 9 || die "another hack/local-kube.sh holds ${LOCK_FILE}"
-}
-
-# ------------------------------------------------------------------ pki ----
-
-gen_pki() {
-  [[ -f "${PKI_DIR}/ca.crt" && -f "${PKI_DIR}/ca.key" && -f "${PKI_DIR}/apiserver.crt" &&
-     -f "${PKI_DIR}/apiserver.key" && -f "${PKI_DIR}/sa.key" && -f "${PKI_DIR}/sa.pub" &&
-     -s "${TOKEN_FILE}" ]] && return 0
-  log "generating CA, serving certificate, service-account keys and admin token"
-  rm -rf "${PKI_DIR}"
-  mkdir -p "${PKI_DIR}"
-  local tmp="${PKI_DIR}/.tmp" out
-  mkdir -p "${tmp}"
-  out="${tmp}/openssl.log"
-  {
-    openssl genrsa -out "${PKI_DIR}/ca.key" 2048
-    openssl req -x509 -new -key "${PKI_DIR}/ca.key" -sha256 -days 3650 \
-      -subj "/CN=local-kube-ca" \
-      -addext "basicConstraints=critical,CA:TRUE" \
-      -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature" \
-      -out "${PKI_DIR}/ca.crt"
-
-    openssl genrsa -out "${PKI_DIR}/apiserver.key" 2048
-    openssl req -new -key "${PKI_DIR}/apiserver.key" -subj "/CN=kube-apiserver" \
-      -out "${tmp}/apiserver.csr"
-    cat >"${tmp}/apiserver.ext" <<EOF
-basicConstraints=critical,CA:FALSE
-keyUsage=critical,digitalSignature,keyEncipherment
-extendedKeyUsage=serverAuth
-subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.96.0.1
-EOF
-    openssl x509 -req -in "${tmp}/apiserver.csr" -CA "${PKI_DIR}/ca.crt" -CAkey "${PKI_DIR}/ca.key" \
-      -set_serial "0x$(openssl rand -hex 16)" -sha256 -days 3650 \
-      -extfile "${tmp}/apiserver.ext" -out "${PKI_DIR}/apiserver.crt"
-
-    openssl genrsa -out "${PKI_DIR}/sa.key" 2048
-    openssl rsa -in "${PKI_DIR}/sa.key" -pubout -out "${PKI_DIR}/sa.pub"
-  } >"${out}" 2>&1 || { cat "${out}" >&2; rm -rf "${PKI_DIR}"; die "openssl failed"; }
-
-  # token,user,uid,"group1,group2"
-  echo "$(openssl rand -hex 32),admin,admin,\"system:masters\"" >"${TOKEN_FILE}"
-  rm -rf "${tmp}"
-}
-
-write_kubeconfig() {
-  local ca token tmp="${KUBECONFIG_FILE}.tmp"
-  ca="$(base64 -w0 <"${PKI_DIR}/ca.crt")"
-  token="$(admin_token)"
-  cat >"${tmp}" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: local-kube
-  cluster:
-    server: https://${HOST}:${KUBE_PORT}
-    certificate-authority-data: ${ca}
-users:
-- name: admin
-  user:
-    token: ${token}
-contexts:
-- name: local-kube
-  context:
-    cluster: local-kube
-    user: admin
-    namespace: default
-current-context: local-kube
-EOF
-  mv -f "${tmp}" "${KUBECONFIG_FILE}"
-  cat >"${STATE_DIR}/env" <<EOF
-KUBECONFIG=${KUBECONFIG_FILE}
-LOCAL_KUBE_PORT=${KUBE_PORT}
-LOCAL_ETCD_PORT=${ETCD_PORT}
-LOCAL_ETCD_PEER_PORT=${ETCD_PEER_PORT}
-EOF
+  take_lock "${LOCK_FILE}" 900 "another hack/local-kube.sh holds ${LOCK_FILE}"
 }
 
 # --------------------------------------------------------------- start -----

@@ -1,5 +1,9 @@
-# Sourced by hack/e2e.sh and hack/bench.sh, which run from the repository root and define
-# log(). Not executable on its own.
+# Sourced by hack/e2e.sh and hack/bench.sh (through hack/lib/uses-local-servers.sh), which
+# run from the repository root and have log(). Not executable on its own.
+
+# What start_if_needed reported, for stop_started_servers; 1: started here.
+started_kube=0
+started_neutron=0
 
 # start_if_needed NAME SCRIPT: starts SCRIPT unless its status says it runs, and prints 1
 # when this script started it. The start's own "already running" counts as not started

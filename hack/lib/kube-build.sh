@@ -1,0 +1,75 @@
+# Sourced by hack/local-kube.sh: builds etcd and kube-apiserver from the modules under
+# hack/tools into _output/bin, each only when the stamp of its sources changed.
+#
+# Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
+
+# shellcheck source=hack/lib/go.sh
+source "${ROOT}/hack/lib/go.sh"
+
+# Bump when the build recipe below changes, to force a rebuild.
+BUILD_RECIPE=1
+
+go_bin() {
+  command -v "${GO}" 2>/dev/null || die "go not found in PATH or /usr/local/go/bin"
+}
+
+# stamp_of NAME: hash of everything that determines the binary NAME.
+stamp_of() {
+  local files
+  case "$1" in
+    kube-apiserver) files=(go.mod go.sum kube-apiserver/main.go) ;;
+    etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
+    *) die "unknown binary $1" ;;
+  esac
+  {
+    echo "recipe=${BUILD_RECIPE}"
+    (cd "${TOOLS_DIR}" && sha256sum "${files[@]}")
+  } | sha256sum | cut -d' ' -f1
+}
+
+build_one() {
+  local name=$1 moddir pkg ldflags="-s -w" stamp start
+  stamp="$(stamp_of "${name}")"
+  if [[ -x "${BIN_DIR}/${name}" && -f "${BIN_DIR}/${name}.stamp" &&
+        "$(cat "${BIN_DIR}/${name}.stamp")" == "${stamp}" ]]; then
+    log "${name} is up to date (${BIN_DIR#"${ROOT}"/}/${name})"
+    return 0
+  fi
+  case "${name}" in
+    kube-apiserver)
+      moddir="${TOOLS_DIR}"
+      pkg=./kube-apiserver
+      local v major minor
+      v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${TOOLS_DIR}/go.mod")"
+      [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in hack/tools/go.mod"
+      major="${v#v}"; major="${major%%.*}"
+      minor="${v#v*.}"; minor="${minor%%.*}"
+      local x
+      for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+        ldflags+=" -X ${x}.gitVersion=${v} -X ${x}.gitMajor=${major} -X ${x}.gitMinor=${minor}"
+        ldflags+=" -X ${x}.gitTreeState=clean"
+      done
+      ;;
+    etcd)
+      moddir="${TOOLS_DIR}/etcd"
+      pkg=.
+      ;;
+  esac
+  mkdir -p "${BIN_DIR}"
+  if [[ "${name}" == kube-apiserver ]]; then
+    log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..."
+  else
+    log "building ${name}..."
+  fi
+  start=${SECONDS}
+  # The tools modules are never vendored: override any -mod=vendor from the
+  # caller's GOFLAGS, ignore go.work, and refuse to touch go.mod/go.sum.
+  (
+    cd "${moddir}"
+    GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" CGO_ENABLED=0 \
+      "$(go_bin)" build -trimpath -ldflags "${ldflags}" -o "${BIN_DIR}/.${name}.tmp" "${pkg}"
+  ) || { rm -f "${BIN_DIR}/.${name}.tmp"; die "building ${name} failed"; }
+  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
+  echo "${stamp}" >"${BIN_DIR}/${name}.stamp"
+  log "built ${name} in $((SECONDS - start))s"
+}

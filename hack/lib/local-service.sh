@@ -1,0 +1,32 @@
+# Sourced first by hack/local-neutron.sh and hack/local-keystone.sh, which run Debian's
+# OpenStack servers from a private state folder: SCRIPT_DIR (hack/), REPO_ROOT, and the
+# helpers both use, for logging, packages, background servers and the state lock.
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck disable=SC2034 # for the sourcing script
+REPO_ROOT="$(cd "${SCRIPT_DIR}/.." && pwd)"
+
+# shellcheck source=hack/lib/log.sh
+source "${SCRIPT_DIR}/lib/log.sh"
+# shellcheck source=hack/lib/apt.sh
+source "${SCRIPT_DIR}/lib/apt.sh"
+# shellcheck source=hack/lib/proc.sh
+source "${SCRIPT_DIR}/lib/proc.sh"
+# shellcheck source=hack/lib/lock.sh
+source "${SCRIPT_DIR}/lib/lock.sh"
+
+# dispatch USAGE [COMMAND [ARG...]]: runs cmd_COMMAND ARG... (dashes in COMMAND read as
+# underscores) when COMMAND is one of those USAGE lists ("{start|db-url NAME|...}"), so
+# that the usage line is the one list of commands; anything else prints it and exits 2.
+dispatch() {
+  local usage=$1 cmd=${2:-} entry entries
+  IFS='|' read -ra entries <<<"${usage//[\{\}]/}"
+  for entry in "${entries[@]}"; do
+    if [ -n "${cmd}" ] && [ "${entry%% *}" = "${cmd}" ]; then
+      shift 2
+      "cmd_${cmd//-/_}" "$@"
+      return
+    fi
+  done
+  echo "usage: $0 ${usage}" >&2
+  exit 2
+}
