@@ -179,9 +179,11 @@ start_keystone() {
     die "something else already answers on ${AUTH_URL} (not our keystone); set KEYSTONE_PORT"
   fi
   log "starting keystone on ${AUTH_URL} (token lifetime ${EXPIRATION} s)"
-  # The request log carries the user agent, so clients can be told apart.
+  # The request log carries the user agent, so clients can be told apart. One thread per
+  # process: Keystone's libraries use eventlet, whose locks hang uwsgi's worker for good
+  # ("greenlet.error: cannot switch to a different thread") when two threads share them.
   start_detached "${PIDFILE}" "${LOG_DIR}/uwsgi.out" \
-    uwsgi --plugins python3,logfile --master --processes 1 --threads 4 --die-on-term \
+    uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term \
     --http11-socket "${HOST}:${PORT}" --add-header "Connection: close" --need-app \
     --wsgi-file /usr/bin/keystone-wsgi-public --pyargv "--config-file ${CONF}" \
     --logger "file:${LOG_DIR}/uwsgi.log" \

@@ -187,7 +187,8 @@ start_neutron() {
   clean_stale_pidfile "${NEUTRON_PIDFILE}" neutron-server
   if ! pid_alive "${NEUTRON_PIDFILE}" neutron-server >/dev/null; then
     if api_answers; then
-      die "something else already answers on ${ENDPOINT} (not our neutron-server); set NEUTRON_PORT"
+      log "something else already answers on ${ENDPOINT} (not our neutron-server); set NEUTRON_PORT"
+      fail_start
     fi
     log "starting neutron-server on ${ENDPOINT}"
     start_detached "${NEUTRON_PIDFILE}" "${LOG_DIR}/neutron-server.out" \

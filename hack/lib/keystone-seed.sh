@@ -56,8 +56,10 @@ password = v3.Password(auth_url=env["AUTH_URL"], username="admin", password=env[
                        project_name="admin", user_domain_id="default", project_domain_id="default")
 # keystoneauth treats a token that lives less than two minutes as stale and fetches a
 # new one before every request; with short test lifetimes, take one and keep it.
-token = password.get_token(session.Session())
-ks = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], token)),
+# A timeout on every request: a Keystone that stops answering fails the start instead of
+# hanging it (with the state folder's lock held).
+token = password.get_token(session.Session(timeout=30))
+ks = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], token), timeout=30),
                    endpoint_override=env["AUTH_URL"])
 
 def project(name, description):
