@@ -2,11 +2,9 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,7 +14,6 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
-	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
 
 // Expected outcomes of one syncHandler call.
@@ -27,10 +24,10 @@ const (
 	conflicts = "conflicts" // an API write conflict, retried quietly
 )
 
-// syncCase is one call of syncHandler: the object in the informer cache and the API, what
-// Neutron holds when the controller starts leading (the index is filled from it), and
-// exactly which API writes, Neutron calls and Events the call makes. An extra write or
-// call fails the case.
+// syncCase is one call of syncHandler, or one and its retry: the object in the informer
+// cache and the API, what Neutron holds when the controller starts leading (the index is
+// filled from it), and exactly which API writes, Neutron calls and Events the calls make.
+// An extra write or call fails the case.
 type syncCase struct {
 	name    string
 	object  *samplecrdv1.Network
@@ -38,7 +35,13 @@ type syncCase struct {
 	// before runs after the index is filled: failures to inject, reactors to add.
 	before func(f *fixture)
 
-	want        string
+	want string
+	// retry, when set, is the outcome of a second sync, of the object as the first left it
+	// in the API: the retry the workqueue makes after a failure. wantFirst checks that
+	// object. The wants below count both syncs together.
+	retry     string
+	wantFirst func(t *testing.T, got *samplecrdv1.Network)
+
 	wantWrites  []string // "update networks" (finalizer), "update networks/status"
 	wantCalls   []string
 	wantEvents  []string // "Type Reason"
@@ -51,13 +54,90 @@ const (
 	writeStatus    = "update networks/status"
 )
 
+// TestSyncHandler runs the cases of a Network's life (specCases, deletionCases) and of
+// the repairs after a crash, a lost reply or a change made in Neutron by hand (repairCases).
 func TestSyncHandler(t *testing.T) {
-	old := time.Now().Add(-time.Hour)
-	inUse := &neutron.Error{Op: "delete network", Kind: neutron.KindInUse, Code: 409, Type: "NetworkInUse",
-		Message: "Unable to complete operation on network. There are one or more ports still in use on the network."}
-	unavailable := &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}
+	cases := slices.Concat(specCases(), deletionCases(), repairCases())
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, tc.object)
+			owner := ownerOf(tc.object)
+			if tc.neutron != nil {
+				tc.neutron(f.neutron, owner)
+			}
+			f.startLeading()
+			if tc.before != nil {
+				tc.before(f)
+			}
 
-	cases := []syncCase{{
+			checkOutcome(t, "sync", tc.want, f.sync(tc.object))
+			if tc.retry != "" {
+				first := f.refresh(tc.object.Namespace, tc.object.Name)
+				if tc.wantFirst != nil {
+					tc.wantFirst(t, first)
+				}
+				checkOutcome(t, "retry", tc.retry, f.sync(first))
+			}
+
+			if got := f.writes(); !slices.Equal(got, tc.wantWrites) {
+				t.Errorf("API writes = %q, want %q", got, tc.wantWrites)
+			}
+			if got := f.neutron.Calls(); !slices.Equal(got, tc.wantCalls) {
+				t.Errorf("Neutron calls = %q, want %q", got, tc.wantCalls)
+			}
+			if got := eventKinds(f.events()); !slices.Equal(got, tc.wantEvents) {
+				t.Errorf("Events = %q, want %q", got, tc.wantEvents)
+			}
+			if tc.wantNeutron != nil {
+				tc.wantNeutron(t, f, owner)
+			}
+			if tc.wantObject != nil {
+				got, err := f.client.SamplecrdV1().Networks(tc.object.Namespace).Get(f.ctx, tc.object.Name, metav1.GetOptions{})
+				if err != nil {
+					t.Fatalf("reading the Network back: %v", err)
+				}
+				tc.wantObject(t, got)
+			}
+		})
+	}
+}
+
+// failWith makes every call of err.Op fail with err.
+func failWith(err *neutron.Error) func(*fixture) {
+	return func(f *fixture) { f.neutron.FailWith(err.Op, err) }
+}
+
+// loseReply makes the next call of err.Op carry the operation out, then fail with err.
+func loseReply(err *neutron.Error) func(*fixture) {
+	return func(f *fixture) { f.neutron.LoseReply(err.Op, err) }
+}
+
+// checkOutcome checks that err is the outcome want; which names the call.
+func checkOutcome(t *testing.T, which, want string, err error) {
+	t.Helper()
+	var (
+		reported *reportedError
+		terminal *terminalError
+	)
+	switch {
+	case !slices.Contains([]string{succeeds, stops, retries, conflicts}, want):
+		t.Fatalf("the case expects %s to end as %q, which is no outcome", which, want)
+	case want == succeeds && err != nil:
+		t.Errorf("%s error = %v, want nil", which, err)
+	case want == stops && !errors.As(err, &terminal):
+		t.Errorf("%s error = %v, want a terminal error", which, err)
+	case want == stops && terminal.reason != samplecrdv1.ReasonInvalidSpec:
+		t.Errorf("terminal error reason = %q, want %q", terminal.reason, samplecrdv1.ReasonInvalidSpec)
+	case want == retries && !errors.As(err, &reported):
+		t.Errorf("%s error = %v, want a reported, retryable error", which, err)
+	case want == conflicts && !apierrors.IsConflict(err):
+		t.Errorf("%s error = %v, want a write conflict", which, err)
+	}
+}
+
+// specCases realize a spec, or change Neutron to a changed spec, or fail to.
+func specCases() []syncCase {
+	return []syncCase{{
 		name:       "new Network: finalizer, POST network, PUT tags, POST subnet, one status write",
 		object:     newNetwork("fresh", "192.168.0.0/16", "192.168.0.1"),
 		want:       succeeds,
@@ -109,18 +189,16 @@ func TestSyncHandler(t *testing.T) {
 	}, {
 		name:       "Neutron unreachable: condition, Event, retry",
 		object:     newNetwork("flaky", "10.2.0.0/24", ""),
-		before:     func(f *fixture) { f.neutron.FailWith("create network", unavailable) },
+		before:     failWith(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}),
 		want:       retries,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network"},
 		wantEvents: []string{"Warning NeutronUnavailable"},
 		wantObject: wantNotReady(samplecrdv1.ReasonNeutronUnavailable, "connection refused"),
 	}, {
-		name:   "subnet rejected by Neutron: terminal, status keeps the network",
-		object: newNetwork("rejected", "10.3.0.0/24", ""),
-		before: func(f *fixture) {
-			f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Invalid input"})
-		},
+		name:       "subnet rejected by Neutron: terminal, status keeps the network",
+		object:     newNetwork("rejected", "10.3.0.0/24", ""),
+		before:     failWith(&neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Invalid input"}),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
@@ -138,155 +216,6 @@ func TestSyncHandler(t *testing.T) {
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantEvents: []string{"Warning InvalidSpec"},
 		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "10.0.0.1/24"),
-	}, {
-		name:   "crash after POST network, before tagging: found by the fill, tagged, not duplicated",
-		object: withFinalizer(newNetwork("crashed", "10.4.0.0/24", "")),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "left-behind", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: old})
-		},
-		want:       succeeds,
-		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"tag network", "create subnet"},
-		wantEvents: []string{"Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			nets := f.neutron.Networks()
-			if len(nets) != 1 || nets[0].ID != "left-behind" || !owner.HasTags(nets[0].Tags) {
-				t.Errorf("networks = %+v, want only left-behind, tagged", nets)
-			}
-		},
-		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			if got.Status.NetworkID != "left-behind" {
-				t.Errorf("status.networkID = %q, want left-behind", got.Status.NetworkID)
-			}
-		},
-	}, {
-		name:   "crash after tagging, before the subnet: continued from the index, no lookup",
-		object: withFinalizer(newNetwork("tagged", "10.4.1.0/24", "")),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "tagged-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: old})
-		},
-		want:       succeeds,
-		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"create subnet"},
-		wantEvents: []string{"Normal SubnetCreated", "Normal Provisioned"},
-		wantObject: wantReady("10.4.1.1"),
-	}, {
-		name:   "a deposed leader's create landed after the fill: one lookup by name, adopted",
-		object: withFinalizer(newNetwork("late", "10.4.6.0/24", "")),
-		before: func(f *fixture) {
-			owner := ownerOf(newNetwork("late", "", ""))
-			f.neutron.PutNetwork(neutron.Network{ID: "late-net", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: old})
-		},
-		want:       succeeds,
-		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"list networks", "tag network", "list subnets", "create subnet"},
-		wantEvents: []string{"Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
-		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			if got.Status.NetworkID != "late-net" {
-				t.Errorf("status.networkID = %q, want late-net", got.Status.NetworkID)
-			}
-		},
-	}, {
-		name:       "finalizer on but nothing in Neutron: one lookup by name, then create",
-		object:     withFinalizer(newNetwork("interrupted", "10.4.2.0/24", "")),
-		want:       succeeds,
-		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet"},
-		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-	}, {
-		name:   "network deleted in Neutron by hand: looked up, then recreated",
-		object: realizedNetwork("vanished", "10.4.3.0/24", ""),
-		want:   succeeds, wantWrites: []string{writeStatus},
-		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet"},
-		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated"},
-	}, {
-		name:   "subnet deleted in Neutron by hand: the network's subnets listed, then recreated",
-		object: realizedNetwork("subnetless", "10.4.4.0/24", ""),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "net-of-subnetless", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: old})
-		},
-		want: succeeds, wantWrites: []string{writeStatus},
-		wantCalls:  []string{"list subnets", "create subnet"},
-		wantEvents: []string{"Normal SubnetCreated"},
-	}, {
-		name:   "two networks of one owner (split brain), one never tagged: the one status names is kept",
-		object: realizedNetwork("doubled", "10.4.5.0/24", ""),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "an-older-duplicate", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: old.Add(-time.Hour)})
-			putRealized(d, owner, "10.4.5.0/24", "10.4.5.1")
-		},
-		want:       succeeds,
-		wantCalls:  []string{"delete network"},
-		wantEvents: []string{"Warning DuplicateDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if nets := f.neutron.Networks(); len(nets) != 1 || nets[0].ID != "net-of-doubled" {
-				t.Errorf("networks = %+v, want only net-of-doubled", nets)
-			}
-		},
-	}, {
-		name:   "deletion: one DELETE of the network, then the finalizer",
-		object: deleting(realizedNetwork("doomed", "10.5.0.0/24", "")),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.5.0.0/24", "10.5.0.1")
-		},
-		want:       succeeds,
-		wantWrites: []string{writeFinalizer},
-		wantCalls:  []string{"delete network"},
-		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n, s := len(f.neutron.Networks()), len(f.neutron.Subnets()); n != 0 || s != 0 {
-				t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
-			}
-		},
-		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			if slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
-				t.Error("finalizer still present after the Neutron side is gone")
-			}
-		},
-	}, {
-		name:   "deletion while ports use the network: SubnetInUse, finalizer kept, retried",
-		object: deleting(realizedNetwork("busy", "10.6.0.0/24", "")),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
-		},
-		before:     func(f *fixture) { f.neutron.FailWith("delete network", inUse) },
-		want:       retries,
-		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"delete network"},
-		wantEvents: []string{"Warning SubnetInUse"},
-		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "ports")(t, got)
-			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
-				t.Error("finalizer removed although the network could not be deleted")
-			}
-		},
-	}, {
-		name:   "deletion without status: the network found in the index",
-		object: deleting(withFinalizer(newNetwork("nostatus", "10.7.0.0/24", ""))),
-		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "n1", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: old})
-			d.PutSubnet(neutron.Subnet{ID: "s1", NetworkID: "n1", Description: neutron.ClusterDescription(owner.ClusterID)})
-		},
-		want:       succeeds,
-		wantWrites: []string{writeFinalizer},
-		wantCalls:  []string{"delete network"},
-		wantEvents: []string{"Normal NeutronDeleted"},
-	}, {
-		name:   "deletion of a Network whose create landed after the fill: one lookup by name",
-		object: deleting(withFinalizer(newNetwork("untagged", "10.7.1.0/24", ""))),
-		before: func(f *fixture) {
-			owner := ownerOf(newNetwork("untagged", "", ""))
-			f.neutron.PutNetwork(neutron.Network{ID: "n2", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: old})
-		},
-		want:       succeeds,
-		wantWrites: []string{writeFinalizer},
-		wantCalls:  []string{"list networks", "delete network"},
-		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n := len(f.neutron.Networks()); n != 0 {
-				t.Errorf("%d networks left", n)
-			}
-		},
 	}, {
 		name:   "finalizer write conflicts: no Neutron call",
 		object: newNetwork("conflicted", "10.10.0.0/24", ""),
@@ -312,136 +241,74 @@ func TestSyncHandler(t *testing.T) {
 			}
 		},
 	}}
+}
 
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, tc.object)
-			owner := ownerOf(tc.object)
-			if tc.neutron != nil {
-				tc.neutron(f.neutron, owner)
+// deletionCases remove the Neutron side of a Network being deleted, then its finalizer.
+func deletionCases() []syncCase {
+	return []syncCase{{
+		name:   "deletion: one DELETE of the network, then the finalizer",
+		object: deleting(realizedNetwork("doomed", "10.5.0.0/24", "")),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.5.0.0/24", "10.5.0.1")
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"delete network"},
+		wantEvents: []string{"Normal NeutronDeleted"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if n, s := len(f.neutron.Networks()), len(f.neutron.Subnets()); n != 0 || s != 0 {
+				t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
 			}
-			f.startLeading()
-			if tc.before != nil {
-				tc.before(f)
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
+				t.Error("finalizer still present after the Neutron side is gone")
 			}
-
-			err := f.sync(tc.object)
-
-			checkOutcome(t, tc.want, err)
-			if got := f.writes(); !slices.Equal(got, tc.wantWrites) {
-				t.Errorf("API writes = %q, want %q", got, tc.wantWrites)
+		},
+	}, {
+		name:   "deletion while ports use the network: SubnetInUse, finalizer kept, retried",
+		object: deleting(realizedNetwork("busy", "10.6.0.0/24", "")),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
+		},
+		before: failWith(&neutron.Error{Op: "delete network", Kind: neutron.KindInUse, Code: 409, Type: "NetworkInUse",
+			Message: "Unable to complete operation on network. There are one or more ports still in use on the network."}),
+		want:       retries,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"delete network"},
+		wantEvents: []string{"Warning SubnetInUse"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, "ports")(t, got)
+			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
+				t.Error("finalizer removed although the network could not be deleted")
 			}
-			if got := f.neutron.Calls(); !slices.Equal(got, tc.wantCalls) {
-				t.Errorf("Neutron calls = %q, want %q", got, tc.wantCalls)
+		},
+	}, {
+		name:   "deletion without status: the network found in the index",
+		object: deleting(withFinalizer(newNetwork("nostatus", "10.7.0.0/24", ""))),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			d.PutNetwork(neutron.Network{ID: "n1", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+			d.PutSubnet(neutron.Subnet{ID: "s1", NetworkID: "n1", Description: neutron.ClusterDescription(owner.ClusterID)})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"delete network"},
+		wantEvents: []string{"Normal NeutronDeleted"},
+	}, {
+		name:   "deletion of a Network whose create landed after the fill: one lookup by name",
+		object: deleting(withFinalizer(newNetwork("untagged", "10.7.1.0/24", ""))),
+		before: func(f *fixture) {
+			owner := ownerOf(newNetwork("untagged", "", ""))
+			f.neutron.PutNetwork(neutron.Network{ID: "n2", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: anHourAgo})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"list networks", "delete network"},
+		wantEvents: []string{"Normal NeutronDeleted"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if n := len(f.neutron.Networks()); n != 0 {
+				t.Errorf("%d networks left", n)
 			}
-			if got := eventKinds(f.events()); !slices.Equal(got, tc.wantEvents) {
-				t.Errorf("Events = %q, want %q", got, tc.wantEvents)
-			}
-			if tc.wantNeutron != nil {
-				tc.wantNeutron(t, f, owner)
-			}
-			if tc.wantObject != nil {
-				got, err := f.client.SamplecrdV1().Networks(tc.object.Namespace).Get(f.ctx, tc.object.Name, metav1.GetOptions{})
-				if err != nil {
-					t.Fatalf("reading the Network back: %v", err)
-				}
-				tc.wantObject(t, got)
-			}
-		})
-	}
-}
-
-func checkOutcome(t *testing.T, want string, err error) {
-	t.Helper()
-	var (
-		reported *reportedError
-		terminal *terminalError
-	)
-	switch {
-	case want == succeeds && err != nil:
-		t.Errorf("sync error = %v, want nil", err)
-	case want == stops && !errors.As(err, &terminal):
-		t.Errorf("sync error = %v, want a terminal error", err)
-	case want == stops && terminal.reason != samplecrdv1.ReasonInvalidSpec:
-		t.Errorf("terminal error reason = %q, want %q", terminal.reason, samplecrdv1.ReasonInvalidSpec)
-	case want == retries && !errors.As(err, &reported):
-		t.Errorf("sync error = %v, want a reported, retryable error", err)
-	case want == conflicts && !apierrors.IsConflict(err):
-		t.Errorf("sync error = %v, want a write conflict", err)
-	}
-}
-
-// realizedNetwork is a Network whose status says it is Ready with the Neutron resources
-// putRealized makes.
-func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
-	n := withFinalizer(newNetwork(name, cidr, gateway))
-	plan, err := subnetplan.Plan(cidr, "")
-	if err != nil {
-		panic(err)
-	}
-	n.Status = samplecrdv1.NetworkStatus{
-		ObservedGeneration: 1, NetworkID: "net-of-" + name, SubnetID: "subnet-of-" + name, Gateway: plan.Gateway.String(),
-	}
-	setReady(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
-		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", n.Status.NetworkID, n.Status.SubnetID, cidr, plan.Gateway))
-	return n
-}
-
-// putRealized stores the network and subnet that realizedNetwork's status names.
-func putRealized(d *neutronfake.Driver, owner neutron.Owner, cidr, gateway string) {
-	netID := "net-of-" + owner.Name
-	d.PutNetwork(neutron.Network{ID: netID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags()})
-	d.PutSubnet(neutron.Subnet{ID: "subnet-of-" + owner.Name, NetworkID: netID, Name: owner.ResourceName(),
-		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4, GatewayIP: gateway})
-}
-
-func withFinalizer(n *samplecrdv1.Network) *samplecrdv1.Network {
-	n.Finalizers = []string{samplecrdv1.FinalizerName}
-	return n
-}
-
-func withGeneration(n *samplecrdv1.Network, generation int64) *samplecrdv1.Network {
-	n.Generation = generation
-	return n
-}
-
-func deleting(n *samplecrdv1.Network) *samplecrdv1.Network {
-	now := metav1.Now()
-	n.DeletionTimestamp = &now
-	return n
-}
-
-func wantReady(gateway string) func(*testing.T, *samplecrdv1.Network) {
-	return func(t *testing.T, got *samplecrdv1.Network) {
-		t.Helper()
-		c := readyCondition(t, got)
-		if c.Status != metav1.ConditionTrue || c.Reason != samplecrdv1.ReasonProvisioned || c.ObservedGeneration != got.Generation {
-			t.Errorf("Ready = %s/%s for generation %d, want True/Provisioned for %d", c.Status, c.Reason, c.ObservedGeneration, got.Generation)
-		}
-		if got.Status.NetworkID == "" || got.Status.SubnetID == "" || got.Status.Gateway != gateway || got.Status.ObservedGeneration != got.Generation {
-			t.Errorf("status = %+v, want both IDs, gateway %s, observedGeneration %d", got.Status, gateway, got.Generation)
-		}
-	}
-}
-
-func wantNotReady(reason, inMessage string) func(*testing.T, *samplecrdv1.Network) {
-	return func(t *testing.T, got *samplecrdv1.Network) {
-		t.Helper()
-		c := readyCondition(t, got)
-		if c.Status != metav1.ConditionFalse || c.Reason != reason || !strings.Contains(c.Message, inMessage) {
-			t.Errorf("Ready = %s/%s %q, want False/%s mentioning %q", c.Status, c.Reason, c.Message, reason, inMessage)
-		}
-	}
-}
-
-// eventKinds reduces recorded Events ("Type Reason message") to "Type Reason".
-func eventKinds(events []string) []string {
-	var out []string
-	for _, e := range events {
-		fields := strings.Fields(e)
-		if len(fields) >= 2 {
-			out = append(out, fields[0]+" "+fields[1])
-		}
-	}
-	return out
+		},
+	}}
 }

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// A controller that starts leading over Networks that are all Ready makes two list calls
+// in all, whatever their number, and writes nothing.
+func TestRestartWithReadyNetworksCostsTwoListCalls(t *testing.T) {
+	var objects []*samplecrdv1.Network
+	for _, name := range []string{"a", "b", "c"} {
+		objects = append(objects, realizedNetwork(name, "10.20.0.0/24", ""))
+	}
+	f := newFixture(t, objects...)
+	for _, o := range objects {
+		putRealized(f.neutron, ownerOf(o), "10.20.0.0/24", "10.20.0.1")
+	}
+
+	if err := f.controller.fillIndex(f.ctx); err != nil {
+		t.Fatalf("filling the index: %v", err)
+	}
+	for _, o := range objects {
+		if err := f.sync(o); err != nil {
+			t.Fatalf("sync %s: %v", o.Name, err)
+		}
+	}
+
+	if got, want := f.neutron.Calls(), []string{"list networks", "list subnets"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if w := f.writes(); len(w) != 0 {
+		t.Errorf("API writes = %q, want none", w)
+	}
+}
+
+func TestNeutronResyncRequeuesDriftAndCollectsOrphans(t *testing.T) {
+	drifted := newNetwork("drifted", "10.8.0.0/24", "")
+	f := newFixture(t, drifted)
+	f.startLeading()
+	if err := f.sync(drifted); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	drifted = f.refresh("default", "drifted")
+
+	// Someone deleted the network in Neutron by hand.
+	if err := f.neutron.DeleteNetwork(f.ctx, drifted.Status.NetworkID); err != nil {
+		t.Fatal(err)
+	}
+	orphanOwner := neutron.Owner{ClusterID: testClusterID, UID: "uid-of-deleted-object"}
+	ours := neutron.ClusterDescription(testClusterID)
+	f.neutron.PutNetwork(neutron.Network{ID: "orphan", Description: ours, Tags: orphanOwner.Tags(), CreatedAt: anHourAgo})
+	// Never tagged: its create was interrupted, then its object was removed by force.
+	f.neutron.PutNetwork(neutron.Network{ID: "untagged-orphan", Name: orphanOwner.ResourceName(), Description: ours, CreatedAt: anHourAgo})
+	f.neutron.PutNetwork(neutron.Network{ID: "young-orphan", Description: ours, Tags: orphanOwner.Tags(), CreatedAt: time.Now()})
+	foreign := neutron.Owner{ClusterID: "another-cluster", UID: "uid-elsewhere"}
+	f.neutron.PutNetwork(neutron.Network{ID: "foreign", Description: neutron.ClusterDescription(foreign.ClusterID), Tags: foreign.Tags(), CreatedAt: anHourAgo})
+	f.neutron.ClearCalls()
+
+	f.controller.resyncNeutron(f.ctx)
+
+	// Two list calls for the whole cluster, one DELETE per collected orphan.
+	if got, want := f.neutron.Calls(), []string{"list networks", "list subnets", "delete network", "delete network"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if n := f.controller.workqueue.Len(); n != 1 {
+		t.Errorf("queue length = %d, want the drifted Network queued", n)
+	}
+	if !hasEvent(f.events(), "NeutronDrift") {
+		t.Error("no NeutronDrift Event")
+	}
+	var ids []string
+	for _, n := range f.neutron.Networks() {
+		ids = append(ids, n.ID)
+	}
+	slices.Sort(ids)
+	if want := []string{"foreign", "young-orphan"}; !slices.Equal(ids, want) {
+		t.Errorf("networks left = %v, want %v (old orphans collected, young and foreign kept)", ids, want)
+	}
+}
+
+func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
+	network := newNetwork("rejected-once", "10.9.0.0/24", "")
+	f := newFixture(t, network)
+	f.startLeading()
+	f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Multicast"})
+	var terminal *terminalError
+	if err := f.sync(network); !errors.As(err, &terminal) {
+		t.Fatalf("sync error = %v, want a terminal error", err)
+	}
+	f.refresh("default", "rejected-once")
+
+	f.controller.resyncNeutron(f.ctx)
+	if n := f.controller.workqueue.Len(); n != 0 {
+		t.Errorf("resync queued %d items; a spec Neutron rejected must wait for a spec change", n)
+	}
+}
