@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -97,21 +96,14 @@ func startController(cfg controllerConfig, clusterID, logName string) (*controll
 
 func (p *controllerProcess) pid() int { return p.cmd.Process.Pid }
 
-func (p *controllerProcess) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
 // alive returns an error once the process has exited.
 func (p *controllerProcess) alive() error {
-	if !p.exited() {
+	select {
+	case <-p.done:
+		return fmt.Errorf("controller pid %d exited (%v); log %s:\n%s", p.pid(), p.waitErr, p.logPath, p.logTail(20))
+	default:
 		return nil
 	}
-	return fmt.Errorf("controller pid %d exited (%v); log %s:\n%s", p.pid(), p.waitErr, p.logPath, p.logTail(20))
 }
 
 // waitReady polls /readyz (informer synced, Neutron answering) and returns when it first
@@ -120,9 +112,8 @@ func (p *controllerProcess) waitReady(ctx context.Context, timeout time.Duration
 	deadline := time.Now().Add(timeout)
 	client := http.Client{Timeout: 2 * time.Second}
 	for {
-		if p.exited() {
-			return time.Time{}, fmt.Errorf("controller pid %d exited (%v) before /readyz answered; log %s:\n%s",
-				p.pid(), p.waitErr, p.logPath, p.logTail(20))
+		if err := p.alive(); err != nil {
+			return time.Time{}, fmt.Errorf("waiting for /readyz: %w", err)
 		}
 		resp, err := client.Get("http://" + p.healthAddr + "/readyz")
 		if err == nil {
@@ -145,8 +136,8 @@ func (p *controllerProcess) waitReady(ctx context.Context, timeout time.Duration
 
 // stop sends SIGTERM and waits for the exit; after grace it kills the process.
 func (p *controllerProcess) stop(grace time.Duration) error {
-	if p.exited() {
-		return nil
+	if p.alive() != nil {
+		return nil // exited already
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -272,29 +263,12 @@ func (c opCounts) total() float64 {
 	return s
 }
 
-// perNetwork formats the counts divided by n, most frequent first.
+// perNetwork formats the counts divided by n, most frequent first; "-" when unknown.
 func (c opCounts) perNetwork(n int) string {
 	if c == nil {
 		return "-"
 	}
-	ops := make([]string, 0, len(c))
-	for op := range c {
-		ops = append(ops, op)
-	}
-	sort.Slice(ops, func(i, j int) bool {
-		if c[ops[i]] != c[ops[j]] {
-			return c[ops[i]] > c[ops[j]]
-		}
-		return ops[i] < ops[j]
-	})
-	parts := make([]string, len(ops))
-	for i, op := range ops {
-		parts[i] = fmt.Sprintf("%s %.2f", op, c[op]/float64(n))
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
+	return perNetwork(c, n)
 }
 
 func (p *controllerProcess) logTail(n int) string {

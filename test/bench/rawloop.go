@@ -3,29 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/extensions/attributestags"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
-	"github.com/gophercloud/gophercloud/v2/pagination"
 )
-
-// neutronClient returns a gophercloud networking client for a noauth Neutron, set up as
-// plainly as a hand-written tool would (default transport, 30 s timeout): the baseline
-// the controller is compared with.
-func neutronClient(endpoint string) *gophercloud.ServiceClient {
-	if !strings.HasSuffix(endpoint, "/") {
-		endpoint += "/"
-	}
-	pc := &gophercloud.ProviderClient{HTTPClient: http.Client{Timeout: 30 * time.Second}}
-	pc.UserAgent.Prepend("network-controller-bench")
-	return &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, ResourceBase: endpoint + "v2.0/"}
-}
 
 // parallel runs fn(i) for i in [0, n) on workers goroutines and returns the first error.
 // After an error the remaining items are skipped.
@@ -105,8 +89,8 @@ func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 		if ids[i] == "" {
 			return nil
 		}
-		if err := networks.Delete(ctx, r.sc, ids[i]).ExtractErr(); err != nil && !gophercloud.ResponseCodeIs(err, http.StatusNotFound) {
-			return fmt.Errorf("raw loop: deleting network %s: %w", ids[i], err)
+		if err := deleteNetwork(ctx, r.sc, ids[i]); err != nil {
+			return fmt.Errorf("raw loop: %w", err)
 		}
 		return nil
 	})
@@ -115,33 +99,4 @@ func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 // benchCIDR is the distinct /24 of the i-th Network or pair.
 func benchCIDR(i int) string {
 	return fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256)
-}
-
-// sweepNeutron deletes every network that match accepts, with workers in parallel, and
-// returns how many it deleted. Subnets go with their networks.
-func sweepNeutron(ctx context.Context, sc *gophercloud.ServiceClient, workers int, match func(networks.Network) bool) (int, error) {
-	var doomed []string
-	err := networks.List(sc, networks.ListOpts{}).EachPage(ctx, func(_ context.Context, page pagination.Page) (bool, error) {
-		nets, err := networks.ExtractNetworks(page)
-		if err != nil {
-			return false, err
-		}
-		for _, n := range nets {
-			if match(n) {
-				doomed = append(doomed, n.ID)
-			}
-		}
-		return true, nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("listing Neutron networks for cleanup: %w", err)
-	}
-	err = parallel(ctx, len(doomed), workers, func(ctx context.Context, i int) error {
-		err := networks.Delete(ctx, sc, doomed[i]).ExtractErr()
-		if err != nil && !gophercloud.ResponseCodeIs(err, http.StatusNotFound) {
-			return fmt.Errorf("cleanup: deleting Neutron network %s: %w", doomed[i], err)
-		}
-		return nil
-	})
-	return len(doomed), err
 }

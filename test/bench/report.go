@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -145,7 +148,7 @@ func (r *results) printRestart(w io.Writer) {
 	o := r.opts
 	if rs := r.restart; rs != nil {
 		fmt.Fprintf(w, "\nRestart with %d realized Networks (one controller created them in %s: %d Neutron calls (%s), its own metric %s):\n",
-			rs.n, secs(rs.createDur), rs.createCalls.total(), rs.createCalls, metricCount(rs.creatorMetric.total()))
+			rs.n, secs(rs.create.dur), rs.create.calls.total(), rs.create.calls, metricCount(rs.create.metric.total()))
 		fmt.Fprintf(w, "  Neutron calls from the new process's start until quiet: %d (%s); controller's own metric: %s\n",
 			rs.calls.total(), rs.calls, metricCount(rs.metric.total()))
 		fmt.Fprintf(w, "  by operation (controller's count): %s\n", rs.metric.perNetwork(1))
@@ -162,4 +165,25 @@ func (r *results) printRestart(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d",
 		o.n, o.workers, o.rounds, o.restartN)))
+}
+
+// perNetwork formats counts divided by n, most frequent first, e.g. "GET 8.20, POST 2.00",
+// or "none".
+func perNetwork[V int | float64](counts map[string]V, n int) string {
+	if len(counts) == 0 {
+		return "none"
+	}
+	keys := mostFirst(counts)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %.2f", k, float64(counts[k])/float64(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mostFirst returns the keys of counts, the largest count first, equal counts by name.
+func mostFirst[V int | float64](counts map[string]V) []string {
+	return slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
+	})
 }

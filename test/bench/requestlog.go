@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 )
@@ -53,45 +52,20 @@ func (c callCounts) add(o callCounts) {
 	}
 }
 
-// methods returns the methods, most frequent first.
-func (c callCounts) methods() []string {
-	methods := make([]string, 0, len(c))
-	for m := range c {
-		methods = append(methods, m)
-	}
-	sort.Slice(methods, func(i, j int) bool {
-		if c[methods[i]] != c[methods[j]] {
-			return c[methods[i]] > c[methods[j]]
-		}
-		return methods[i] < methods[j]
-	})
-	return methods
-}
-
 // String formats the counts, most frequent first, e.g. "GET 82, POST 20".
 func (c callCounts) String() string {
 	if len(c) == 0 {
 		return "none"
 	}
 	parts := []string{}
-	for _, m := range c.methods() {
+	for _, m := range mostFirst(c) {
 		parts = append(parts, fmt.Sprintf("%s %d", m, c[m]))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // perNetwork formats the counts divided by n, e.g. "GET 8.20, POST 2.00".
-func (c callCounts) perNetwork(n int) string {
-	if len(c) == 0 {
-		return "none"
-	}
-	methods := c.methods()
-	parts := make([]string, len(methods))
-	for i, m := range methods {
-		parts[i] = fmt.Sprintf("%s %.2f", m, float64(c[m])/float64(n))
-	}
-	return strings.Join(parts, ", ")
-}
+func (c callCounts) perNetwork(n int) string { return perNetwork(c, n) }
 
 // requestLog reads neutron-server's log file between byte offsets.
 type requestLog struct {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
-	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -97,18 +96,6 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 	return b, nil
 }
 
-// isBenchNetwork recognises the Neutron networks a bench made, this run or an earlier
-// one that was interrupted: tagged for a bench cluster ID, made by the raw loop, or
-// named after an object of the bench namespace (a create that died before tagging).
-func (b *bench) isBenchNetwork(n networks.Network) bool {
-	for _, t := range n.Tags {
-		if strings.HasPrefix(t, "k8s-cluster=bench-") || strings.HasPrefix(t, "bench-raw=") {
-			return true
-		}
-	}
-	return strings.HasPrefix(n.Name, "bench-raw-") || strings.HasPrefix(n.Name, "k8s_"+b.o.namespace+"_")
-}
-
 // cleanup stops a controller left running, removes every Network object of the bench
 // namespace and deletes the bench's Neutron networks. It reports and goes on on errors.
 func (b *bench) cleanup(ctx context.Context, when string) {
@@ -123,54 +110,91 @@ func (b *bench) cleanup(ctx context.Context, when string) {
 	} else if n > 0 {
 		logf("cleanup %s: removed %d Network objects", when, n)
 	}
-	if n, err := sweepNeutron(ctx, b.neutron, b.o.workers, b.isBenchNetwork); err != nil {
+	if n, err := b.sweepNeutron(ctx); err != nil {
 		logf("cleanup %s: %v", when, err)
 	} else if n > 0 {
 		logf("cleanup %s: deleted %d Neutron networks", when, n)
 	}
 }
 
-// settled waits until Neutron has been quiet for -settle and returns the log offset: the
-// boundary between two counted phases.
-func (b *bench) settled(ctx context.Context) (int64, error) {
-	if err := b.log.waitQuiet(ctx, b.o.settle, b.o.timeout); err != nil {
-		return 0, err
-	}
-	return b.log.offset()
+// mark is a boundary between two counted phases: the end of Neutron's log so far and
+// the controller's own count of its Neutron calls (nil when no controller counts).
+type mark struct {
+	offset int64
+	metric opCounts
 }
 
+// markNow marks the present, with the count of p (nil: the raw loop, no controller).
+func (b *bench) markNow(p *controllerProcess) (mark, error) {
+	offset, err := b.log.offset()
+	if err != nil {
+		return mark{}, err
+	}
+	return mark{offset: offset, metric: metricNow(p)}, nil
+}
+
+// settled waits until Neutron has been quiet for -settle and marks that moment.
+func (b *bench) settled(ctx context.Context, p *controllerProcess) (mark, error) {
+	if err := b.log.waitQuiet(ctx, b.o.settle, b.o.timeout); err != nil {
+		return mark{}, err
+	}
+	return b.markNow(p)
+}
+
+// measure times step, which returns when the work it started is done, then waits for
+// Neutron to settle and counts the calls since from: the phase, and the mark it ended at.
+func (b *bench) measure(ctx context.Context, p *controllerProcess, from mark, step func() (done time.Time, err error)) (phase, mark, error) {
+	start := time.Now()
+	done, err := step()
+	if err != nil {
+		return phase{}, mark{}, err
+	}
+	to, err := b.settled(ctx, p)
+	if err != nil {
+		return phase{}, mark{}, err
+	}
+	calls, err := b.log.count(from.offset, to.offset)
+	return phase{dur: done.Sub(start), calls: calls, metric: to.metric.minus(from.metric)}, to, err
+}
+
+// driveNetworks measures one phase of the controller p from the mark from: it changes the
+// Networks names (change: createNetworks or deleteNetworks) and is done when the tracker
+// saw the last of them reach its end state (reached: the tracker's waitReady or waitGone).
+func (b *bench) driveNetworks(ctx context.Context, p *controllerProcess, from mark, names []string,
+	change func(context.Context, versioned.Interface, string, []string) error,
+	reached func(context.Context, []string, time.Duration, func() error) (time.Time, error)) (phase, mark, error) {
+	return b.measure(ctx, p, from, func() (time.Time, error) {
+		if err := change(ctx, b.nets, b.o.namespace, names); err != nil {
+			return time.Time{}, err
+		}
+		return reached(ctx, names, b.o.timeout, p.alive)
+	})
+}
+
+// rawRound measures the raw loop creating -n network+tag+subnet, then deleting them.
 func (b *bench) rawRound(ctx context.Context, r int) (stageResult, error) {
+	var res stageResult
 	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-r%d", b.runID, r)}
 	logf("round %d: raw loop creates %d network+tag+subnet", r, b.o.n)
-	o0, err := b.settled(ctx)
+	m0, err := b.settled(ctx, nil)
 	if err != nil {
-		return stageResult{}, err
-	}
-	start := time.Now()
-	ids, err := loop.create(ctx, b.o.n)
-	created := time.Since(start)
-	if err != nil {
-		return stageResult{}, err
-	}
-	o1, err := b.settled(ctx)
-	if err != nil {
-		return stageResult{}, err
-	}
-	logf("round %d: raw loop deletes %d networks", r, b.o.n)
-	start = time.Now()
-	if err := loop.delete(ctx, ids); err != nil {
-		return stageResult{}, err
-	}
-	deleted := time.Since(start)
-	o2, err := b.settled(ctx)
-	if err != nil {
-		return stageResult{}, err
-	}
-	res := stageResult{create: phase{dur: created}, delete: phase{dur: deleted}}
-	if res.create.calls, err = b.log.count(o0, o1); err != nil {
 		return res, err
 	}
-	res.delete.calls, err = b.log.count(o1, o2)
+	var ids []string
+	var m1 mark
+	res.create, m1, err = b.measure(ctx, nil, m0, func() (time.Time, error) {
+		var err error
+		ids, err = loop.create(ctx, b.o.n)
+		return time.Now(), err
+	})
+	if err != nil {
+		return res, err
+	}
+	logf("round %d: raw loop deletes %d networks", r, b.o.n)
+	res.delete, _, err = b.measure(ctx, nil, m1, func() (time.Time, error) {
+		err := loop.delete(ctx, ids)
+		return time.Now(), err
+	})
 	return res, err
 }
 
@@ -197,8 +221,12 @@ func (b *bench) stopRunning() error {
 	return p.stop(time.Minute)
 }
 
-// metricNow scrapes the controller's Neutron call counter; nil when it has none.
+// metricNow scrapes the controller's Neutron call counter; nil without a controller or
+// when it has none.
 func metricNow(p *controllerProcess) opCounts {
+	if p == nil {
+		return nil
+	}
 	m, err := p.neutronCalls()
 	if err != nil {
 		logf("controller pid %d: %v", p.pid(), err)
@@ -207,6 +235,7 @@ func metricNow(p *controllerProcess) opCounts {
 	return m
 }
 
+// controllerRound measures a controller of its own realizing -n Networks, then removing them.
 func (b *bench) controllerRound(ctx context.Context, r int) (stageResult, error) {
 	var res stageResult
 	p, err := b.startSettled(ctx, fmt.Sprintf("bench-%s-r%d", b.runID, r), fmt.Sprintf("round-%d", r))
@@ -214,93 +243,43 @@ func (b *bench) controllerRound(ctx context.Context, r int) (stageResult, error)
 		return res, err
 	}
 	names := networkNames(fmt.Sprintf("r%d-%s", r, b.runID), b.o.n)
-	o0, err := b.log.offset()
+	m0, err := b.markNow(p)
 	if err != nil {
 		return res, err
 	}
-	m0 := metricNow(p)
 
 	logf("round %d: controller (pid %d) creates %d Networks", r, p.pid(), b.o.n)
-	start := time.Now()
-	if err := createNetworks(ctx, b.nets, b.o.namespace, names); err != nil {
+	var m1 mark
+	if res.create, m1, err = b.driveNetworks(ctx, p, m0, names, createNetworks, b.tracker.waitReady); err != nil {
 		return res, err
 	}
-	last, err := b.tracker.waitReady(ctx, names, b.o.timeout, p.alive)
-	if err != nil {
-		return res, err
-	}
-	res.create.dur = last.Sub(start)
-	o1, err := b.settled(ctx)
-	if err != nil {
-		return res, err
-	}
-	m1 := metricNow(p)
-
 	logf("round %d: controller deletes %d Networks", r, b.o.n)
-	start = time.Now()
-	if err := deleteNetworks(ctx, b.nets, b.o.namespace, names); err != nil {
+	if res.delete, _, err = b.driveNetworks(ctx, p, m1, names, deleteNetworks, b.tracker.waitGone); err != nil {
 		return res, err
 	}
-	last, err = b.tracker.waitGone(ctx, names, b.o.timeout, p.alive)
-	if err != nil {
-		return res, err
-	}
-	res.delete.dur = last.Sub(start)
-	o2, err := b.settled(ctx)
-	if err != nil {
-		return res, err
-	}
-	m2 := metricNow(p)
 	if err := b.stopRunning(); err != nil {
 		return res, err
 	}
-	res.create.metric, res.delete.metric = m1.minus(m0), m2.minus(m1)
-	if res.create.calls, err = b.log.count(o0, o1); err != nil {
-		return res, err
-	}
-	if res.delete.calls, err = b.log.count(o1, o2); err != nil {
-		return res, err
-	}
-	left, err := b.countBenchNetworks(ctx)
+	left, err := b.benchNetworks(ctx)
 	if err != nil {
 		return res, err
 	}
-	if left > 0 {
-		logf("WARNING: round %d: %d Neutron networks are left after the controller deleted every Network", r, left)
+	if len(left) > 0 {
+		logf("WARNING: round %d: %d Neutron networks are left after the controller deleted every Network", r, len(left))
 	}
 	return res, nil
 }
 
-func (b *bench) countBenchNetworks(ctx context.Context) (int, error) {
-	pages, err := networks.List(b.neutron, networks.ListOpts{}).AllPages(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("listing Neutron networks: %w", err)
-	}
-	all, err := networks.ExtractNetworks(pages)
-	if err != nil {
-		return 0, fmt.Errorf("listing Neutron networks: %w", err)
-	}
-	n := 0
-	for _, net := range all {
-		if b.isBenchNetwork(net) {
-			n++
-		}
-	}
-	return n, nil
-}
-
 // restartResult describes a controller restart over M realized Networks.
 type restartResult struct {
-	n             int
-	createDur     time.Duration
-	createCalls   callCounts
-	calls         callCounts
-	metric        opCounts
-	readyAfter    time.Duration // /readyz (informer synced) after process start
-	lastCall      time.Duration // last Neutron request after process start; -1 if none
-	peakRSS       int64         // the restarted controller
-	creatorPeak   int64         // the controller that created the Networks
-	creatorMetric opCounts
+	n           int
+	create      phase // the first controller creating the Networks
+	calls       callCounts
+	metric      opCounts
+	readyAfter  time.Duration // /readyz (informer synced) after process start
+	lastCall    time.Duration // last Neutron request after process start; -1 if none
+	peakRSS     int64         // the restarted controller
+	creatorPeak int64         // the controller that created the Networks
 }
 
 func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
@@ -313,29 +292,14 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 		return nil, err
 	}
 	logf("restart: controller (pid %d) creates %d Networks", p.pid(), res.n)
-	o0, err := b.log.offset()
+	m0, err := b.markNow(p)
 	if err != nil {
 		return nil, err
 	}
-	m0 := metricNow(p)
-	start := time.Now()
-	if err := createNetworks(ctx, b.nets, b.o.namespace, names); err != nil {
+	if res.create, _, err = b.driveNetworks(ctx, p, m0, names, createNetworks, b.tracker.waitReady); err != nil {
 		return nil, err
 	}
-	last, err := b.tracker.waitReady(ctx, names, b.o.timeout, p.alive)
-	if err != nil {
-		return nil, err
-	}
-	res.createDur = last.Sub(start)
-	logf("restart: %d Networks Ready after %s", res.n, secs(res.createDur))
-	o1, err := b.settled(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if res.createCalls, err = b.log.count(o0, o1); err != nil {
-		return nil, err
-	}
-	res.creatorMetric = metricNow(p).minus(m0)
+	logf("restart: %d Networks Ready after %s", res.n, secs(res.create.dur))
 	if res.creatorPeak, err = p.peakRSS(); err != nil {
 		return nil, err
 	}
@@ -343,7 +307,7 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 	if err := b.stopRunning(); err != nil {
 		return nil, err
 	}
-	o2, err := b.settled(ctx)
+	m2, err := b.settled(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +327,7 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 		}
 		readyErr <- err
 	}()
-	lastAt, err := b.log.follow(ctx, o2, b.o.timeout, func(now, last time.Time) bool {
+	lastAt, err := b.log.follow(ctx, m2.offset, b.o.timeout, func(now, last time.Time) bool {
 		ready := readyAt.Load()
 		return ready != nil && now.Sub(later(last, *ready)) >= b.o.quiet
 	})
@@ -373,7 +337,7 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 	if err := <-readyErr; err != nil {
 		return nil, err
 	}
-	o3, err := b.log.offset()
+	m3, err := b.markNow(p)
 	if err != nil {
 		return nil, err
 	}
@@ -381,10 +345,11 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 	if !lastAt.IsZero() {
 		res.lastCall = lastAt.Sub(p.started)
 	}
-	if res.calls, err = b.log.count(o2, o3); err != nil {
+	if res.calls, err = b.log.count(m2.offset, m3.offset); err != nil {
 		return nil, err
 	}
-	res.metric = metricNow(p)
+	// The restarted controller's count since its start.
+	res.metric = m3.metric
 	if res.peakRSS, err = p.peakRSS(); err != nil {
 		return nil, err
 	}
