@@ -4,9 +4,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/netip"
 	"slices"
 	"sort"
@@ -72,39 +70,6 @@ func (a ClusterAudit) Err() error {
 	return fmt.Errorf("%s", b.String())
 }
 
-type auditNetwork struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Tags        []string `json:"tags"`
-}
-
-type auditSubnet struct {
-	ID        string `json:"id"`
-	NetworkID string `json:"network_id"`
-	CIDR      string `json:"cidr"`
-	GatewayIP string `json:"gateway_ip"`
-}
-
-func (n auditNetwork) names(value, tagPrefix string) bool {
-	return slices.Contains(n.Tags, tagPrefix+value) || strings.Contains(n.Name, value) || strings.Contains(n.Description, value)
-}
-
-// neutronList GETs a Neutron collection into out.
-func neutronList(path string, out any) error {
-	code, body, err := neutronDo(http.MethodGet, path, nil)
-	if err != nil {
-		return fmt.Errorf("GET %s: %w", path, err)
-	}
-	if code != http.StatusOK {
-		return fmt.Errorf("GET %s: %d %s", path, code, body)
-	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("decoding GET %s: %w", path, err)
-	}
-	return nil
-}
-
 // AuditCluster reads the Networks of namespaces and the whole of Neutron and reports how
 // they differ for clusterID. An error means something could not be read.
 func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID string, namespaces ...string) (ClusterAudit, error) {
@@ -126,29 +91,17 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 			elsewhere = append(elsewhere, o)
 		}
 	}
-	var netDoc struct {
-		Networks []auditNetwork `json:"networks"`
-	}
-	if err := neutronList("v2.0/networks?fields=id&fields=name&fields=description&fields=tags", &netDoc); err != nil {
+	neutronState, err := ReadNeutron()
+	if err != nil {
 		return a, err
 	}
-	var subDoc struct {
-		Subnets []auditSubnet `json:"subnets"`
-	}
-	if err := neutronList("v2.0/subnets?fields=id&fields=network_id&fields=cidr&fields=gateway_ip", &subDoc); err != nil {
-		return a, err
-	}
-
-	var ours []auditNetwork
-	for _, n := range netDoc.Networks {
+	var ours []NeutronNetwork
+	for _, n := range neutronState.Networks {
 		if n.names(clusterID, "k8s-cluster=") {
 			ours = append(ours, n)
 		}
 	}
-	subnetsOf := map[string][]auditSubnet{}
-	for _, s := range subDoc.Subnets {
-		subnetsOf[s.NetworkID] = append(subnetsOf[s.NetworkID], s)
-	}
+	subnetsOf := neutronState.SubnetsOf
 	a.Networks = len(ours)
 	for _, n := range ours {
 		a.Subnets += len(subnetsOf[n.ID])
@@ -166,7 +119,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 		if !o.IsReady() {
 			a.NotReady = append(a.NotReady, fmt.Sprintf("%s: %s", key, DescribeReady(&o)))
 		}
-		var mine []auditNetwork
+		var mine []NeutronNetwork
 		for _, n := range ours {
 			if n.names(string(o.UID), "k8s-uid=") {
 				mine = append(mine, n)
@@ -178,7 +131,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 			a.Missing = append(a.Missing, fmt.Sprintf("%s (uid %s) has no Neutron network", key, o.UID))
 			continue
 		case len(mine) > 1:
-			a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s (uid %s) has %d networks %v", key, o.UID, len(mine), auditIDs(mine)))
+			a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s (uid %s) has %d networks %v", key, o.UID, len(mine), ids(mine)))
 		}
 		for _, n := range mine {
 			subs := subnetsOf[n.ID]
@@ -216,7 +169,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 }
 
 // auditMismatch compares an object's one network and subnet with its spec and status.
-func auditMismatch(o *samplecrdv1.Network, n auditNetwork, s auditSubnet) string {
+func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) string {
 	plan, err := subnetplan.Plan(o.Spec.CIDR, o.Spec.Gateway)
 	if err != nil {
 		return fmt.Sprintf("spec cidr %q gateway %q does not plan: %v", o.Spec.CIDR, o.Spec.Gateway, err)
@@ -236,14 +189,6 @@ func auditMismatch(o *samplecrdv1.Network, n auditNetwork, s auditSubnet) string
 		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %s", o.Status.Gateway, plan.Gateway))
 	}
 	return strings.Join(diffs, "; ")
-}
-
-func auditIDs(nets []auditNetwork) []string {
-	out := make([]string, 0, len(nets))
-	for _, n := range nets {
-		out = append(out, n.ID)
-	}
-	return out
 }
 
 // WaitAuditClean waits until AuditCluster finds nothing and returns the clean audit and

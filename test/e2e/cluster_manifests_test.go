@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestClusterDeployManifests(t *testing.T) {
 		t.Fatalf("deploy/40-deployment.yaml is not in namespace network-controller")
 	}
 	manifest := WriteFile(t, "deployment.yaml", strings.ReplaceAll(string(raw), "namespace: network-controller\n", "namespace: "+ns+"\n"))
-	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", manifest)
+	stdout, stderr, err := KubectlAs(t, Kubeconfig, "apply", "--dry-run=server", "-o", "json", "-f", manifest)
 	if err != nil {
 		t.Fatalf("server dry run of the Deployment: %v\n%s", err, stderr)
 	}
@@ -137,17 +138,7 @@ func TestClusterDeployManifests(t *testing.T) {
 			t.Errorf("args %q lack %s", c.Args, want)
 		}
 	}
-	var expanded []string
-	for _, a := range c.Args {
-		a = regexp.MustCompile(`\$\(([A-Z_]+)\)`).ReplaceAllStringFunc(a, func(ref string) string {
-			name := ref[2 : len(ref)-1]
-			if name == "POD_NAMESPACE" {
-				return ns
-			}
-			return env[name].Value
-		})
-		expanded = append(expanded, a)
-	}
+	expanded := expandArgs(c.Args, containerEnv(t, &d))
 	out, err := exec.Command(ControllerBinary, append(expanded, "-h")...).CombinedOutput()
 	if err != nil {
 		t.Errorf("the controller does not accept the Deployment's args %q: %v\n%s", expanded, err, LastLines(string(out), 5))
@@ -163,7 +154,7 @@ func TestClusterDeployManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, err = kubectlSplit(t, "", "create", "--dry-run=server", "-f", WriteFile(t, "pod.json", string(podJSON)))
+	_, stderr, err = KubectlAs(t, Kubeconfig, "create", "--dry-run=server", "-f", WriteFile(t, "pod.json", string(podJSON)))
 	if err != nil || strings.TrimSpace(stderr) != "" {
 		t.Errorf("a Pod of the Deployment's template is not admitted under Pod Security \"restricted\": %v\n%s", err, stderr)
 	}
@@ -221,11 +212,11 @@ func TestClusterKustomize(t *testing.T) {
 	}
 	wantImage := kustomization.Images[0].NewName + ":" + kustomization.Images[0].NewTag
 
-	rendered, stderr, err := kubectlSplit(t, "", "kustomize", "deploy/")
+	rendered, stderr, err := KubectlAs(t, Kubeconfig, "kustomize", "deploy/")
 	if err != nil {
 		t.Fatalf("kubectl kustomize deploy/: %v\n%s", err, stderr)
 	}
-	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-o", "json", "-f", WriteFile(t, "deploy.yaml", rendered))
+	stdout, stderr, err := KubectlAs(t, Kubeconfig, "apply", "--dry-run=server", "-o", "json", "-f", WriteFile(t, "deploy.yaml", rendered))
 	if err != nil {
 		t.Fatalf("server dry run of kubectl kustomize deploy/: %v\n%s", err, stderr)
 	}
@@ -272,7 +263,7 @@ images:
 `, rel)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rendered, stderr, err = kubectlSplit(t, "", "kustomize", overlay)
+	rendered, stderr, err = KubectlAs(t, Kubeconfig, "kustomize", overlay)
 	if err != nil {
 		t.Fatalf("kubectl kustomize of an overlay: %v\n%s", err, stderr)
 	}
@@ -303,4 +294,56 @@ func deploymentImage(t *testing.T, obj unstructured.Unstructured) string {
 	}
 	image, _, _ := unstructured.NestedString(containers[0].(map[string]any), "image")
 	return image
+}
+
+// readDeployment parses deploy/40-deployment.yaml.
+func readDeployment(t *testing.T) *appsv1.Deployment {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d appsv1.Deployment
+	if err := yaml.UnmarshalStrict(raw, &d); err != nil {
+		t.Fatalf("parsing deploy/40-deployment.yaml: %v", err)
+	}
+	if len(d.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("deploy/40-deployment.yaml has %d containers, want 1", len(d.Spec.Template.Spec.Containers))
+	}
+	return &d
+}
+
+// containerEnv resolves the container's environment as the kubelet would.
+func containerEnv(t *testing.T, d *appsv1.Deployment) map[string]string {
+	t.Helper()
+	c := d.Spec.Template.Spec.Containers[0]
+	env := map[string]string{}
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			env[e.Name] = e.Value
+		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace":
+			env[e.Name] = d.Namespace
+		case e.ValueFrom.ResourceFieldRef != nil && e.ValueFrom.ResourceFieldRef.Resource == "limits.memory":
+			env[e.Name] = strconv.FormatInt(c.Resources.Limits.Memory().Value(), 10)
+		default:
+			t.Fatalf("env %s of the Deployment: this test cannot resolve %+v yet", e.Name, e.ValueFrom)
+		}
+	}
+	return env
+}
+
+// expandArgs replaces $(VAR) references as the kubelet does.
+func expandArgs(args []string, env map[string]string) []string {
+	ref := regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = ref.ReplaceAllStringFunc(a, func(r string) string {
+			if v, ok := env[r[2:len(r)-1]]; ok {
+				return v
+			}
+			return r
+		})
+	}
+	return out
 }

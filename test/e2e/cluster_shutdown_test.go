@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"bytes"
+	"net/http"
 	"slices"
 	"strings"
 	"syscall"
@@ -23,7 +25,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 		delay           = 3 * time.Second
 		shutdownTimeout = 15 * time.Second
 	)
-	ctrl, np, n, arrived := startHeldCreate(t, delay, shutdownTimeout, "drain", "10.72.0.0/24")
+	ctrl, held, n, arrived := startHeldCreate(t, delay, shutdownTimeout, "drain", "10.72.0.0/24")
 	// Signal while the request is held.
 	time.Sleep(200 * time.Millisecond)
 	sigterm := time.Now()
@@ -44,7 +46,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 	}
 	var answered time.Time
 	select {
-	case answered = <-np.done:
+	case answered = <-held.Answered:
 	case <-time.After(2 * time.Second):
 		t.Fatalf("the held create-network request was never forwarded: the controller exited without finishing it")
 	}
@@ -71,7 +73,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 	// The item ran on after the signal: the network created by the held request was
 	// tagged afterwards (tagging is the next step of the same reconcile).
 	owner := OwnerOf(ctrl.ClusterID, n)
-	nets, err := NeutronNetworksOf(t, owner)
+	nets, _, err := NeutronOf(t, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,20 +124,24 @@ func TestClusterShutdownTimeout(t *testing.T) {
 // startHeldCreate starts a controller whose Neutron requests go through a proxy that
 // holds the create-network request of a new namespace for delay, creates Network name
 // there, and returns once that request has arrived at the proxy (and when).
-func startHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, cidr string) (*Controller, *neutronProxy, *samplecrdv1.Network, time.Time) {
+func startHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, cidr string) (*Controller, *heldRequests, *samplecrdv1.Network, time.Time) {
 	t.Helper()
 	ns := NewNamespace(t)
-	np := startNeutronProxy(t, ns, delay)
-	ctrl := startConnectedController(t, ControllerOptions{Args: []string{
-		"-neutron-endpoint=" + np.URL(),
+	proxy := StartFaultProxy(t, NeutronEndpoint, 0, FaultRates{})
+	// The controller names the network k8s_<namespace>_<name>.
+	held := proxy.Hold(delay, func(r *http.Request, body []byte) bool {
+		return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v2.0/networks") && bytes.Contains(body, []byte(`"k8s_`+ns+`_`))
+	})
+	ctrl := StartController(t, ControllerOptions{Args: []string{
+		"-neutron-endpoint=" + proxy.URL(),
 		"-shutdown-timeout=" + shutdownTimeout.String(),
 	}})
 	ctrl.WaitReadyz(30 * time.Second)
 
 	n := CreateNetwork(t, ns, name, cidr, "")
 	select {
-	case arrived := <-np.arrived:
-		return ctrl, np, n, arrived
+	case arrived := <-held.Arrived:
+		return ctrl, held, n, arrived
 	case <-time.After(30 * time.Second):
 		t.Fatalf("the controller never sent the create-network request of %s/%s", ns, name)
 		return nil, nil, nil, time.Time{}

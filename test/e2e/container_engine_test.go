@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,15 +56,11 @@ func newContainerEngine(t *testing.T, name string) *containerEngine {
 
 // cmd runs the engine with args and returns stdout; stderr goes into the error.
 func (e *containerEngine) cmd(timeout time.Duration, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	c := exec.CommandContext(ctx, e.name, append(append([]string{}, e.global...), args...)...)
-	var stdout, stderr bytes.Buffer
-	c.Stdout, c.Stderr = &stdout, &stderr
-	if err := c.Run(); err != nil {
-		return stdout.String(), fmt.Errorf("%s %s: %w: %s", e.name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	stdout, stderr, err := runCommand(timeout, e.name, append(slices.Clone(e.global), args...)...)
+	if err != nil {
+		return stdout, fmt.Errorf("%s %s: %w: %s", e.name, strings.Join(args, " "), err, strings.TrimSpace(stderr))
 	}
-	return stdout.String(), nil
+	return stdout, nil
 }
 
 // mustCmd is cmd that fails the test on error.
@@ -104,30 +98,28 @@ func controllerImage(t *testing.T) (*containerEngine, string) {
 		return newContainerEngine(t, os.Getenv(envImageEngine)), image
 	}
 
-	engineName, err := exec.Command(filepath.Join(RepoRoot, "hack", "image.sh"), "engine").Output()
+	engineName, stderr, err := runCommand(10*time.Minute, "hack/image.sh", "engine")
 	if err != nil {
-		t.Fatalf("hack/image.sh engine: %v", err)
+		t.Fatalf("hack/image.sh engine: %v\n%s", err, stderr)
 	}
-	engine := newContainerEngine(t, strings.TrimSpace(string(engineName)))
+	engine := newContainerEngine(t, strings.TrimSpace(engineName))
 	image := "localhost/network-controller:e2e-" + RandomSuffix(8)
-	build := exec.Command(filepath.Join(RepoRoot, "hack", "image.sh"))
-	build.Dir = RepoRoot
-	build.Env = append(os.Environ(), "IMAGE="+image, "IMAGE_ENGINE="+engine.name, "IMAGE_CONTEXT=tracked", "BASE_IMAGES=local")
 	t.Cleanup(func() {
 		if _, err := engine.cmd(time.Minute, "rmi", image); err != nil {
 			t.Logf("cleanup: %v", err)
 		}
-		rm := exec.Command(filepath.Join(RepoRoot, "hack", "base-images.sh"), engine.name, "remove")
-		if out, err := rm.CombinedOutput(); err != nil {
-			t.Logf("cleanup: hack/base-images.sh remove: %v\n%s", err, out)
+		if stdout, stderr, err := runCommand(time.Minute, "hack/base-images.sh", engine.name, "remove"); err != nil {
+			t.Logf("cleanup: hack/base-images.sh remove: %v\n%s%s", err, stdout, stderr)
 		}
 	})
 	start := time.Now()
-	out, err := build.CombinedOutput()
+	stdout, stderr, err := runCommand(20*time.Minute, "env", "IMAGE="+image, "IMAGE_ENGINE="+engine.name,
+		"IMAGE_CONTEXT=tracked", "BASE_IMAGES=local", "hack/image.sh")
+	out := stdout + stderr
 	if err != nil {
-		t.Fatalf("hack/image.sh: %v\n%s", err, LastLines(string(out), 40))
+		t.Fatalf("hack/image.sh: %v\n%s", err, LastLines(out, 40))
 	}
-	t.Logf("built %s in %s:\n%s", image, time.Since(start).Round(time.Second), LastLines(string(out), 3))
+	t.Logf("built %s in %s:\n%s", image, time.Since(start).Round(time.Second), LastLines(out, 3))
 	return engine, image
 }
 
@@ -145,11 +137,9 @@ func (e *containerEngine) containerExitCode(t *testing.T, name string) int {
 // logs returns what the container wrote to stdout and stderr (the engine replays each on
 // its own stream).
 func (e *containerEngine) logs(name string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, e.name, append(append([]string{}, e.global...), "logs", name)...).CombinedOutput()
+	stdout, stderr, err := runCommand(time.Minute, e.name, append(slices.Clone(e.global), "logs", name)...)
 	if err != nil {
-		return fmt.Sprintf("%s<%s logs %s: %v>", out, e.name, name, err)
+		return fmt.Sprintf("%s%s<%s logs %s: %v>", stdout, stderr, e.name, name, err)
 	}
-	return string(out)
+	return stdout + stderr
 }

@@ -11,14 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
@@ -41,7 +39,7 @@ const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 // container wrote nothing to its root filesystem.
 //
 // It is parallel so that it waits for hack/e2e.sh's image build while the sequential
-// tests run; it then takes the cluster exclusively (NewNamespace) like every test whose
+// tests run; it then takes the cluster lock (NewNamespace) like every test whose
 // controller sees all namespaces.
 func TestContainerImage(t *testing.T) {
 	t.Parallel()
@@ -81,7 +79,7 @@ func TestContainerImage(t *testing.T) {
 
 	// The ServiceAccount folder as the kubelet projects it (files group-owned by fsGroup).
 	kube, _ := Clients(t)
-	cfg := adminConfig(t)
+	cfg := AdminConfig(t)
 	server, err := url.Parse(cfg.Host)
 	if err != nil {
 		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
@@ -92,7 +90,7 @@ func TestContainerImage(t *testing.T) {
 			t.Fatalf("reading the apiserver CA: %v", err)
 		}
 	}
-	token, err := kubectl(time.Minute, "create", "token", spec.ServiceAccountName, "-n", d.Namespace, "--duration=1h")
+	token, _, err := KubectlAs(t, Kubeconfig, "create", "token", spec.ServiceAccountName, "-n", d.Namespace, "--duration=1h")
 	if err != nil {
 		t.Fatalf("kubectl create token %s: %v", spec.ServiceAccountName, err)
 	}
@@ -182,6 +180,12 @@ func TestContainerImage(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading the container process's status: %v", err)
 	}
+	fields := map[string]string{}
+	for _, line := range strings.Split(string(status), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			fields[k] = strings.TrimSpace(v)
+		}
+	}
 	for field, want := range map[string]string{
 		"Uid":        fmt.Sprintf("%d\t%[1]d\t%[1]d\t%[1]d", *psc.RunAsUser),
 		"Gid":        fmt.Sprintf("%d\t%[1]d\t%[1]d\t%[1]d", *psc.RunAsGroup),
@@ -191,17 +195,16 @@ func TestContainerImage(t *testing.T) {
 		"NoNewPrivs": "1",
 		"Seccomp":    "2", // a filter is installed
 	} {
-		m := regexp.MustCompile(`(?m)^` + field + `:\s+(.*)$`).FindStringSubmatch(string(status))
-		if m == nil || m[1] != want {
-			t.Errorf("container process %s: %v, want %q", field, m, want)
+		if fields[field] != want {
+			t.Errorf("container process %s: %q, want %q", field, fields[field], want)
 		}
 	}
 
 	Eventually(t, 2*time.Minute, 250*time.Millisecond, "the container's readiness probe on port "+strconv.Itoa(healthPort), func() error {
 		_ = running()
-		return expectStatus(healthURL+c.ReadinessProbe.HTTPGet.Path, 200)
+		return ExpectStatus(healthURL+c.ReadinessProbe.HTTPGet.Path, 200)
 	})
-	if err := expectStatus(healthURL+c.LivenessProbe.HTTPGet.Path, 200); err != nil {
+	if err := ExpectStatus(healthURL+c.LivenessProbe.HTTPGet.Path, 200); err != nil {
 		t.Errorf("liveness probe: %v", err)
 	}
 	if holder, _, err := leaseHolder(t, d.Namespace, leaseName); err != nil || holder == "" {
@@ -211,7 +214,7 @@ func TestContainerImage(t *testing.T) {
 	n := CreateNetwork(t, ns, "image-net", "10.76.0.0/24", "")
 	owner := OwnerOf(clusterID, n)
 	t.Cleanup(func() {
-		nets, err := NeutronNetworksOf(t, owner)
+		nets, _, err := NeutronOf(t, owner)
 		if err != nil {
 			t.Logf("cleanup: %v", err)
 		}
@@ -223,7 +226,7 @@ func TestContainerImage(t *testing.T) {
 	if ready.Status.Gateway != "10.76.0.1" {
 		t.Errorf("status.gateway = %q, want 10.76.0.1", ready.Status.Gateway)
 	}
-	nets, err := NeutronNetworksOf(t, owner)
+	nets, _, err := NeutronOf(t, owner)
 	if err != nil || len(nets) != 1 || nets[0].ID != ready.Status.NetworkID {
 		t.Errorf("Neutron networks of %s = %+v (%v), want only %s", owner.ResourceName(), nets, err, ready.Status.NetworkID)
 	}
@@ -279,58 +282,6 @@ func TestContainerImage(t *testing.T) {
 	if strings.Contains(strings.ToLower(logs), "forbidden") {
 		t.Errorf("container log mentions forbidden:\n%s", logs)
 	}
-}
-
-// readDeployment parses deploy/40-deployment.yaml.
-func readDeployment(t *testing.T) *appsv1.Deployment {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d appsv1.Deployment
-	if err := yaml.UnmarshalStrict(raw, &d); err != nil {
-		t.Fatalf("parsing deploy/40-deployment.yaml: %v", err)
-	}
-	if len(d.Spec.Template.Spec.Containers) != 1 {
-		t.Fatalf("deploy/40-deployment.yaml has %d containers, want 1", len(d.Spec.Template.Spec.Containers))
-	}
-	return &d
-}
-
-// containerEnv resolves the container's environment as the kubelet would.
-func containerEnv(t *testing.T, d *appsv1.Deployment) map[string]string {
-	t.Helper()
-	c := d.Spec.Template.Spec.Containers[0]
-	env := map[string]string{}
-	for _, e := range c.Env {
-		switch {
-		case e.ValueFrom == nil:
-			env[e.Name] = e.Value
-		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.namespace":
-			env[e.Name] = d.Namespace
-		case e.ValueFrom.ResourceFieldRef != nil && e.ValueFrom.ResourceFieldRef.Resource == "limits.memory":
-			env[e.Name] = strconv.FormatInt(c.Resources.Limits.Memory().Value(), 10)
-		default:
-			t.Fatalf("env %s of the Deployment: this test cannot resolve %+v yet", e.Name, e.ValueFrom)
-		}
-	}
-	return env
-}
-
-// expandArgs replaces $(VAR) references as the kubelet does.
-func expandArgs(args []string, env map[string]string) []string {
-	ref := regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_]*)\)`)
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = ref.ReplaceAllStringFunc(a, func(r string) string {
-			if v, ok := env[r[2:len(r)-1]]; ok {
-				return v
-			}
-			return r
-		})
-	}
-	return out
 }
 
 // neutronForContainer gives the container the Deployment's Neutron access: -os-cloud with

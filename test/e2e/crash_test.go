@@ -68,7 +68,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 			if tagged := len(byTags) == 1 && byTags[0].ID == orphanID; tagged != tc.wantTagged {
 				t.Errorf("after the crash at %s the network is tagged=%v (tags %v), want %v", tc.point, tagged, byName[0].Tags, tc.wantTagged)
 			}
-			if subs, _ := NeutronSubnetsOf(t, owner); len(subs) != 0 {
+			if _, subs, _ := NeutronOf(t, owner); len(subs) != 0 {
 				t.Errorf("subnets exist after a crash before the subnet create: %v", ids(subs))
 			}
 
@@ -82,7 +82,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 				t.Errorf("Neutron networks of the owner: by name %v, by tags %v; want exactly [%s] for both",
 					ids(byName), ids(byTags), orphanID)
 			}
-			subs, err := NeutronSubnetsOf(t, owner)
+			_, subs, err := NeutronOf(t, owner)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 				t.Errorf("Neutron subnets of the owner = %+v, want exactly status.subnetID %s on %s", subs, ready.Status.SubnetID, orphanID)
 			}
 			if !tc.wantTagged {
-				WaitEventContaining(t, ns, "crashy", "Normal", "NetworkAdopted", orphanID, 30*time.Second)
+				WaitEvent(t, ns, "crashy", "Normal", "NetworkAdopted", orphanID, 30*time.Second)
 				if CountLines(ctrl.Logs(), "Adopted Neutron network", orphanID) == 0 {
 					t.Errorf("the controller log does not mention the adoption of %s", orphanID)
 				}

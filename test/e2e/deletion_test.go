@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestDeletionWaitsForPorts(t *testing.T) {
 	if !strings.Contains(msg, n.Status.NetworkID) || !strings.Contains(msg, port) {
 		t.Errorf("SubnetInUse message does not name the network and its port: %q", msg)
 	}
-	WaitEventContaining(t, ns, "busy", "Warning", samplecrdv1.ReasonSubnetInUse, port, 30*time.Second)
+	WaitEvent(t, ns, "busy", "Warning", samplecrdv1.ReasonSubnetInUse, port, 30*time.Second)
 	// Still blocked a while later, and Neutron still has everything.
 	time.Sleep(4 * time.Second)
 	if _, err := TryGetNetwork(t, ns, "busy"); err != nil {
@@ -47,11 +48,29 @@ func TestDeletionWaitsForPorts(t *testing.T) {
 		t.Fatalf("Neutron subnet %s deleted while a port was on it", n.Status.SubnetID)
 	}
 
-	DeletePort(t, port)
+	MustNeutron(t, http.MethodDelete, "v2.0/ports/"+port, nil, nil, http.StatusNoContent)
 	WaitGone(t, ns, "busy", 30*time.Second)
 	if NetworkExists(t, n.Status.NetworkID) {
 		t.Errorf("Neutron network %s still exists", n.Status.NetworkID)
 	}
 	WaitNeutronEmpty(t, owner, 10*time.Second)
-	WaitEvent(t, ns, "busy", "Normal", "NeutronDeleted", 30*time.Second)
+	WaitEvent(t, ns, "busy", "Normal", "NeutronDeleted", "", 30*time.Second)
+}
+
+// CreatePort creates a port with a fixed IP on the subnet directly in Neutron and returns
+// its ID; it is deleted at the end of the test if still there.
+func CreatePort(t testing.TB, networkID, subnetID string) string {
+	t.Helper()
+	var doc struct {
+		Port struct {
+			ID string `json:"id"`
+		} `json:"port"`
+	}
+	MustNeutron(t, http.MethodPost, "v2.0/ports", map[string]any{"port": map[string]any{
+		"network_id": networkID,
+		"name":       "e2e-port-" + RandomSuffix(6),
+		"fixed_ips":  []map[string]string{{"subnet_id": subnetID}},
+	}}, &doc, http.StatusCreated)
+	t.Cleanup(func() { _, _, _ = neutronDo(http.MethodDelete, "v2.0/ports/"+doc.Port.ID, nil) })
+	return doc.Port.ID
 }

@@ -33,9 +33,9 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 		}
 		return nil
 	})
-	WaitEventContaining(t, ns, "drifty", "Warning", "NeutronDrift", before.Status.NetworkID, 30*time.Second)
+	WaitEvent(t, ns, "drifty", "Warning", "NeutronDrift", before.Status.NetworkID, 30*time.Second)
 
-	nets, err := NeutronNetworksOf(t, owner)
+	nets, _, err := NeutronOf(t, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +81,8 @@ func TestDriftChangedGatewayIsRestored(t *testing.T) {
 		}
 		return nil
 	})
-	WaitEventContaining(t, ns, "drifty-gw", "Warning", "NeutronDrift", "10.71.0.100", 30*time.Second)
-	WaitEventContaining(t, ns, "drifty-gw", "Normal", "GatewayUpdated", "from 10.71.0.100 to 10.71.0.1", 30*time.Second)
+	WaitEvent(t, ns, "drifty-gw", "Warning", "NeutronDrift", "10.71.0.100", 30*time.Second)
+	WaitEvent(t, ns, "drifty-gw", "Normal", "GatewayUpdated", "from 10.71.0.100 to 10.71.0.1", 30*time.Second)
 	after := WaitReady(t, ns, "drifty-gw", 30*time.Second)
 	if after.Status.SubnetID != before.Status.SubnetID || after.Status.NetworkID != before.Status.NetworkID || after.Status.Gateway != "10.71.0.1" {
 		t.Errorf("status after the repair: network %s subnet %s gateway %s; want %s %s 10.71.0.1",

@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math/rand"
 	"net"
 	"net/http"
@@ -59,6 +61,17 @@ type FaultProxy struct {
 	rates FaultRates
 
 	requests, forwarded, error500, lost502, lostReset, delayed atomic.Int64
+
+	hold *heldRequests
+}
+
+// heldRequests are the requests a FaultProxy keeps from Neutron for a while, to keep a
+// reconcile in flight.
+type heldRequests struct {
+	match func(r *http.Request, body []byte) bool
+	delay time.Duration
+	// Arrived receives when a held request arrives, Answered when Neutron has answered it.
+	Arrived, Answered chan time.Time
 }
 
 // StartFaultProxy starts a proxy to target (a Neutron endpoint URL) whose fault draws come
@@ -133,8 +146,39 @@ func (p *FaultProxy) decide(r *http.Request) faultDecision {
 	return d
 }
 
+// Hold keeps every request that match accepts from Neutron for delay, and returns the
+// channels that tell when one arrives and when Neutron has answered it. Call it before the
+// controller starts.
+func (p *FaultProxy) Hold(delay time.Duration, match func(r *http.Request, body []byte) bool) *heldRequests {
+	p.hold = &heldRequests{match: match, delay: delay, Arrived: make(chan time.Time, 16), Answered: make(chan time.Time, 16)}
+	return p.hold
+}
+
+// notify sends the time without blocking: a full channel means nobody waits for more.
+func notify(ch chan time.Time) {
+	select {
+	case ch <- time.Now():
+	default:
+	}
+}
+
 func (p *FaultProxy) serve(w http.ResponseWriter, r *http.Request) {
 	p.requests.Add(1)
+	if h := p.hold; h != nil {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if h.match(r, body) {
+			notify(h.Arrived)
+			select {
+			case <-time.After(h.delay):
+			case <-r.Context().Done():
+				return
+			}
+			p.proxy.ServeHTTP(w, r)
+			notify(h.Answered)
+			return
+		}
+	}
 	d := p.decide(r)
 	if d.error500 {
 		p.error500.Add(1)

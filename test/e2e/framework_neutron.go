@@ -18,189 +18,16 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Neutron returns a driver for NeutronEndpoint, to read (or change) Neutron directly.
-func Neutron(t testing.TB) *neutron.Client {
-	t.Helper()
-	c, err := neutron.ConnectEndpoint(NeutronEndpoint, nil)
-	if err != nil {
-		t.Fatalf("connecting to Neutron at %s: %v", NeutronEndpoint, err)
-	}
-	return c
+// NeutronNetwork is a network as Neutron's API shows it to an admin.
+type NeutronNetwork struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
 }
 
-// OwnerOf returns the ownership marks the controller of clusterID gives n's resources.
-func OwnerOf(clusterID string, n *samplecrdv1.Network) neutron.Owner {
-	return neutron.Owner{ClusterID: clusterID, Namespace: n.Namespace, Name: n.Name, UID: string(n.UID)}
-}
-
-// NeutronDo sends one raw request to Neutron (path relative to the endpoint, e.g.
-// "v2.0/ports") with body marshalled as JSON when not nil, and returns the status code and
-// the response body. It fails the test only when Neutron cannot be reached.
-func NeutronDo(t testing.TB, method, path string, body any) (int, []byte) {
-	t.Helper()
-	code, resp, err := neutronDo(method, path, body)
-	if err != nil {
-		t.Fatalf("neutron %s %s: %v", method, path, err)
-	}
-	return code, resp
-}
-
-func neutronDo(method, path string, body any) (int, []byte, error) {
-	var r io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return 0, nil, err
-		}
-		r = bytes.NewReader(b)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(NeutronEndpoint, "/")+"/"+strings.TrimPrefix(path, "/"), r)
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
-}
-
-// MustNeutron is NeutronDo that fails unless the status code is one of want, and decodes
-// the response into out when out is not nil.
-func MustNeutron(t testing.TB, method, path string, body any, out any, want ...int) {
-	t.Helper()
-	code, resp := NeutronDo(t, method, path, body)
-	if !slices.Contains(want, code) {
-		t.Fatalf("neutron %s %s: got %d, want %v: %s", method, path, code, want, resp)
-	}
-	if out != nil {
-		if err := json.Unmarshal(resp, out); err != nil {
-			t.Fatalf("neutron %s %s: decoding %s: %v", method, path, resp, err)
-		}
-	}
-}
-
-// NeutronNetworksOf lists the Neutron networks of owner: tagged with its ownership tags
-// or carrying the name its create gave it (deduplicated).
-func NeutronNetworksOf(t testing.TB, owner neutron.Owner) ([]neutron.Network, error) {
-	t.Helper()
-	nc := Neutron(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	tagged, err := nc.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags()})
-	if err != nil {
-		return nil, err
-	}
-	named, err := neutron.OwnedNetworks(ctx, nc, owner)
-	if err != nil {
-		return nil, err
-	}
-	return dedup(append(tagged, named...)), nil
-}
-
-// NeutronSubnetsOf lists the Neutron subnets of owner: those on its networks.
-func NeutronSubnetsOf(t testing.TB, owner neutron.Owner) ([]neutron.Subnet, error) {
-	t.Helper()
-	nets, err := NeutronNetworksOf(t, owner)
-	if err != nil {
-		return nil, err
-	}
-	nc := Neutron(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var out []neutron.Subnet
-	for _, n := range nets {
-		subs, err := nc.ListSubnets(ctx, neutron.Filter{NetworkID: n.ID})
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, subs...)
-	}
-	return out, nil
-}
-
-func dedup[T interface{ GetID() string }](in []T) []T {
-	seen := map[string]bool{}
-	var out []T
-	for _, r := range in {
-		if !seen[r.GetID()] {
-			seen[r.GetID()] = true
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// WaitNeutronEmpty waits until Neutron holds no network and no subnet of owner.
-func WaitNeutronEmpty(t testing.TB, owner neutron.Owner, timeout time.Duration) {
-	t.Helper()
-	Eventually(t, timeout, 500*time.Millisecond, "no Neutron resources left for "+owner.ResourceName(), func() error {
-		nets, err := NeutronNetworksOf(t, owner)
-		if err != nil {
-			return err
-		}
-		subs, err := NeutronSubnetsOf(t, owner)
-		if err != nil {
-			return err
-		}
-		if len(nets)+len(subs) > 0 {
-			return fmt.Errorf("still there: networks %v, subnets %v", ids(nets), ids(subs))
-		}
-		return nil
-	})
-}
-
-func ids[T interface{ GetID() string }](in []T) []string {
-	out := make([]string, 0, len(in))
-	for _, r := range in {
-		out = append(out, r.GetID())
-	}
-	return out
-}
-
-// GetSubnet reads one subnet by ID; found is false on 404.
-func GetSubnet(t testing.TB, id string) (sub NeutronSubnetJSON, found bool) {
-	t.Helper()
-	var doc struct {
-		Subnet NeutronSubnetJSON `json:"subnet"`
-	}
-	code, body := NeutronDo(t, http.MethodGet, "v2.0/subnets/"+id, nil)
-	if code == http.StatusNotFound {
-		return sub, false
-	}
-	if code != http.StatusOK {
-		t.Fatalf("GET subnet %s: %d %s", id, code, body)
-	}
-	if err := json.Unmarshal(body, &doc); err != nil {
-		t.Fatalf("decoding subnet %s: %v", id, err)
-	}
-	return doc.Subnet, true
-}
-
-// NetworkExists reports whether Neutron has a network with that ID.
-func NetworkExists(t testing.TB, id string) bool {
-	t.Helper()
-	code, body := NeutronDo(t, http.MethodGet, "v2.0/networks/"+id, nil)
-	switch code {
-	case http.StatusOK:
-		return true
-	case http.StatusNotFound:
-		return false
-	}
-	t.Fatalf("GET network %s: %d %s", id, code, body)
-	return false
-}
-
-// NeutronSubnetJSON is a subnet as Neutron's API shows it.
-type NeutronSubnetJSON struct {
+// NeutronSubnet is a subnet as Neutron's API shows it to an admin.
+type NeutronSubnet struct {
 	ID              string   `json:"id"`
 	NetworkID       string   `json:"network_id"`
 	Name            string   `json:"name"`
@@ -213,6 +40,199 @@ type NeutronSubnetJSON struct {
 		Start string `json:"start"`
 		End   string `json:"end"`
 	} `json:"allocation_pools"`
+}
+
+// names reports whether a tag tagPrefix+value, the name or the description names value:
+// the marks the README promises on every network the controller creates.
+func (n NeutronNetwork) names(value, tagPrefix string) bool {
+	return slices.Contains(n.Tags, tagPrefix+value) || strings.Contains(n.Name, value) || strings.Contains(n.Description, value)
+}
+
+func (n NeutronNetwork) ownedBy(o neutron.Owner) bool {
+	return n.names(o.ClusterID, "k8s-cluster=") && n.names(o.UID, "k8s-uid=")
+}
+
+// NeutronState is all Neutron holds. The tests find the controller's resources in it by
+// the marks the README promises, not through the controller's own lookup, so that a
+// lookup bug cannot hide a leak or a duplicate.
+type NeutronState struct {
+	Networks  []NeutronNetwork
+	SubnetsOf map[string][]NeutronSubnet // by network ID
+}
+
+// ReadNeutron lists every network and subnet through the admin endpoint.
+func ReadNeutron() (NeutronState, error) {
+	var nets struct {
+		Networks []NeutronNetwork `json:"networks"`
+	}
+	var subs struct {
+		Subnets []NeutronSubnet `json:"subnets"`
+	}
+	if err := neutronList("v2.0/networks", &nets); err != nil {
+		return NeutronState{}, err
+	}
+	if err := neutronList("v2.0/subnets", &subs); err != nil {
+		return NeutronState{}, err
+	}
+	s := NeutronState{Networks: nets.Networks, SubnetsOf: map[string][]NeutronSubnet{}}
+	for _, sub := range subs.Subnets {
+		s.SubnetsOf[sub.NetworkID] = append(s.SubnetsOf[sub.NetworkID], sub)
+	}
+	return s, nil
+}
+
+// NeutronOf returns the networks of owner and the subnets on them.
+func NeutronOf(t testing.TB, owner neutron.Owner) (nets []NeutronNetwork, subs []NeutronSubnet, err error) {
+	t.Helper()
+	s, err := ReadNeutron()
+	for _, n := range s.Networks {
+		if n.ownedBy(owner) {
+			nets = append(nets, n)
+			subs = append(subs, s.SubnetsOf[n.ID]...)
+		}
+	}
+	return nets, subs, err
+}
+
+// OwnedResources returns the one Neutron network and subnet of owner, or an error saying
+// what is missing or doubled.
+func OwnedResources(t testing.TB, owner neutron.Owner) (NeutronNetwork, NeutronSubnet, error) {
+	t.Helper()
+	nets, subs, err := NeutronOf(t, owner)
+	if err == nil && (len(nets) != 1 || len(subs) != 1) {
+		err = fmt.Errorf("%d networks %v and %d subnets %v for %s", len(nets), ids(nets), len(subs), ids(subs), owner.ResourceName())
+	}
+	if err != nil {
+		return NeutronNetwork{}, NeutronSubnet{}, err
+	}
+	return nets[0], subs[0], nil
+}
+
+// WaitNeutronEmpty waits until Neutron holds no network and no subnet of owner.
+func WaitNeutronEmpty(t testing.TB, owner neutron.Owner, timeout time.Duration) {
+	t.Helper()
+	Eventually(t, timeout, 500*time.Millisecond, "no Neutron resources left for "+owner.ResourceName(), func() error {
+		nets, subs, err := NeutronOf(t, owner)
+		if err == nil && len(nets)+len(subs) > 0 {
+			err = fmt.Errorf("still there: networks %v, subnets %v", ids(nets), ids(subs))
+		}
+		return err
+	})
+}
+
+// ids lists the IDs of Neutron resources, for messages.
+func ids[T interface{ GetID() string }](in []T) []string {
+	out := make([]string, 0, len(in))
+	for _, r := range in {
+		out = append(out, r.GetID())
+	}
+	return out
+}
+
+// GetID returns the network's ID.
+func (n NeutronNetwork) GetID() string { return n.ID }
+
+// GetID returns the subnet's ID.
+func (s NeutronSubnet) GetID() string { return s.ID }
+
+// OwnerOf returns the ownership marks the controller of clusterID gives n's resources.
+func OwnerOf(clusterID string, n *samplecrdv1.Network) neutron.Owner {
+	return neutron.Owner{ClusterID: clusterID, Namespace: n.Namespace, Name: n.Name, UID: string(n.UID)}
+}
+
+// Neutron returns a driver for NeutronEndpoint, to read (or change) Neutron directly.
+func Neutron(t testing.TB) *neutron.Client {
+	t.Helper()
+	c, err := neutron.ConnectEndpoint(NeutronEndpoint, nil)
+	if err != nil {
+		t.Fatalf("connecting to Neutron at %s: %v", NeutronEndpoint, err)
+	}
+	return c
+}
+
+// neutronDo sends one raw request to Neutron (path relative to the endpoint, e.g.
+// "v2.0/ports") with body marshalled as JSON when not nil, and returns the status code and
+// the response body.
+func neutronDo(method, path string, body any) (int, []byte, error) {
+	var r io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		r = bytes.NewReader(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(NeutronEndpoint, "/")+"/"+path, r)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// MustNeutron is neutronDo that fails the test unless the status code is one of want, and
+// decodes the response into out when out is not nil.
+func MustNeutron(t testing.TB, method, path string, body any, out any, want ...int) {
+	t.Helper()
+	code, resp, err := neutronDo(method, path, body)
+	if err != nil || !slices.Contains(want, code) {
+		t.Fatalf("neutron %s %s: got %d %v, want %v: %s", method, path, code, err, want, resp)
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp, out); err != nil {
+			t.Fatalf("neutron %s %s: decoding %s: %v", method, path, resp, err)
+		}
+	}
+}
+
+// neutronList GETs a Neutron collection into out.
+func neutronList(path string, out any) error {
+	code, body, err := neutronDo(http.MethodGet, path, nil)
+	if err == nil && code != http.StatusOK {
+		err = fmt.Errorf("%d %s", code, body)
+	}
+	if err == nil {
+		err = json.Unmarshal(body, out)
+	}
+	if err != nil {
+		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	return nil
+}
+
+// GetSubnet reads one subnet by ID; found is false on 404.
+func GetSubnet(t testing.TB, id string) (sub NeutronSubnet, found bool) {
+	t.Helper()
+	var doc struct {
+		Subnet NeutronSubnet `json:"subnet"`
+	}
+	code, body, err := neutronDo(http.MethodGet, "v2.0/subnets/"+id, nil)
+	if err == nil && code == http.StatusNotFound {
+		return sub, false
+	}
+	if err != nil || code != http.StatusOK || json.Unmarshal(body, &doc) != nil {
+		t.Fatalf("GET subnet %s: %d %v %s", id, code, err, body)
+	}
+	return doc.Subnet, true
+}
+
+// NetworkExists reports whether Neutron has a network with that ID.
+func NetworkExists(t testing.TB, id string) bool {
+	t.Helper()
+	code, body, err := neutronDo(http.MethodGet, "v2.0/networks/"+id, nil)
+	if err != nil || (code != http.StatusOK && code != http.StatusNotFound) {
+		t.Fatalf("GET network %s: %d %v %s", id, code, err, body)
+	}
+	return code == http.StatusOK
 }
 
 // CreateForeignNetwork creates a Neutron network directly (not through the controller),
@@ -235,55 +255,18 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 	return n
 }
 
-// CreatePort creates a port with a fixed IP on the subnet directly in Neutron and returns
-// its ID; it is deleted at the end of the test if still there.
-func CreatePort(t testing.TB, networkID, subnetID string) string {
-	t.Helper()
-	var doc struct {
-		Port struct {
-			ID string `json:"id"`
-		} `json:"port"`
-	}
-	MustNeutron(t, http.MethodPost, "v2.0/ports", map[string]any{"port": map[string]any{
-		"network_id": networkID,
-		"name":       "e2e-port-" + RandomSuffix(6),
-		"fixed_ips":  []map[string]string{{"subnet_id": subnetID}},
-	}}, &doc, http.StatusCreated)
-	id := doc.Port.ID
-	t.Cleanup(func() { _, _, _ = neutronDo(http.MethodDelete, "v2.0/ports/"+id, nil) })
-	return id
-}
-
-// DeletePort deletes a port.
-func DeletePort(t testing.TB, id string) {
-	t.Helper()
-	MustNeutron(t, http.MethodDelete, "v2.0/ports/"+id, nil, nil, http.StatusNoContent, http.StatusNotFound)
-}
-
-type idOnly struct {
-	ID          string   `json:"id"`
-	Description string   `json:"description"`
-	Tags        []string `json:"tags"`
-}
-
 // deleteNeutronNetworkTree deletes a network with its ports and subnets, best effort.
 func deleteNeutronNetworkTree(t testing.TB, networkID string) {
-	var ports struct {
-		Ports []idOnly `json:"ports"`
+	var doc struct {
+		Ports   []NeutronNetwork `json:"ports"`
+		Subnets []NeutronSubnet  `json:"subnets"`
 	}
-	if code, body, err := neutronDo(http.MethodGet, "v2.0/ports?network_id="+networkID, nil); err == nil && code == http.StatusOK {
-		_ = json.Unmarshal(body, &ports)
-	}
-	for _, p := range ports.Ports {
+	_ = neutronList("v2.0/ports?network_id="+networkID, &doc)
+	_ = neutronList("v2.0/subnets?network_id="+networkID, &doc)
+	for _, p := range doc.Ports {
 		_, _, _ = neutronDo(http.MethodDelete, "v2.0/ports/"+p.ID, nil)
 	}
-	var subs struct {
-		Subnets []idOnly `json:"subnets"`
-	}
-	if code, body, err := neutronDo(http.MethodGet, "v2.0/subnets?network_id="+networkID, nil); err == nil && code == http.StatusOK {
-		_ = json.Unmarshal(body, &subs)
-	}
-	for _, s := range subs.Subnets {
+	for _, s := range doc.Subnets {
 		_, _, _ = neutronDo(http.MethodDelete, "v2.0/subnets/"+s.ID, nil)
 	}
 	code, body, err := neutronDo(http.MethodDelete, "v2.0/networks/"+networkID, nil)
@@ -293,24 +276,14 @@ func deleteNeutronNetworkTree(t testing.TB, networkID string) {
 }
 
 // CleanupNeutronCluster deletes every Neutron network (with its ports and subnets) that
-// carries the cluster tag of clusterID or an ownership description naming it, best effort.
+// carries the cluster tag of clusterID or a description naming it, best effort.
 func CleanupNeutronCluster(t testing.TB, clusterID string) {
-	var doc struct {
-		Networks []idOnly `json:"networks"`
+	s, err := ReadNeutron()
+	if err != nil {
+		t.Logf("cleanup: reading Neutron for cluster %s: %v", clusterID, err)
 	}
-	code, body, err := neutronDo(http.MethodGet, "v2.0/networks?fields=id&fields=description&fields=tags", nil)
-	if err != nil || code != http.StatusOK {
-		t.Logf("cleanup: listing Neutron networks for cluster %s: %d %s %v", clusterID, code, body, err)
-		return
-	}
-	if err := json.Unmarshal(body, &doc); err != nil {
-		t.Logf("cleanup: decoding Neutron networks: %v", err)
-		return
-	}
-	tag := neutron.ClusterTag(clusterID)
-	marker := "cluster " + clusterID + ", "
-	for _, n := range doc.Networks {
-		if slices.Contains(n.Tags, tag) || strings.Contains(n.Description, marker) {
+	for _, n := range s.Networks {
+		if n.names(clusterID, "k8s-cluster=") {
 			deleteNeutronNetworkTree(t, n.ID)
 		}
 	}

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gophercloud/gophercloud/v2/openstack"
+	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -303,4 +307,75 @@ func TestKeystoneOutage(t *testing.T) {
 	} else if _, byTags := ownerNetworks(t, OwnerOf(ctrl.ClusterID, s)); len(byTags) != 1 {
 		t.Errorf("second's Neutron networks by tags: %v, want exactly one", ids(byTags))
 	}
+}
+
+// TokenRequest is one token Keystone issued, as its request log shows it.
+type TokenRequest struct {
+	At        time.Time
+	UserAgent string
+}
+
+// ControllerTokenRequests returns the tokens Keystone issued (POST /v3/auth/tokens, 201)
+// to clients whose user agent names the controller, from line skip of the request log on,
+// and the number of lines read so far.
+func (k Keystone) ControllerTokenRequests(t testing.TB, skip int) ([]TokenRequest, int) {
+	t.Helper()
+	f, err := os.Open(k.AccessLog)
+	if err != nil {
+		t.Fatalf("reading Keystone's request log: %v", err)
+	}
+	defer f.Close()
+	var out []TokenRequest
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		n++
+		if n <= skip {
+			continue
+		}
+		line := sc.Text()
+		// Format (hack/local-keystone.sh): 23/Nov/2026:10:13:02 +0000 ADDR METHOD URI STATUS MSECS ua="..."
+		fields := strings.Fields(line)
+		if len(fields) < 7 || fields[3] != "POST" || fields[4] != "/v3/auth/tokens" || fields[5] != "201" {
+			continue
+		}
+		ua := line[strings.Index(line, `ua="`)+4:]
+		if !strings.Contains(ua, "network-controller") {
+			continue
+		}
+		at, err := time.Parse("02/Jan/2006:15:04:05 -0700", fields[0]+" "+fields[1])
+		if err != nil {
+			t.Fatalf("Keystone request log line %q: %v", line, err)
+		}
+		out = append(out, TokenRequest{At: at, UserAgent: strings.TrimSuffix(ua, `"`)})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("reading Keystone's request log: %v", err)
+	}
+	return out, n
+}
+
+// ProjectID returns the ID of cloud's project, from a token of its own (whose request
+// does not carry the controller's user agent).
+func (k Keystone) ProjectID(t testing.TB, cloud string) string {
+	t.Helper()
+	ctx := Ctx(t, 60*time.Second)
+	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
+	if err != nil {
+		t.Fatalf("reading cloud %s from %s: %v", cloud, k.CloudsYAML, err)
+	}
+	pc, err := openstack.AuthenticatedClient(ctx, ao)
+	if err != nil {
+		t.Fatalf("authenticating as cloud %s: %v", cloud, err)
+	}
+	res, ok := pc.GetAuthResult().(tokens.CreateResult)
+	if !ok {
+		t.Fatalf("unexpected auth result %T", pc.GetAuthResult())
+	}
+	p, err := res.ExtractProject()
+	if err != nil || p == nil {
+		t.Fatalf("project of cloud %s: %v", cloud, err)
+	}
+	return p.ID
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -23,42 +24,18 @@ import (
 //   - no Neutron network or subnet was ever created twice.
 func TestLeaderElection(t *testing.T) {
 	t.Parallel()
-	const (
-		leaseDuration = 6 * time.Second
-		renewDeadline = 4 * time.Second
-		retryPeriod   = 1 * time.Second
-		// Takeover after a kill: the standby waits a full lease duration from the last
-		// renewal it observed and then tries every retry period (with up to 1.2 jitter).
-		takeoverMargin = 4 * time.Second
-	)
-	ns := NewNamespace(t)
-	clusterID := NewClusterID(t)
-	lease := "e2e-le-" + RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: clusterID,
-		Args: leaderElectionArgs(ns, lease, leaseDuration, renewDeadline, retryPeriod)}
-	a := startConnectedController(t, opts)
-	b := startConnectedController(t, opts)
-	ids := map[string]*Controller{controllerIdentity(t, a.PID()): a, controllerIdentity(t, b.PID()): b}
+	lt := LeaseTimings{Duration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second}
+	// Takeover after a kill: the standby waits a full lease duration from the last renewal
+	// it observed and then tries every retry period (with up to 1.2 jitter).
+	const takeoverMargin = 4 * time.Second
+	leaseDuration, retryPeriod := lt.Duration, lt.RetryPeriod
+	ns, lease, opts := CompetingControllers(t, lt)
+	clusterID := opts.ClusterID
+	a := StartController(t, opts).WaitConnected()
+	b := StartController(t, opts).WaitConnected()
 
 	// Exactly one leads.
-	var leader, standby *Controller
-	Eventually(t, 30*time.Second, 100*time.Millisecond, "one controller to hold the Lease", func() error {
-		holder, _, err := leaseHolder(t, ns, lease)
-		if err != nil {
-			return err
-		}
-		if ids[holder] == nil {
-			return fmt.Errorf("holderIdentity %q is neither %v", holder, sortedKeys(ids))
-		}
-		leader = ids[holder]
-		return nil
-	})
-	if leader == a {
-		standby = b
-	} else {
-		standby = a
-	}
-	t.Logf("leader pid %d, standby pid %d", leader.PID(), standby.PID())
+	leader, standby := waitLeader(t, ns, lease, 30*time.Second, a, b)
 	Eventually(t, 10*time.Second, 100*time.Millisecond, "the leader to log Became leader and the standby to stand by", func() error {
 		if !strings.Contains(leader.Logs(), "Became leader") {
 			return fmt.Errorf("leader has not logged \"Became leader\"")
@@ -85,7 +62,7 @@ func TestLeaderElection(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if ids[holder] != leader {
+		if holder != controllerIdentity(t, leader.PID()) {
 			return fmt.Errorf("holderIdentity changed to %q", holder)
 		}
 		return nil
@@ -152,7 +129,7 @@ func TestLeaderElection(t *testing.T) {
 
 	// A third process acquires the released Lease at once: from its "Waiting to become
 	// leader" to its "Became leader" (klog timestamps) takes far less than a lease duration.
-	c := startConnectedController(t, opts)
+	c := StartController(t, opts).WaitConnected()
 	waitLeaseHolder(t, ns, lease, controllerIdentity(t, c.PID()), leaseDuration+takeoverMargin)
 	Eventually(t, 5*time.Second, 100*time.Millisecond, "the third process to log Became leader", func() error {
 		if !strings.Contains(c.Logs(), "Became leader") {
@@ -172,15 +149,11 @@ func TestLeaderElection(t *testing.T) {
 		t.Errorf("the third leader did not log creating the Neutron network of %s/le-4 exactly once", ns)
 	}
 
-	// Nothing was ever created twice: per Network, and over everything this cluster ID owns
-	// (the controllers also reconcile other tests' Networks, each once).
-	for name, n := range nets {
-		if _, _, err := ownedResources(t, OwnerOf(clusterID, n)); err != nil {
-			t.Errorf("Network %s: %v", name, err)
-		}
-	}
-	if dups := duplicatesOfCluster(t, clusterID); len(dups) > 0 {
-		t.Errorf("Neutron resources created twice by cluster %s:\n  %s", clusterID, strings.Join(dups, "\n  "))
+	// Nothing was ever created twice, and nothing leaked: the audit reads all of Neutron
+	// for this cluster ID.
+	_, client := Clients(t)
+	if audit, err := AuditCluster(context.Background(), client, clusterID, ns); err != nil || audit.Problems() > 0 {
+		t.Errorf("Neutron for cluster %s: %v %v", clusterID, err, audit.Err())
 	}
 
 	// Deleting works under the third leader.
@@ -199,18 +172,10 @@ func waitOwned(t *testing.T, clusterID, ns, name string) *samplecrdv1.Network {
 	t.Helper()
 	n := GetNetwork(t, ns, name)
 	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("Neutron resources of cluster %s for %s/%s", clusterID, ns, name), func() error {
-		_, _, err := ownedResources(t, OwnerOf(clusterID, n))
+		_, _, err := OwnedResources(t, OwnerOf(clusterID, n))
 		return err
 	})
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 var klogHeader = regexp.MustCompile(`^[IWEF](\d{4} \d{2}:\d{2}:\d{2}\.\d{6}) `)

@@ -5,9 +5,15 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"k8s.io/client-go/rest"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
@@ -17,22 +23,19 @@ import (
 // synced and 200 after, /healthz 200 throughout. Then a create/delete cycle, an orphan in
 // Neutron and the periodic Neutron resync must show in every documented series of
 // /metrics, and every line the process wrote with -logging-format=json must be JSON.
-//
-// The proxy also scopes the controller to this test's namespace, so that the counts
-// (managed_networks) are this test's alone even with other tests running in parallel.
 func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	t.Parallel()
 	ns := NewNamespace(t)
-	proxy := startAPIProxy(t, ns, true)
-	ctrl := startConnectedController(t, ControllerOptions{
+	proxy := startHeldAPIProxy(t)
+	ctrl := StartController(t, ControllerOptions{
 		Kubeconfig: proxy.Kubeconfig(t),
 		Args: []string{
 			"-logging-format=json",
 			"-neutron-resync-period=2s",
 			"-orphan-grace-period=0s",
 		},
-	})
-	healthz, readyz := ctrl.HealthURL()+"/healthz", ctrl.HealthURL()+"/readyz"
+	}).WaitConnected()
+	healthz, readyz := ctrl.HealthURL+"/healthz", ctrl.HealthURL+"/readyz"
 
 	// The probe server listens once the startup checks (a plain ?limit=1 list, which the
 	// proxy lets through) are done, while the informer is held back.
@@ -40,7 +43,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		if code, err := ctrl.Wait(10 * time.Millisecond); err == nil {
 			t.Fatalf("controller exited with %d during startup:\n%s", code, LastLines(ctrl.Logs(), 40))
 		}
-		return expectStatus(healthz, http.StatusOK)
+		return ExpectStatus(healthz, http.StatusOK)
 	})
 	Eventually(t, 10*time.Second, 50*time.Millisecond, "the informer's LIST/WATCH to reach the proxy", func() error {
 		if proxy.Held() == 0 {
@@ -57,15 +60,15 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		if code != http.StatusServiceUnavailable || !strings.Contains(body, "not synced") {
 			return fmt.Errorf("GET /readyz = %d %q, want 503 \"informer cache not synced yet\"", code, strings.TrimSpace(body))
 		}
-		return expectStatus(healthz, http.StatusOK)
+		return ExpectStatus(healthz, http.StatusOK)
 	})
 	proxy.Release()
 	t.Logf("released the informer after %s; requests seen by the proxy:\n  %s",
 		time.Since(holdStart).Round(time.Millisecond), strings.Join(proxy.Requests(), "\n  "))
 	Eventually(t, 30*time.Second, 100*time.Millisecond, "/readyz 200 after the cache synced", func() error {
-		return expectStatus(readyz, http.StatusOK)
+		return ExpectStatus(readyz, http.StatusOK)
 	})
-	if err := expectStatus(healthz, http.StatusOK); err != nil {
+	if err := ExpectStatus(healthz, http.StatusOK); err != nil {
 		t.Errorf("/healthz after sync: %v", err)
 	}
 	var startupList, held bool
@@ -83,20 +86,20 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	n := WaitReady(t, ns, name, 60*time.Second)
 	owner := OwnerOf(ctrl.ClusterID, n)
 	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron network and subnet", func() error {
-		_, sub, err := ownedResources(t, owner)
+		_, sub, err := OwnedResources(t, owner)
 		if err == nil && (sub.CIDR != "10.71.0.0/24" || sub.GatewayIP != "10.71.0.1") {
 			err = fmt.Errorf("subnet %s is %s gateway %s", sub.ID, sub.CIDR, sub.GatewayIP)
 		}
 		return err
 	})
 	// The resync (every 2 s) counts this cluster's Neutron networks: just this one.
-	waitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
+	waitMetric(t, ctrl, "network_controller_managed_networks", nil, func(v float64) bool { return v == 1 }, "== 1")
 
 	// An orphan: a network of this cluster whose Network UID does not exist. The resync
 	// deletes it (grace period 0).
 	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), neutron.ClusterDescription(ctrl.ClusterID),
 		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + fakeUID()})
-	waitMetric(t, ctrl.MetricsURL(), "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
+	waitMetric(t, ctrl, "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
 	if NetworkExists(t, orphan.ID) {
 		t.Errorf("orphaned Neutron network %s still exists after orphans_collected_total went up", orphan.ID)
 	}
@@ -104,10 +107,13 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	DeleteNetwork(t, ns, name)
 	WaitGone(t, ns, name, 60*time.Second)
 	WaitNeutronEmpty(t, owner, 30*time.Second)
-	waitMetric(t, ctrl.MetricsURL(), "network_controller_managed_networks", nil, func(v float64) bool { return v == 0 }, "== 0")
+	waitMetric(t, ctrl, "network_controller_managed_networks", nil, func(v float64) bool { return v == 0 }, "== 0")
 
 	// Every documented series, after the cycle.
-	families := scrapeMetrics(t, ctrl.MetricsURL())
+	families, err := ctrl.Metrics()
+	if err != nil {
+		t.Fatal(err)
+	}
 	positive := func(v float64) bool { return v > 0 }
 	nonNegative := func(v float64) bool { return v >= 0 }
 	present := func(float64) bool { return true }
@@ -187,16 +193,107 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 }
 
 // waitMetric polls one series until ok accepts its value.
-func waitMetric(t *testing.T, metricsURL, family string, labels []string, ok func(float64) bool, want string) {
+func waitMetric(t *testing.T, ctrl *Controller, family string, labels []string, ok func(float64) bool, want string) {
 	t.Helper()
 	Eventually(t, 30*time.Second, 250*time.Millisecond, fmt.Sprintf("%s%v %s", family, labels, want), func() error {
-		v, found := metricSample(scrapeMetrics(t, metricsURL), family, labels...)
-		if !found {
-			return fmt.Errorf("no such series")
+		v, err := ctrl.Metric(family, labels...)
+		if err != nil {
+			return err
 		}
 		if !ok(v) {
 			return fmt.Errorf("value %v", v)
 		}
 		return nil
 	})
+}
+
+// apiProxy is a plain-HTTP reverse proxy in front of the real apiserver (TLS and the admin
+// credentials are added on the way out) that holds back the Network informer's LIST and
+// WATCH until Release, and records every request.
+type apiProxy struct {
+	srv      *httptest.Server
+	release  chan struct{}
+	released sync.Once
+
+	mu       sync.Mutex
+	requests []string
+	held     int
+}
+
+const networksCollection = "/apis/samplecrd.k8s.io/v1/networks"
+
+// startHeldAPIProxy starts the proxy, holding the informer's requests.
+func startHeldAPIProxy(t testing.TB) *apiProxy {
+	t.Helper()
+	cfg := AdminConfig(t)
+	target, err := url.Parse(cfg.Host)
+	if err != nil {
+		t.Fatalf("parsing apiserver URL %q: %v", cfg.Host, err)
+	}
+	rt, err := rest.TransportFor(cfg)
+	if err != nil {
+		t.Fatalf("apiserver transport: %v", err)
+	}
+	p := &apiProxy{release: make(chan struct{})}
+	// FlushInterval -1: watches stream, every event passes on at once.
+	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }, Transport: rt, FlushInterval: -1}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		informer := isInformerRequest(r)
+		p.mu.Lock()
+		p.requests = append(p.requests, r.Method+" "+r.URL.RequestURI())
+		if informer {
+			p.held++
+		}
+		p.mu.Unlock()
+		if informer {
+			select {
+			case <-p.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		p.Release()
+		p.srv.CloseClientConnections()
+		p.srv.Close()
+	})
+	return p
+}
+
+// isInformerRequest tells the reflector's LIST (with resourceVersion) or WATCH (or
+// watch-list) of all Networks from the controller's startup check, a plain ?limit=1 list.
+func isInformerRequest(r *http.Request) bool {
+	q := r.URL.Query()
+	return r.URL.Path == networksCollection && (q.Has("resourceVersion") || q.Get("watch") == "true" || q.Get("watch") == "1")
+}
+
+// Release lets held requests and all later ones through.
+func (p *apiProxy) Release() { p.released.Do(func() { close(p.release) }) }
+
+// Held is how many informer requests arrived (and were held while not released).
+func (p *apiProxy) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// Requests lists the requests seen so far ("GET /path?query").
+func (p *apiProxy) Requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests...)
+}
+
+// Kubeconfig writes a kubeconfig for the proxy (no credentials: the proxy adds them).
+func (p *apiProxy) Kubeconfig(t testing.TB) string {
+	t.Helper()
+	return WriteFile(t, "proxy.kubeconfig", fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: proxy, cluster: {server: %q}}]
+users: [{name: proxied, user: {}}]
+contexts: [{name: proxy, context: {cluster: proxy, user: proxied}}]
+current-context: proxy
+`, p.srv.URL))
 }

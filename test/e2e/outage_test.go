@@ -15,10 +15,8 @@ import (
 )
 
 // A Neutron outage shows as NeutronUnavailable, retried quietly, and heals by itself once
-// Neutron is back. This test stops the shared local Neutron, so it must not overlap with any other test: it does NOT call t.Parallel(). Go
-// runs the non-parallel top-level tests one after another and releases parallel ones only
-// after all of them, so nothing else of this package runs while Neutron is down (and it
-// holds ExclusiveCluster as well).
+// Neutron is back. This test stops the shared local Neutron, so it must not overlap with
+// any other test: it does not call t.Parallel(), and it holds the cluster lock.
 func TestNeutronOutage(t *testing.T) {
 	if os.Getenv("E2E_LOCAL_NEUTRON") != "1" {
 		if os.Getenv("CI") == "true" {
@@ -62,7 +60,7 @@ func TestNeutronOutage(t *testing.T) {
 			return nil
 		})
 		t.Logf("%s: %s after %s", name, DescribeReady(n), time.Since(outageStart).Round(time.Millisecond))
-		WaitEvent(t, ns, name, "Warning", samplecrdv1.ReasonNeutronUnavailable, 20*time.Second)
+		WaitEvent(t, ns, name, "Warning", samplecrdv1.ReasonNeutronUnavailable, "", 20*time.Second)
 	}
 
 	// No hot loop: over the next 30 s of outage the controller retries with backoff and says

@@ -9,8 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,7 +58,7 @@ func TestRBACInCluster(t *testing.T) {
 
 	// All of deploy/ (Deployment, PDB, Service too) is accepted by the apiserver, and
 	// deploy/examples/ (the Secret with credentials) is not part of it.
-	stdout, stderr, err := kubectlSplit(t, "", "apply", "--dry-run=server", "-k", "deploy/")
+	stdout, stderr, err := KubectlAs(t, Kubeconfig, "apply", "--dry-run=server", "-k", "deploy/")
 	if err != nil {
 		t.Fatalf("kubectl apply --dry-run=server -k deploy/: %v\n%s%s", err, stdout, stderr)
 	}
@@ -96,7 +94,7 @@ func TestRBACInCluster(t *testing.T) {
 	if strings.Count(token, ".") != 2 {
 		t.Fatalf("kubectl create token returned %q, not a JWT", token)
 	}
-	cfg := adminConfig(t)
+	cfg := AdminConfig(t)
 	server, err := url.Parse(cfg.Host)
 	if err != nil {
 		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
@@ -131,7 +129,7 @@ current-context: c
 `, cfg.Host, base64.StdEncoding.EncodeToString(ca), token)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	who, _, err := kubectlSplit(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
+	who, _, err := KubectlAs(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
 	if err != nil || who != deployUser {
 		t.Fatalf("kubectl auth whoami with the token = %q (%v), want %s", who, err, deployUser)
 	}
@@ -169,8 +167,8 @@ current-context: c
 	// defaults (Lease namespace from POD_NAMESPACE). unshare gives the process a private
 	// mount namespace in which runDir is bind-mounted over /run.
 	ctrl := StartController(t, ControllerOptions{
-		ClusterID:           clusterID,
-		NoDefaultKubeconfig: true,
+		ClusterID: clusterID,
+		InCluster: true,
 		Wrapper: []string{"unshare", "--mount", "--propagation", "private", "--",
 			"sh", "-c", `set -e; mount --bind "$1" "$2"; shift 2; exec "$@"`, "sh", runDir, varRun},
 		Env: []string{
@@ -181,7 +179,7 @@ current-context: c
 		},
 		Args: []string{"-leader-elect=true", "-leader-elect-lease-name=" + lease},
 	})
-	startupDone(t, ctrl.Logs, ctrl.Exited)
+	ctrl.WaitConnected()
 
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "the in-cluster controller to lead", func() error {
 		if ctrl.Exited() {
@@ -195,7 +193,7 @@ current-context: c
 		if want := controllerIdentity(t, ctrl.PID()); holder != want {
 			return fmt.Errorf("Lease %s/%s holder %q, want %q", deployNamespace, lease, holder, want)
 		}
-		return expectStatus(ctrl.HealthURL()+"/readyz", 200)
+		return ExpectStatus(ctrl.HealthURL+"/readyz", 200)
 	})
 	logs := ctrl.Logs()
 	if !strings.Contains(logs, "Using the inClusterConfig") || strings.Contains(logs, "error creating inClusterConfig") {
@@ -212,7 +210,7 @@ current-context: c
 	owner := OwnerOf(clusterID, n)
 	var subnetID string
 	Eventually(t, 30*time.Second, 250*time.Millisecond, "this controller's Neutron subnet 10.75.0.0/24 gateway 10.75.0.1", func() error {
-		_, sub, err := ownedResources(t, owner)
+		_, sub, err := OwnedResources(t, owner)
 		if err != nil {
 			return err
 		}
@@ -224,12 +222,12 @@ current-context: c
 	})
 	// Events are written with the ServiceAccount's identity (this controller's subnet ID
 	// is in the message).
-	WaitEventContaining(t, ns, name, "Normal", "SubnetCreated", subnetID, 30*time.Second)
+	WaitEvent(t, ns, name, "Normal", "SubnetCreated", subnetID, 30*time.Second)
 
 	// Update: the gateway change is followed in Neutron and in status.
 	SetGateway(t, ns, name, "10.75.0.254")
 	Eventually(t, 60*time.Second, 250*time.Millisecond, "gateway 10.75.0.254 in Neutron", func() error {
-		_, sub, err := ownedResources(t, owner)
+		_, sub, err := OwnedResources(t, owner)
 		if err != nil {
 			return err
 		}
@@ -244,7 +242,7 @@ current-context: c
 		}
 		return nil
 	})
-	WaitEventContaining(t, ns, name, "Normal", "GatewayUpdated", subnetID, 30*time.Second)
+	WaitEvent(t, ns, name, "Normal", "GatewayUpdated", subnetID, 30*time.Second)
 
 	// Delete: the Neutron side and then the object go.
 	DeleteNetwork(t, ns, name)
@@ -283,133 +281,4 @@ var expectedClusterRole = []rbacv1.PolicyRule{
 
 var expectedLeaseRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
-}
-
-// checkRules compares the live ClusterRole and Role with the expected rules.
-func checkRules(t *testing.T) {
-	t.Helper()
-	kube, _ := Clients(t)
-	ctx := Ctx(t, 30*time.Second)
-	cr, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := normalizeRules(cr.Rules), normalizeRules(expectedClusterRole); !reflect.DeepEqual(got, want) {
-		t.Errorf("ClusterRole network-controller rules:\n got %v\nwant %v", got, want)
-	}
-	role, err := kube.RbacV1().Roles(deployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := normalizeRules(role.Rules), normalizeRules(expectedLeaseRole); !reflect.DeepEqual(got, want) {
-		t.Errorf("Role network-controller-leader-election rules:\n got %v\nwant %v", got, want)
-	}
-}
-
-func normalizeRules(rules []rbacv1.PolicyRule) []string {
-	var out []string
-	for _, r := range rules {
-		for _, g := range r.APIGroups {
-			for _, res := range r.Resources {
-				for _, v := range r.Verbs {
-					out = append(out, fmt.Sprintf("%s|%s|%s|%s", g, res, v, strings.Join(r.ResourceNames, ",")))
-				}
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// canI asks the apiserver whether the ServiceAccount may do args (kubectl auth can-i).
-func canI(t *testing.T, args ...string) bool {
-	t.Helper()
-	out, _ := Kubectl(t, append([]string{"auth", "can-i", "--as=" + deployUser}, args...)...)
-	if strings.Contains(out, "doesn't have a resource type") {
-		// A "no" for a resource the apiserver does not know would prove nothing.
-		t.Fatalf("kubectl auth can-i %v: unknown resource: %s", args, out)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	switch last := strings.TrimSpace(lines[len(lines)-1]); last {
-	case "yes":
-		return true
-	case "no":
-		return false
-	default:
-		t.Fatalf("kubectl auth can-i %v: unexpected answer %q", args, out)
-		return false
-	}
-}
-
-// checkCanI asks the apiserver, through SubjectAccessReviews, for every grant of the
-// live ClusterRole and Role (each must be allowed) and for rights the controller must not
-// have.
-func checkCanI(t *testing.T) {
-	t.Helper()
-	var yes [][]string
-	add := func(rules []rbacv1.PolicyRule, scope ...string) {
-		for _, r := range rules {
-			for _, g := range r.APIGroups {
-				for _, res := range r.Resources {
-					resource, sub, _ := strings.Cut(res, "/")
-					if g != "" {
-						resource += "." + g
-					}
-					targets := []string{resource}
-					if len(r.ResourceNames) > 0 {
-						targets = nil
-						for _, name := range r.ResourceNames {
-							targets = append(targets, resource+"/"+name)
-						}
-					}
-					for _, target := range targets {
-						for _, v := range r.Verbs {
-							args := []string{v, target}
-							if sub != "" {
-								args = append(args, "--subresource="+sub)
-							}
-							yes = append(yes, append(args, scope...))
-						}
-					}
-				}
-			}
-		}
-	}
-	add(expectedClusterRole, "--all-namespaces")
-	add(expectedLeaseRole, "-n", deployNamespace)
-	for _, args := range yes {
-		if !canI(t, args...) {
-			t.Errorf("%s may not %v; the deploy/ RBAC should allow it", deployUser, args)
-		}
-	}
-
-	no := [][]string{
-		{"list", "secrets", "--all-namespaces"},
-		{"get", "secrets", "-n", deployNamespace},
-		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
-		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
-		{"deletecollection", "networks.samplecrd.k8s.io", "-n", "default"},
-		{"create", "networks.samplecrd.k8s.io", "-n", "default"},
-		{"patch", "networks.samplecrd.k8s.io", "--subresource=finalizers", "-n", "default"},
-		{"get", "pods", "-n", deployNamespace},
-		{"list", "pods", "--all-namespaces"},
-		{"update", "leases.coordination.k8s.io", "-n", "kube-system"},
-		{"get", "leases.coordination.k8s.io", "-n", "default"},
-		{"create", "leases.coordination.k8s.io", "-n", "kube-node-lease"},
-		{"list", "leases.coordination.k8s.io", "-n", deployNamespace},
-		{"watch", "leases.coordination.k8s.io", "-n", deployNamespace},
-		{"delete", "leases.coordination.k8s.io", "-n", deployNamespace},
-		{"list", "namespaces"},
-		{"get", "namespaces/default"},
-		{"update", "namespaces/kube-system"},
-		{"delete", "events", "--all-namespaces"},
-		{"create", "serviceaccounts", "--subresource=token", "-n", deployNamespace},
-		{"impersonate", "serviceaccounts", "--all-namespaces"},
-		{"*", "*", "--all-namespaces"},
-	}
-	for _, args := range no {
-		if canI(t, args...) {
-			t.Errorf("%s may %v; the deploy/ RBAC must not allow it", deployUser, args)
-		}
-	}
 }

@@ -34,7 +34,7 @@ func TestOwnershipMarks(t *testing.T) {
 	wantName := "k8s_" + ns + "_owned_" + string(n.UID)
 	wantTags := []string{"k8s-cluster=" + ctrl.ClusterID, "k8s-uid=" + string(n.UID)}
 
-	nets, err := NeutronNetworksOf(t, owner)
+	nets, _, err := NeutronOf(t, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestOwnershipMarks(t *testing.T) {
 		}
 	}
 
-	subs, err := NeutronSubnetsOf(t, owner)
+	_, subs, err := NeutronOf(t, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestOwnershipMarks(t *testing.T) {
 		t.Errorf("subnet %s gateway %s, status.gateway %s; want 10.40.0.0/24 and the default gateway 10.40.0.1",
 			sub.CIDR, sub.GatewayIP, n.Status.Gateway)
 	}
-	WaitEvent(t, ns, "owned", "Normal", samplecrdv1.ReasonProvisioned, 30*time.Second)
+	WaitEvent(t, ns, "owned", "Normal", samplecrdv1.ReasonProvisioned, "", 30*time.Second)
 }
 
 // Items 5 and 9 (updates, IPv6): a gateway change is applied to the existing subnet in
@@ -134,7 +134,7 @@ func TestGatewayUpdateInPlace(t *testing.T) {
 					t.Errorf("Neutron allocation pools = %v, want %v", got, tc.pools2)
 				}
 			}
-			WaitEventContaining(t, ns, "gw", "Normal", "GatewayUpdated", "from "+tc.dflt+" to "+tc.gw2, 30*time.Second)
+			WaitEvent(t, ns, "gw", "Normal", "GatewayUpdated", "from "+tc.dflt+" to "+tc.gw2, 30*time.Second)
 
 			// Dropping spec.gateway means the first usable address again.
 			_, nets := Clients(t)
@@ -180,7 +180,7 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 	if c.ObservedGeneration != n.Generation {
 		t.Errorf("condition observedGeneration %d, generation %d", c.ObservedGeneration, n.Generation)
 	}
-	WaitEventContaining(t, ns, "multicast", "Warning", samplecrdv1.ReasonInvalidSpec, "Multicast", 30*time.Second)
+	WaitEvent(t, ns, "multicast", "Warning", samplecrdv1.ReasonInvalidSpec, "Multicast", 30*time.Second)
 
 	// Not retried: give the controller a moment to settle, then compare counters 10 s apart.
 	time.Sleep(2 * time.Second)
@@ -216,14 +216,14 @@ func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
 
 	// Neutron holds the network (status records it) and no subnet; deletion cleans it up.
 	owner := OwnerOf(ctrl.ClusterID, created)
-	nets, err := NeutronNetworksOf(t, owner)
+	nets, _, err := NeutronOf(t, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(nets) != 1 {
 		t.Errorf("Neutron networks of the owner = %v, want exactly one", ids(nets))
 	}
-	if subs, _ := NeutronSubnetsOf(t, owner); len(subs) != 0 {
+	if _, subs, _ := NeutronOf(t, owner); len(subs) != 0 {
 		t.Errorf("Neutron subnets of the owner = %v, want none", ids(subs))
 	}
 	DeleteNetwork(t, ns, "multicast")
@@ -265,7 +265,7 @@ func TestLongestNameFitsNeutron(t *testing.T) {
 	CreateNetwork(t, ns, name, "10.41.0.0/24", "")
 	n := WaitReady(t, ns, name, 60*time.Second)
 
-	nets, err := NeutronNetworksOf(t, OwnerOf(ctrl.ClusterID, n))
+	nets, _, err := NeutronOf(t, OwnerOf(ctrl.ClusterID, n))
 	if err != nil {
 		t.Fatal(err)
 	}

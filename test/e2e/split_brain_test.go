@@ -19,23 +19,16 @@ import (
 // and one subnet per Network, nothing more. Neutron is reached through a proxy that
 // delays requests, to keep Neutron calls in flight across the freeze and the thaw.
 func TestSplitBrain(t *testing.T) {
-	const (
-		leaseDuration = 4 * time.Second
-		renewDeadline = 3 * time.Second
-		retryPeriod   = 500 * time.Millisecond
-		resyncPeriod  = 5 * time.Second
-	)
-	ns := NewNamespace(t)
-	clusterID := NewClusterID(t)
+	const resyncPeriod = 5 * time.Second
 	seed := time.Now().UnixNano()
 	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})
-	lease := "e2e-sb-" + RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: clusterID, Args: append(leaderElectionArgs(ns, lease, leaseDuration, renewDeadline, retryPeriod),
+	ns, lease, opts := CompetingControllers(t, LeaseTimings{Duration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond},
 		"-neutron-endpoint="+proxy.URL(),
 		"-neutron-resync-period="+resyncPeriod.String(),
 		"-orphan-grace-period=5s",
 		"-retry-max-delay=2s",
-	)}
+	)
+	clusterID := opts.ClusterID
 	_, nets := Clients(t)
 
 	a := StartController(t, opts)
@@ -48,24 +41,7 @@ func TestSplitBrain(t *testing.T) {
 			}
 		}
 	})
-	byIdentity := map[string]*Controller{controllerIdentity(t, a.PID()): a, controllerIdentity(t, b.PID()): b}
-	var leader, standby *Controller
-	Eventually(t, 60*time.Second, 100*time.Millisecond, "one replica to hold the Lease", func() error {
-		holder, _, err := leaseHolder(t, ns, lease)
-		if err != nil {
-			return err
-		}
-		if byIdentity[holder] == nil {
-			return fmt.Errorf("holderIdentity %q is neither replica", holder)
-		}
-		leader = byIdentity[holder]
-		return nil
-	})
-	standby = a
-	if leader == a {
-		standby = b
-	}
-	t.Logf("leader pid %d, standby pid %d", leader.PID(), standby.PID())
+	leader, standby := waitLeader(t, ns, lease, 60*time.Second, a, b)
 
 	create := func(from, to int) {
 		for i := from; i < to; i++ {

@@ -73,7 +73,7 @@ func TestWalkingSkeleton(t *testing.T) {
 	if sub.GatewayIP != "192.168.0.254" {
 		t.Errorf("Neutron subnet gateway = %s after the change, want 192.168.0.254", sub.GatewayIP)
 	}
-	WaitEvent(t, ns, "example-network", "Normal", "GatewayUpdated", 30*time.Second)
+	WaitEvent(t, ns, "example-network", "Normal", "GatewayUpdated", "", 30*time.Second)
 
 	// Delete with kubectl: the object and its Neutron side go.
 	owner4, owner6 := OwnerOf(ctrl.ClusterID, v4), OwnerOf(ctrl.ClusterID, v6)
