@@ -257,9 +257,12 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 
 // deleteNeutronNetworkTree deletes a network with its ports and subnets, best effort.
 func deleteNeutronNetworkTree(t testing.TB, networkID string) {
+	type withID struct {
+		ID string `json:"id"`
+	}
 	var doc struct {
-		Ports   []NeutronNetwork `json:"ports"`
-		Subnets []NeutronSubnet  `json:"subnets"`
+		Ports   []withID `json:"ports"`
+		Subnets []withID `json:"subnets"`
 	}
 	_ = neutronList("v2.0/ports?network_id="+networkID, &doc)
 	_ = neutronList("v2.0/subnets?network_id="+networkID, &doc)
