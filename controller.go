@@ -61,9 +61,9 @@ type Controller struct {
 	// waiting is processed once.
 	workqueue workqueue.TypedRateLimitingInterface[cache.ObjectName]
 	recorder  record.EventRecorder
-	neutron   neutron.Driver
-	// index is this cluster's Neutron resources as last listed and since changed by us.
-	index   *neutron.Index
+	// store is this cluster's Neutron resources: asked instead of Neutron, and the way
+	// every change reaches Neutron.
+	store   *neutron.Store
 	metrics *metrics.Metrics
 	config  Config
 	// now is time.Now, replaceable in tests.
@@ -103,8 +103,7 @@ func NewController(
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
 		recorder: recorder,
-		neutron:  driver,
-		index:    neutron.NewIndex(),
+		store:    neutron.NewStore(driver, config.ClusterID),
 		metrics:  m,
 		config:   config,
 		now:      time.Now,
@@ -122,7 +121,7 @@ func NewController(
 	return c, nil
 }
 
-// Run waits for the informer cache and fills the Neutron index, then runs workers and the
+// Run waits for the informer cache and fills the Neutron store, then runs workers and the
 // periodic Neutron resync until ctx is done. It returns once the workers have finished the
 // items they were processing.
 func (c *Controller) Run(ctx context.Context, workers int) error {
@@ -135,7 +134,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		c.workqueue.ShutDown()
 		return errors.New("failed to wait for caches to sync")
 	}
-	if err := c.waitForIndex(ctx); err != nil {
+	if err := c.waitForStore(ctx); err != nil {
 		c.workqueue.ShutDown()
 		return err
 	}
@@ -164,7 +163,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return nil
 }
 
-// resyncEvery runs the Neutron resync once per period until ctx is done. The index was
+// resyncEvery runs the Neutron resync once per period until ctx is done. The store was
 // filled just before, so the first resync is due one period later, not at once.
 func (c *Controller) resyncEvery(ctx context.Context, period time.Duration) {
 	ticker := time.NewTicker(period)
@@ -179,22 +178,23 @@ func (c *Controller) resyncEvery(ctx context.Context, period time.Duration) {
 	}
 }
 
-// waitForIndex fills the Neutron index, retrying with backoff while Neutron does not
-// answer: workers decide from the index, so they cannot start without it.
-func (c *Controller) waitForIndex(ctx context.Context) error {
+// waitForStore fills the Neutron store, retrying with backoff while Neutron does not
+// answer: workers decide from the store, so they cannot start without it.
+func (c *Controller) waitForStore(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	backoff := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
 	err := wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
-		if err := c.fillIndex(ctx); err != nil {
+		if err := c.store.Fill(ctx); err != nil {
 			logger.Info("Cannot read this cluster's Neutron resources yet; retrying", "err", err)
 			return false, nil
 		}
 		return true, nil
 	})
 	if err != nil {
-		return fmt.Errorf("filling the Neutron index: %w", err)
+		return fmt.Errorf("filling the Neutron store: %w", err)
 	}
-	logger.Info("Filled the Neutron index", "networks", c.index.Len())
+	c.metrics.SetManagedNetworks(c.store.Len())
+	logger.Info("Filled the Neutron store", "networks", c.store.Len())
 	return nil
 }
 

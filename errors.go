@@ -34,27 +34,30 @@ type invalidSpecError struct{ err error }
 func (e *invalidSpecError) Error() string { return e.err.Error() }
 func (e *invalidSpecError) Unwrap() error { return e.err }
 
-// explain maps an error to a Ready reason, a message for the user, and whether retrying
-// can help. An empty reason means err is not about Neutron or the spec.
-func explain(err error) (reason, message string, retry bool) {
+// explain maps an error to a Ready reason and a message for the user; whether retrying can
+// help follows from the reason (samplecrdv1.IsTerminalReason). An empty reason means err is
+// not about Neutron or the spec.
+func explain(err error) (reason, message string) {
 	var invalid *invalidSpecError
 	if errors.As(err, &invalid) {
-		return samplecrdv1.ReasonInvalidSpec, invalid.Error(), false
+		return samplecrdv1.ReasonInvalidSpec, invalid.Error()
 	}
 	var ne *neutron.Error
 	if !errors.As(err, &ne) {
-		return "", "", true
+		return "", ""
 	}
 	switch ne.Kind {
 	case neutron.KindRejected:
-		return samplecrdv1.ReasonInvalidSpec, fmt.Sprintf("Neutron rejected the request (%s): %s; fix the spec", ne.Op, ne.Message), false
+		return samplecrdv1.ReasonInvalidSpec, fmt.Sprintf("Neutron rejected the request (%s): %s; fix the spec", ne.Op, ne.Message)
+	case neutron.KindNotFound:
+		return samplecrdv1.ReasonProvisioning, fmt.Sprintf("a Neutron resource went away during the change (%s): %s; retrying, which creates it again", ne.Op, ne.Message)
 	case neutron.KindOverQuota:
-		return samplecrdv1.ReasonOverQuota, fmt.Sprintf("Neutron quota exhausted (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+		return samplecrdv1.ReasonOverQuota, fmt.Sprintf("Neutron quota exhausted (%s): %s; retrying with backoff", ne.Op, ne.Message)
 	case neutron.KindInUse:
-		return samplecrdv1.ReasonSubnetInUse, fmt.Sprintf("Neutron resource still in use (%s): %s; deletion retries with backoff until its ports are gone", ne.Op, ne.Message), true
+		return samplecrdv1.ReasonSubnetInUse, fmt.Sprintf("Neutron resource still in use (%s): %s; deletion retries with backoff until its ports are gone", ne.Op, ne.Message)
 	case neutron.KindConflict:
-		return samplecrdv1.ReasonNeutronConflict, fmt.Sprintf("Neutron reported a conflict (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+		return samplecrdv1.ReasonNeutronConflict, fmt.Sprintf("Neutron reported a conflict (%s): %s; retrying with backoff", ne.Op, ne.Message)
 	default:
-		return samplecrdv1.ReasonNeutronUnavailable, fmt.Sprintf("Neutron is unavailable (%s): %s; retrying with backoff", ne.Op, ne.Message), true
+		return samplecrdv1.ReasonNeutronUnavailable, fmt.Sprintf("Neutron is unavailable (%s): %s; retrying with backoff", ne.Op, ne.Message)
 	}
 }

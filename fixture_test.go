@@ -104,12 +104,12 @@ func (f *fixture) refresh(ns, name string) *samplecrdv1.Network {
 	return obj
 }
 
-// startLeading fills the Neutron index as Run does before its workers start, and forgets
+// startLeading fills the Neutron store as Run does before its workers start, and forgets
 // the calls that took, so tests see only the calls of what they do next.
 func (f *fixture) startLeading() {
 	f.t.Helper()
-	if err := f.controller.fillIndex(f.ctx); err != nil {
-		f.t.Fatalf("filling the index: %v", err)
+	if err := f.controller.store.Fill(f.ctx); err != nil {
+		f.t.Fatalf("filling the store: %v", err)
 	}
 	f.neutron.ClearCalls()
 	f.client.ClearActions()
@@ -205,12 +205,21 @@ func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 	return n
 }
 
-// putRealized stores the network and subnet that realizedNetwork's status names.
+// putRealized stores the network and subnet that realizedNetwork's status names, as
+// Neutron holds them after the controller made them for that cidr and gateway.
 func putRealized(d *neutronfake.Driver, owner neutron.Owner, cidr, gateway string) {
+	plan, err := subnetplan.Plan(cidr, gateway)
+	if err != nil {
+		panic(err)
+	}
+	var pools []neutron.Pool
+	for _, p := range plan.AllocationPools {
+		pools = append(pools, neutron.Pool{Start: p.Start.String(), End: p.End.String()})
+	}
 	netID := "net-of-" + owner.Name
 	d.PutNetwork(neutron.Network{ID: netID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags()})
 	d.PutSubnet(neutron.Subnet{ID: "subnet-of-" + owner.Name, NetworkID: netID, Name: owner.ResourceName(),
-		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4, GatewayIP: gateway})
+		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4, GatewayIP: gateway, AllocationPools: pools})
 }
 
 func withFinalizer(n *samplecrdv1.Network) *samplecrdv1.Network {

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -13,34 +13,20 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
-
-// fillIndex lists this cluster's Neutron networks and subnets by the cluster's description
-// and refills the index from them: two calls, whatever the number of Networks. The lists
-// include networks never tagged, whose create was interrupted or came from a deposed leader.
-func (c *Controller) fillIndex(ctx context.Context) error {
-	since := c.index.Revision()
-	nets, subnets, err := neutron.ClusterResources(ctx, c.neutron, c.config.ClusterID)
-	if err != nil {
-		return err
-	}
-	c.index.Refill(since, nets, subnets)
-	c.metrics.SetManagedNetworks(c.index.Len())
-	return nil
-}
 
 // resyncNeutron compares what Neutron holds with the Network objects. Informer events only
 // say when the cluster changes; this catches changes made on the Neutron side: it refills
-// the index, requeues every Network whose network or subnet vanished, drifted or was
-// duplicated, and deletes this cluster's Neutron networks whose Network object no longer
-// exists.
+// the Store, requeues every Network whose Neutron side no longer matches it (or whose
+// retry was lost), and deletes this cluster's Neutron networks whose Network object no
+// longer exists.
 func (c *Controller) resyncNeutron(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
-	if err := c.fillIndex(ctx); err != nil {
+	if err := c.store.Fill(ctx); err != nil {
 		logger.Info("Skipping Neutron resync", "err", err)
 		return
 	}
+	c.metrics.SetManagedNetworks(c.store.Len())
 	// Listed after Neutron, so a Network created meanwhile is not mistaken for missing
 	// resources' owner the other way round: its Neutron side is simply not seen yet.
 	objects, err := c.networksLister.List(labels.Everything())
@@ -63,7 +49,7 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 		}
 	}
 	collected := c.collectOrphans(ctx, live)
-	logger.V(2).Info("Neutron resync done", "neutronNetworks", c.index.Len(), "networks", len(objects),
+	logger.V(2).Info("Neutron resync done", "neutronNetworks", c.store.Len(), "networks", len(objects),
 		"requeued", requeued, "orphansCollected", collected)
 }
 
@@ -73,39 +59,56 @@ func needsRetry(network *samplecrdv1.Network) bool {
 	if network.DeletionTimestamp != nil {
 		return slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 	}
-	if isTerminal(&network.Status, network.Generation) {
-		// Rejected as it stands: only a spec change, which the informer reports, can help.
-		return false
-	}
-	return !network.IsReady()
+	// Rejected as it stands: only a spec change, which the informer reports, can help.
+	return !network.IsReady() && !network.IsRejected()
 }
 
-// driftOf describes how the index differs from a Ready Network's status and spec, or "".
+// driftOf says how what the Store holds differs from a Ready Network's spec and status, or
+// "". It asks Neutron nothing: the Store was just filled.
 func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 	if network.DeletionTimestamp != nil || !network.IsReady() {
 		return ""
 	}
-	nets := c.index.Networks(string(network.UID))
-	if len(nets) > 1 {
-		return fmt.Sprintf("%d Neutron networks belong to this Network; deleting all but %s", len(nets), network.Status.NetworkID)
-	}
-	if !slices.ContainsFunc(nets, func(n neutron.Network) bool { return n.ID == network.Status.NetworkID }) {
-		return fmt.Sprintf("Neutron network %s was deleted outside the controller; recreating it", network.Status.NetworkID)
-	}
-	subs, _ := c.index.Subnets(network.Status.NetworkID)
-	idx := slices.IndexFunc(subs, func(s neutron.Subnet) bool { return s.ID == network.Status.SubnetID })
-	if idx < 0 {
-		return fmt.Sprintf("Neutron subnet %s was deleted outside the controller; recreating it", network.Status.SubnetID)
-	}
-	plan, err := subnetplan.Plan(network.Spec.CIDR, network.Spec.Gateway)
+	desired, err := desiredOf(network)
 	if err != nil {
 		return ""
 	}
-	if gw, err := netip.ParseAddr(subs[idx].GatewayIP); err != nil || gw != plan.Gateway {
-		return fmt.Sprintf("gateway of Neutron subnet %s was changed outside the controller to %s; restoring %s",
-			subs[idx].ID, displayGateway(subs[idx].GatewayIP), plan.Gateway)
+	rec := recordedOf(network)
+	observed := c.store.Cached(neutronOwner(network, c.config.ClusterID), rec)
+	changes := neutron.Diff(desired, observed)
+
+	var drift []string
+	add := func(format string, args ...any) { drift = append(drift, fmt.Sprintf(format, args...)) }
+	if n := len(changes.DeleteNetworks); n > 0 {
+		add("%d Neutron networks belong to this Network; deleting all but %s", n+1, observed.Network.ID)
 	}
-	return ""
+	if observed.Network == nil {
+		add("Neutron network %s was deleted outside the controller; recreating it", rec.NetworkID)
+		return strings.Join(drift, "; ")
+	}
+	if observed.Network.ID != rec.NetworkID {
+		add("Neutron network %s was deleted outside the controller; keeping %s", rec.NetworkID, observed.Network.ID)
+	}
+	if len(changes.NetworkDiffs) > 0 {
+		add("Neutron network %s was changed outside the controller (%s); restoring it", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
+	}
+	if n := len(changes.DeleteSubnets); n > 0 {
+		add("%d Neutron subnets of this Network are on network %s; deleting all but %s", n+1, observed.Network.ID, observed.Subnet.ID)
+	}
+	switch {
+	case observed.Subnet == nil:
+		add("Neutron subnet %s was deleted outside the controller; recreating it", rec.SubnetID)
+	case changes.Immutable != "":
+		add("%s", changes.Immutable)
+	default:
+		if observed.Subnet.ID != rec.SubnetID {
+			add("Neutron subnet %s was deleted outside the controller; keeping %s", rec.SubnetID, observed.Subnet.ID)
+		}
+		if len(changes.SubnetDiffs) > 0 {
+			add("Neutron subnet %s was changed outside the controller (%s); restoring it", observed.Subnet.ID, neutron.Describe(changes.SubnetDiffs))
+		}
+	}
+	return strings.Join(drift, "; ")
 }
 
 // collectOrphans deletes this cluster's Neutron networks whose Network UID is not live,
@@ -113,16 +116,16 @@ func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 func (c *Controller) collectOrphans(ctx context.Context, live map[string]bool) int {
 	logger := klog.FromContext(ctx).WithName("orphan-collector")
 	collected := 0
-	for _, uid := range c.index.Owners() {
+	for _, uid := range c.store.Owners() {
 		if live[uid] {
 			continue
 		}
-		for _, n := range c.index.Networks(uid) {
+		for _, n := range c.store.CachedNetworks(uid) {
 			if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
 				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
 				continue
 			}
-			if err := c.deleteNetwork(ctx, n.ID); err != nil {
+			if err := c.store.DeleteNetwork(ctx, n.ID); err != nil {
 				logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
 				continue
 			}

@@ -22,8 +22,8 @@ func TestRestartWithReadyNetworksCostsTwoListCalls(t *testing.T) {
 		putRealized(f.neutron, ownerOf(o), "10.20.0.0/24", "10.20.0.1")
 	}
 
-	if err := f.controller.fillIndex(f.ctx); err != nil {
-		t.Fatalf("filling the index: %v", err)
+	if err := f.controller.store.Fill(f.ctx); err != nil {
+		t.Fatalf("filling the store: %v", err)
 	}
 	for _, o := range objects {
 		if err := f.sync(o); err != nil {

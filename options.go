@@ -49,9 +49,9 @@ type options struct {
 func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
 	fs.StringVar(&o.master, "master", "", "The address of the Kubernetes API server. Overrides any value in kubeconfig. Only required if out-of-cluster.")
-	// client-go's default of 5 QPS / burst 10 is meant for small tools; a reconcile writes
-	// up to three times (finalizer, status twice on create), so 5 QPS would cap a
-	// controller with thousands of Networks at ~2 creates per second after a restart.
+	// client-go's default of 5 QPS / burst 10 is meant for small tools; a create writes
+	// twice (finalizer, then status), so 5 QPS would cap a controller with thousands of
+	// Networks at ~2 creates per second after a restart.
 	fs.Float64Var(&o.kubeAPIQPS, "kube-api-qps", 50, "Sustained queries per second to the Kubernetes API.")
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API.")
 	fs.IntVar(&o.workers, "workers", 4, "Networks reconciled in parallel.")

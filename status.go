@@ -12,7 +12,27 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
+
+// recordReady records that net and subnet realise the Network's spec: Ready=True, and in
+// an Event and the log when the Network was not Ready before.
+func (c *Controller) recordReady(ctx context.Context, network *samplecrdv1.Network, net neutron.Network, subnet neutron.Subnet) error {
+	status := network.Status.DeepCopy()
+	status.ObservedGeneration = network.Generation
+	setRealized(status, net, subnet)
+	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
+		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", net.ID, subnet.ID, subnet.CIDR, subnet.GatewayIP))
+	if err := c.writeStatus(ctx, network, status); err != nil {
+		return err
+	}
+	if !network.IsReady() {
+		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetID", subnet.ID)
+		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonProvisioned,
+			"Neutron network %s and subnet %s match the spec", net.ID, subnet.ID)
+	}
+	return nil
+}
 
 // recordFailure records err in the Network's Ready condition (and, when the condition
 // changes, in an Event and the log), together with networkID when a network exists, and
@@ -20,7 +40,7 @@ import (
 // (retried with backoff), a terminal one as a terminalError (not retried: the key waits
 // for the next spec change).
 func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Network, networkID string, err error) error {
-	reason, message, retry := explain(err)
+	reason, message := explain(err)
 	if reason == "" {
 		return err
 	}
@@ -32,14 +52,15 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
 	changed := old == nil || old.Reason != reason || old.Message != message || old.ObservedGeneration != network.Generation
 	setReady(status, network.Generation, metav1.ConditionFalse, reason, message)
-	if _, werr := c.writeStatus(ctx, network, status); werr != nil {
+	if werr := c.writeStatus(ctx, network, status); werr != nil {
 		return errors.Join(err, werr)
 	}
+	terminal := samplecrdv1.IsTerminalReason(reason)
 	if changed {
-		klog.FromContext(ctx).Info("Network is not ready", "reason", reason, "retry", retry, "err", err)
+		klog.FromContext(ctx).Info("Network is not ready", "reason", reason, "retry", !terminal, "err", err)
 		c.recorder.Event(network, corev1.EventTypeWarning, reason, message)
 	}
-	if !retry {
+	if terminal {
 		return &terminalError{reason: reason, err: err}
 	}
 	return &reportedError{err: err}
@@ -56,23 +77,16 @@ func setReady(status *samplecrdv1.NetworkStatus, generation int64, s metav1.Cond
 	})
 }
 
-// isTerminal reports whether status says this generation's spec was rejected.
-func isTerminal(status *samplecrdv1.NetworkStatus, generation int64) bool {
-	cond := meta.FindStatusCondition(status.Conditions, samplecrdv1.ConditionReady)
-	return cond != nil && cond.Reason == samplecrdv1.ReasonInvalidSpec && cond.ObservedGeneration == generation
-}
-
 // writeStatus writes status through the status subresource on a copy of network, only
-// when it differs from what network already has, and returns the object as written.
-func (c *Controller) writeStatus(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) (*samplecrdv1.Network, error) {
+// when it differs from what network already has.
+func (c *Controller) writeStatus(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) error {
 	if equality.Semantic.DeepEqual(network.Status, *status) {
-		return network, nil
+		return nil
 	}
 	updated := network.DeepCopy()
 	updated.Status = *status
-	written, err := c.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: fieldManager})
-	if err != nil {
-		return nil, fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
+	if _, err := c.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: fieldManager}); err != nil {
+		return fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
-	return written, nil
+	return nil
 }

@@ -2,7 +2,10 @@ package neutron
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
+	"reflect"
 	"strings"
 	"time"
 
@@ -85,25 +88,17 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 		if err != nil {
 			return err
 		}
-		nets, err := networks.ExtractNetworks(pages)
-		for _, n := range nets {
-			out = append(out, fromNetwork(n))
-		}
-		return err
+		return networks.ExtractNetworksInto(pages, &out)
 	})
 	return out, err
 }
 
-func (c *Client) CreateNetwork(ctx context.Context, name, description string) (Network, error) {
-	var out Network
-	err := c.call(ctx, "create network", func() error {
-		n, err := networks.Create(ctx, c.sc, networks.CreateOpts{Name: name, Description: description}).Extract()
-		if err == nil {
-			out = fromNetwork(*n)
-		}
-		return err
-	})
-	return out, err
+func (c *Client) CreateNetwork(ctx context.Context, req NetworkRequest) (Network, error) {
+	return one[Network](ctx, c, "create network", "network", func() result { return networks.Create(ctx, c.sc, body{"network", req}) })
+}
+
+func (c *Client) UpdateNetwork(ctx context.Context, id string, change NetworkAttrs) (Network, error) {
+	return one[Network](ctx, c, "update network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", change}) })
 }
 
 func (c *Client) SetNetworkTags(ctx context.Context, id string, tags []string) error {
@@ -131,49 +126,17 @@ func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 		if err != nil {
 			return err
 		}
-		subs, err := subnets.ExtractSubnets(pages)
-		for _, s := range subs {
-			out = append(out, fromSubnet(s))
-		}
-		return err
+		return pages.(subnets.SubnetPage).ExtractIntoSlicePtr(&out, "subnets")
 	})
 	return out, err
 }
 
 func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, error) {
-	var out Subnet
-	err := c.call(ctx, "create subnet", func() error {
-		gateway := req.GatewayIP
-		s, err := subnets.Create(ctx, c.sc, subnets.CreateOpts{
-			NetworkID:       req.NetworkID,
-			Name:            req.Name,
-			Description:     req.Description,
-			CIDR:            req.CIDR,
-			IPVersion:       gophercloud.IPVersion(req.IPVersion),
-			GatewayIP:       &gateway,
-			AllocationPools: toPools(req.AllocationPools),
-		}).Extract()
-		if err == nil {
-			out = fromSubnet(*s)
-		}
-		return err
-	})
-	return out, err
+	return one[Subnet](ctx, c, "create subnet", "subnet", func() result { return subnets.Create(ctx, c.sc, body{"subnet", req}) })
 }
 
-func (c *Client) UpdateSubnetGateway(ctx context.Context, id, gateway string, pools []Pool) (Subnet, error) {
-	var out Subnet
-	err := c.call(ctx, "update subnet", func() error {
-		s, err := subnets.Update(ctx, c.sc, id, subnets.UpdateOpts{
-			GatewayIP:       &gateway,
-			AllocationPools: toPools(pools),
-		}).Extract()
-		if err == nil {
-			out = fromSubnet(*s)
-		}
-		return err
-	})
-	return out, err
+func (c *Client) UpdateSubnet(ctx context.Context, id string, change SubnetAttrs) (Subnet, error) {
+	return one[Subnet](ctx, c, "update subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", change}) })
 }
 
 func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
@@ -182,13 +145,60 @@ func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
 	}))
 }
 
-// The fields the controller reads. Asking Neutron for only these (fields=) keeps the lists
-// that fill the index, one entry per Network of the cluster, small on the wire and in memory.
+// body is a create or update request: fields, one of the JSON-tagged structs of
+// resources.go, under the resource's key. Sent as they are, those structs need no mapping.
+type body struct {
+	resource string
+	fields   any
+}
+
+func (b body) toMap() (map[string]any, error) {
+	raw, err := json.Marshal(b.fields)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the %s request: %w", b.resource, err)
+	}
+	return map[string]any{b.resource: json.RawMessage(raw)}, nil
+}
+
+func (b body) ToNetworkCreateMap() (map[string]any, error) { return b.toMap() }
+func (b body) ToNetworkUpdateMap() (map[string]any, error) { return b.toMap() }
+func (b body) ToSubnetCreateMap() (map[string]any, error)  { return b.toMap() }
+func (b body) ToSubnetUpdateMap() (map[string]any, error)  { return b.toMap() }
+
+// result is a gophercloud reply about one resource, e.g. {"network": {...}}.
+type result interface {
+	ExtractIntoStructPtr(to any, label string) error
+}
+
+// one runs as op a request whose reply is one resource, found under label.
+func one[T any](ctx context.Context, c *Client, op, label string, send func() result) (T, error) {
+	var out T
+	err := c.call(ctx, op, func() error { return send().ExtractIntoStructPtr(&out, label) })
+	return out, err
+}
+
+// The fields the controller reads, from the JSON names of Network and Subnet. Asking
+// Neutron for only these (fields=) keeps the lists that fill the Store, one entry per
+// Network of the cluster, small on the wire and in memory.
 var (
-	networkFields = []string{"id", "name", "description", "tags", "created_at"}
-	subnetFields  = []string{"id", "network_id", "name", "description", "tags", "cidr", "ip_version",
-		"gateway_ip", "allocation_pools", "created_at"}
+	networkFields = jsonNames(reflect.TypeFor[Network]())
+	subnetFields  = jsonNames(reflect.TypeFor[Subnet]())
 )
+
+// jsonNames returns the JSON names of a struct's fields, those of embedded structs included.
+func jsonNames(t reflect.Type) []string {
+	var names []string
+	for f := range t.Fields() {
+		if f.Anonymous {
+			names = append(names, jsonNames(f.Type)...)
+			continue
+		}
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
 
 type networkQuery struct{ networks.ListOpts }
 
@@ -224,27 +234,4 @@ func ignoreNotFound(err error) error {
 		return nil
 	}
 	return err
-}
-
-func fromNetwork(n networks.Network) Network {
-	return Network{ID: n.ID, Name: n.Name, Description: n.Description, Tags: n.Tags, CreatedAt: n.CreatedAt}
-}
-
-func fromSubnet(s subnets.Subnet) Subnet {
-	pools := make([]Pool, 0, len(s.AllocationPools))
-	for _, p := range s.AllocationPools {
-		pools = append(pools, Pool{Start: p.Start, End: p.End})
-	}
-	return Subnet{
-		ID: s.ID, NetworkID: s.NetworkID, Name: s.Name, Description: s.Description, Tags: s.Tags,
-		CIDR: s.CIDR, IPVersion: s.IPVersion, GatewayIP: s.GatewayIP, AllocationPools: pools, CreatedAt: s.CreatedAt,
-	}
-}
-
-func toPools(pools []Pool) []subnets.AllocationPool {
-	out := make([]subnets.AllocationPool, 0, len(pools))
-	for _, p := range pools {
-		out = append(out, subnets.AllocationPool{Start: p.Start, End: p.End})
-	}
-	return out
 }

@@ -1,6 +1,9 @@
 package neutron
 
 import (
+	"encoding/json"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
@@ -8,11 +11,83 @@ import (
 
 func TestListQueriesAskForTheFieldsTheControllerReads(t *testing.T) {
 	q, err := networkQuery{networks.ListOpts{Description: "Managed by x"}}.ToNetworkListQuery()
-	want := "?description=Managed+by+x&fields=id&fields=name&fields=description&fields=tags&fields=created_at"
+	want := "?description=Managed+by+x"
+	for _, f := range networkFields {
+		want += "&fields=" + f
+	}
 	if err != nil || q != want {
 		t.Errorf("query = %q (%v), want %q", q, err, want)
 	}
 	if got := withFields("", []string{"id"}); got != "?fields=id" {
 		t.Errorf("withFields on an empty query = %q", got)
+	}
+}
+
+// A field the Store reads but the list calls do not ask for would arrive empty, and
+// nothing else would notice: decoding only the fields asked for must lose nothing.
+func TestFieldsListedAreAllTheStoreReads(t *testing.T) {
+	// Replies as Neutron gives them, with every field set and some the controller ignores.
+	network := `{"id": "n1", "name": "k8s_ns_a_uid", "description": "d", "tags": ["t"],
+		"created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:06Z",
+		"mtu": 1450, "status": "ACTIVE", "shared": false, "revision_number": 3}`
+	subnet := `{"id": "s1", "network_id": "n1", "name": "k8s_ns_a_uid", "description": "d", "tags": ["t"],
+		"cidr": "10.0.0.0/24", "ip_version": 4, "gateway_ip": "10.0.0.1",
+		"allocation_pools": [{"start": "10.0.0.2", "end": "10.0.0.254"}], "enable_dhcp": true,
+		"dns_nameservers": [], "host_routes": [], "created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
+
+	checkFieldsLoseNothing[Network](t, network, networkFields)
+	checkFieldsLoseNothing[Subnet](t, subnet, subnetFields)
+}
+
+func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) {
+	t.Helper()
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(reply), &whole); err != nil {
+		t.Fatal(err)
+	}
+	asked := map[string]json.RawMessage{}
+	for name, v := range whole {
+		if slices.Contains(fields, name) {
+			asked[name] = v
+		}
+	}
+	trimmed, _ := json.Marshal(asked)
+
+	var full, listed T
+	if err := json.Unmarshal([]byte(reply), &full); err != nil {
+		t.Fatalf("decoding a %T: %v", full, err)
+	}
+	if err := json.Unmarshal(trimmed, &listed); err != nil {
+		t.Fatalf("decoding a %T: %v", listed, err)
+	}
+	if !reflect.DeepEqual(full, listed) {
+		t.Errorf("%T decoded from the fields asked for (%v) = %+v, want %+v", full, fields, listed, full)
+	}
+	if reflect.ValueOf(full).IsZero() {
+		t.Errorf("%T decoded nothing from %s", full, reply)
+	}
+}
+
+// Requests are the JSON of the structs in resources.go under the resource's key; a field
+// left nil is not sent, so Neutron keeps what it has.
+func TestRequestBodiesSendOnlyWhatIsSet(t *testing.T) {
+	gw := "10.0.0.1"
+	for _, tc := range []struct {
+		body body
+		want string
+	}{
+		{body{"subnet", SubnetAttrs{GatewayIP: &gw}}, `{"subnet":{"gateway_ip":"10.0.0.1"}}`},
+		{body{"subnet", SubnetAttrs{AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.9"}}}},
+			`{"subnet":{"allocation_pools":[{"start":"10.0.0.2","end":"10.0.0.9"}]}}`},
+		{body{"network", NetworkRequest{Name: "n", Description: "d"}}, `{"network":{"name":"n","description":"d"}}`},
+	} {
+		m, err := tc.body.toMap()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(m)
+		if string(got) != tc.want {
+			t.Errorf("request = %s, want %s", got, tc.want)
+		}
 	}
 }

@@ -6,18 +6,15 @@ import (
 	"sync"
 )
 
-// Index is what the controller knows about its cluster's Neutron networks and subnets, in
-// the spirit of an informer's cache: one list of the cluster's networks and one of its subnets
-// fill it (when the controller starts leading, and at each Neutron resync), and the
-// controller's own creates, updates and deletes keep it current between fills. Reconciles
-// decide from it, so a Network whose status and index entry agree costs no Neutron call.
+// index is the Store's memory: the cluster's networks by owner and their subnets, as last
+// listed and since changed through the Store.
 //
 // Besides what exists, the index records what is known not to exist: an owner is "absent"
 // when no network of it can exist anywhere in Neutron (see SetAbsent). Without that proof,
 // the only way to be sure is a list call by the owner's network name.
 //
-// Index is safe for concurrent use.
-type Index struct {
+// index is safe for concurrent use.
+type index struct {
 	mu sync.Mutex
 	// revision counts changes; Refill uses it to tell local changes made while its list
 	// calls were in flight from older ones.
@@ -42,13 +39,13 @@ type ownerState struct {
 	touched uint64
 }
 
-// NewIndex returns an empty index.
-func NewIndex() *Index {
-	return &Index{networks: map[string]*indexedNetwork{}, owners: map[string]*ownerState{}}
+// newIndex returns an empty index.
+func newIndex() *index {
+	return &index{networks: map[string]*indexedNetwork{}, owners: map[string]*ownerState{}}
 }
 
 // Revision returns the current revision. Take it before the list calls of a refill.
-func (x *Index) Revision() uint64 {
+func (x *index) Revision() uint64 {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.revision
@@ -57,7 +54,7 @@ func (x *Index) Revision() uint64 {
 // Refill replaces the index with the result of listing the cluster's networks and its
 // subnets, which started at revision since. An owner changed locally after since keeps
 // its local state: the lists may have been answered before that change.
-func (x *Index) Refill(since uint64, networks []Network, subnets []Subnet) {
+func (x *index) Refill(since uint64, networks []Network, subnets []Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 
@@ -101,7 +98,7 @@ func (x *Index) Refill(since uint64, networks []Network, subnets []Subnet) {
 }
 
 // Networks returns the owner's networks, oldest first. More than one means duplicates.
-func (x *Index) Networks(ownerUID string) []Network {
+func (x *index) Networks(ownerUID string) []Network {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.owners[ownerUID]
@@ -122,7 +119,7 @@ func (x *Index) Networks(ownerUID string) []Network {
 }
 
 // Absent reports whether the owner is known to have no network in Neutron.
-func (x *Index) Absent(ownerUID string) bool {
+func (x *index) Absent(ownerUID string) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.owners[ownerUID]
@@ -131,7 +128,7 @@ func (x *Index) Absent(ownerUID string) bool {
 
 // SetAbsent records that the owner has no network: nothing was ever created for it, or a
 // list by its network name found nothing.
-func (x *Index) SetAbsent(ownerUID string) {
+func (x *index) SetAbsent(ownerUID string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.ownerLocked(ownerUID)
@@ -140,7 +137,7 @@ func (x *Index) SetAbsent(ownerUID string) {
 
 // ForgetAbsence records that a network of the owner may exist after all: a create request
 // failed without a reply that says whether Neutron carried it out.
-func (x *Index) ForgetAbsence(ownerUID string) {
+func (x *index) ForgetAbsence(ownerUID string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.ownerLocked(ownerUID).absent = false
@@ -148,7 +145,7 @@ func (x *Index) ForgetAbsence(ownerUID string) {
 
 // PutNetwork adds or replaces a network of the owner. subnetsKnown says the network has no
 // subnets but those added later with PutSubnet: true for a network just created.
-func (x *Index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
+func (x *index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
@@ -162,14 +159,14 @@ func (x *Index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
 }
 
 // RemoveNetwork drops a deleted network and its subnets.
-func (x *Index) RemoveNetwork(id string) {
+func (x *index) RemoveNetwork(id string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.removeNetworkLocked(id)
 }
 
 // Subnets returns the subnets of a network in the index and whether that list is complete.
-func (x *Index) Subnets(networkID string) (subnets []Subnet, known bool) {
+func (x *index) Subnets(networkID string) (subnets []Subnet, known bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[networkID]
@@ -190,7 +187,7 @@ func (x *Index) Subnets(networkID string) (subnets []Subnet, known bool) {
 }
 
 // SetSubnets records the complete list of a network's subnets.
-func (x *Index) SetSubnets(networkID string, subnets []Subnet) {
+func (x *index) SetSubnets(networkID string, subnets []Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[networkID]
@@ -206,7 +203,7 @@ func (x *Index) SetSubnets(networkID string, subnets []Subnet) {
 }
 
 // PutSubnet adds or replaces a subnet of a network in the index.
-func (x *Index) PutSubnet(s Subnet) {
+func (x *index) PutSubnet(s Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[s.NetworkID]
@@ -218,7 +215,7 @@ func (x *Index) PutSubnet(s Subnet) {
 }
 
 // RemoveSubnet drops a deleted subnet.
-func (x *Index) RemoveSubnet(networkID, subnetID string) {
+func (x *index) RemoveSubnet(networkID, subnetID string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[networkID]
@@ -231,7 +228,7 @@ func (x *Index) RemoveSubnet(networkID, subnetID string) {
 
 // ForgetSubnets records that a network's subnet list may be incomplete: a subnet create
 // failed without a reply that says whether Neutron carried it out.
-func (x *Index) ForgetSubnets(networkID string) {
+func (x *index) ForgetSubnets(networkID string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if n := x.networks[networkID]; n != nil {
@@ -241,7 +238,7 @@ func (x *Index) ForgetSubnets(networkID string) {
 }
 
 // Owners returns the UID of every owner that has networks in the index.
-func (x *Index) Owners() []string {
+func (x *index) Owners() []string {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	out := make([]string, 0, len(x.owners))
@@ -255,14 +252,14 @@ func (x *Index) Owners() []string {
 }
 
 // Len returns the number of networks in the index.
-func (x *Index) Len() int {
+func (x *index) Len() int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return len(x.networks)
 }
 
 // ownerLocked returns the owner's state, creating it, and marks it changed now.
-func (x *Index) ownerLocked(uid string) *ownerState {
+func (x *index) ownerLocked(uid string) *ownerState {
 	x.revision++
 	st := x.owners[uid]
 	if st == nil {
@@ -273,7 +270,7 @@ func (x *Index) ownerLocked(uid string) *ownerState {
 	return st
 }
 
-func (x *Index) addLocked(uid string, n Network, subnets map[string]Subnet, subnetsKnown bool) {
+func (x *index) addLocked(uid string, n Network, subnets map[string]Subnet, subnetsKnown bool) {
 	if subnets == nil {
 		subnets = map[string]Subnet{}
 	}
@@ -283,7 +280,7 @@ func (x *Index) addLocked(uid string, n Network, subnets map[string]Subnet, subn
 	st.absent = false
 }
 
-func (x *Index) removeNetworkLocked(id string) {
+func (x *index) removeNetworkLocked(id string) {
 	n := x.networks[id]
 	if n == nil {
 		return

@@ -19,7 +19,7 @@ func networkIDs(nets []Network) []string {
 }
 
 func TestRefillIndexesNetworksByOwnerAndSubnetsByNetwork(t *testing.T) {
-	x := NewIndex()
+	x := newIndex()
 	x.Refill(x.Revision(),
 		[]Network{owned("n1", "u1", time.Hour), owned("n2", "u2", time.Hour), owned("dup", "u1", 2*time.Hour), {ID: "untagged"}},
 		[]Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "stray", NetworkID: "not-listed"}})
@@ -42,7 +42,7 @@ func TestRefillIndexesNetworksByOwnerAndSubnetsByNetwork(t *testing.T) {
 }
 
 func TestRefillKeepsChangesMadeWhileListing(t *testing.T) {
-	x := NewIndex()
+	x := newIndex()
 	x.Refill(x.Revision(), []Network{owned("gone", "u1", time.Hour)}, nil)
 
 	since := x.Revision()
@@ -69,7 +69,7 @@ func TestRefillKeepsChangesMadeWhileListing(t *testing.T) {
 }
 
 func TestAbsenceIsProvenUntilAnUncertainCreate(t *testing.T) {
-	x := NewIndex()
+	x := newIndex()
 	if x.Absent("u1") {
 		t.Fatal("an unknown owner counts as absent")
 	}
@@ -90,7 +90,7 @@ func TestAbsenceIsProvenUntilAnUncertainCreate(t *testing.T) {
 }
 
 func TestSubnetKnowledge(t *testing.T) {
-	x := NewIndex()
+	x := newIndex()
 	x.PutNetwork("u1", owned("n1", "u1", 0), true)
 	x.PutSubnet(Subnet{ID: "s1", NetworkID: "n1"})
 	if subs, known := x.Subnets("n1"); !known || len(subs) != 1 {

@@ -241,7 +241,7 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 	t.Helper()
 	nc := Neutron(t)
 	ctx := Ctx(t, 30*time.Second)
-	n, err := nc.CreateNetwork(ctx, name, description)
+	n, err := nc.CreateNetwork(ctx, neutron.NetworkRequest{Name: name, Description: description})
 	if err != nil {
 		t.Fatalf("creating Neutron network %s: %v", name, err)
 	}

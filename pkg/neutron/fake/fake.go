@@ -4,6 +4,7 @@ package fake
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -139,18 +140,23 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	return out, nil
 }
 
-func (d *Driver) CreateNetwork(_ context.Context, name, description string) (neutron.Network, error) {
+func (d *Driver) CreateNetwork(_ context.Context, req neutron.NetworkRequest) (neutron.Network, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err := d.begin("create network"); err != nil {
 		return neutron.Network{}, err
 	}
-	n := neutron.Network{ID: d.newID("net"), Name: name, Description: description, CreatedAt: d.now()}
+	n := neutron.Network{ID: d.newID("net"), CreatedAt: d.now()}
+	applyRequest(&n, req)
 	d.networks[n.ID] = n
 	if err := d.lostReply("create network"); err != nil {
 		return neutron.Network{}, err
 	}
 	return n, nil
+}
+
+func (d *Driver) UpdateNetwork(_ context.Context, id string, change neutron.NetworkAttrs) (neutron.Network, error) {
+	return update(d, "update network", d.networks, id, change)
 }
 
 func (d *Driver) SetNetworkTags(_ context.Context, id string, tags []string) error {
@@ -215,11 +221,8 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 				Message: "Requested subnet with cidr " + req.CIDR + " overlaps with another subnet"}
 		}
 	}
-	s := neutron.Subnet{
-		ID: d.newID("subnet"), NetworkID: req.NetworkID, Name: req.Name, Description: req.Description,
-		CIDR: req.CIDR, IPVersion: req.IPVersion, GatewayIP: req.GatewayIP,
-		AllocationPools: slices.Clone(req.AllocationPools), CreatedAt: d.now(),
-	}
+	s := neutron.Subnet{ID: d.newID("subnet"), CreatedAt: d.now()}
+	applyRequest(&s, req)
 	d.subnets[s.ID] = s
 	if err := d.lostReply("create subnet"); err != nil {
 		return neutron.Subnet{}, err
@@ -227,20 +230,25 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 	return s, nil
 }
 
-func (d *Driver) UpdateSubnetGateway(_ context.Context, id, gateway string, pools []neutron.Pool) (neutron.Subnet, error) {
+func (d *Driver) UpdateSubnet(_ context.Context, id string, change neutron.SubnetAttrs) (neutron.Subnet, error) {
+	return update(d, "update subnet", d.subnets, id, change)
+}
+
+// update applies change to the stored resource id, as Neutron's PUT does.
+func update[T any](d *Driver, op string, stored map[string]T, id string, change any) (T, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.begin("update subnet"); err != nil {
-		return neutron.Subnet{}, err
+	var r T
+	if err := d.begin(op); err != nil {
+		return r, err
 	}
-	s, ok := d.subnets[id]
+	r, ok := stored[id]
 	if !ok {
-		return neutron.Subnet{}, notFound("update subnet")
+		return r, notFound(op)
 	}
-	s.GatewayIP = gateway
-	s.AllocationPools = slices.Clone(pools)
-	d.subnets[id] = s
-	return s, nil
+	applyRequest(&r, change)
+	stored[id] = r
+	return r, nil
 }
 
 func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
@@ -266,6 +274,18 @@ func matches(f neutron.Filter, tags []string, description, name, networkID strin
 		return false
 	}
 	return f.NetworkID == "" || f.NetworkID == networkID
+}
+
+// applyRequest sets on resource the fields a request sends, as Neutron does: a request's
+// JSON names are the resource's, and fields it leaves out keep their values.
+func applyRequest(resource, request any) {
+	raw, err := json.Marshal(request)
+	if err == nil {
+		err = json.Unmarshal(raw, resource)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("fake Neutron: applying %T to %T: %v", request, resource, err))
+	}
 }
 
 func notFound(op string) error {

@@ -10,11 +10,12 @@ import (
 const ConditionReady = "Ready"
 
 // Reasons of the Ready condition. Transient reasons are retried with backoff; terminal ones
-// wait for the spec to change.
+// (IsTerminalReason) wait for the spec to change.
 const (
 	// ReasonProvisioned: Neutron matches the spec.
 	ReasonProvisioned = "Provisioned"
-	// ReasonProvisioning: work is in progress (first reconcile, or a change being applied).
+	// ReasonProvisioning (transient): a Neutron resource the change relied on went away
+	// during it (deleted outside the controller); the retry creates it again.
 	ReasonProvisioning = "Provisioning"
 	// ReasonNeutronUnavailable (transient): Neutron could not be reached or answered 5xx.
 	ReasonNeutronUnavailable = "NeutronUnavailable"
@@ -24,11 +25,12 @@ const (
 	ReasonOverQuota = "OverQuota"
 	// ReasonInvalidSpec (terminal): Neutron or the controller rejected the spec.
 	ReasonInvalidSpec = "InvalidSpec"
-	// ReasonDeleting: the object is being deleted and its Neutron side removed.
-	ReasonDeleting = "Deleting"
 	// ReasonSubnetInUse (transient): deletion waits because ports still use the subnet.
 	ReasonSubnetInUse = "SubnetInUse"
 )
+
+// IsTerminalReason reports whether a Ready reason is one no retry can cure.
+func IsTerminalReason(reason string) bool { return reason == ReasonInvalidSpec }
 
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
 // network.
@@ -45,4 +47,12 @@ func (n *Network) IsReady() bool {
 	c := n.ReadyCondition()
 	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == n.Generation &&
 		n.Status.ObservedGeneration == n.Generation
+}
+
+// IsRejected reports whether the Network's current generation was refused for good: its
+// Ready condition is False for this generation with a terminal reason, and only a change
+// of the spec can help.
+func (n *Network) IsRejected() bool {
+	c := n.ReadyCondition()
+	return c != nil && c.Status == metav1.ConditionFalse && c.ObservedGeneration == n.Generation && IsTerminalReason(c.Reason)
 }

@@ -1,0 +1,167 @@
+package neutron
+
+import (
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The Neutron networks and subnets as the controller reads and writes them. The JSON names
+// are Neutron's: the gophercloud driver lists exactly the fields of Network and Subnet
+// (fields=) and sends the attribute structs as they are, so an attribute added here, with
+// its comparison in diffNetwork or diffSubnet, needs no other code in this package.
+
+// Network is the part of a Neutron network the controller looks at.
+type Network struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Tags        []string  `json:"tags"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// NetworkAttrs are the attributes of a network that a Network's spec decides. In a desired
+// state a nil field is not managed; in a change, not sent.
+type NetworkAttrs struct{}
+
+// NetworkRequest creates a network.
+type NetworkRequest struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	NetworkAttrs
+}
+
+// Subnet is the part of a Neutron subnet the controller looks at.
+type Subnet struct {
+	ID              string    `json:"id"`
+	NetworkID       string    `json:"network_id"`
+	Name            string    `json:"name"`
+	Description     string    `json:"description"`
+	Tags            []string  `json:"tags"`
+	CIDR            string    `json:"cidr"`
+	IPVersion       int       `json:"ip_version"`
+	GatewayIP       string    `json:"gateway_ip"`
+	AllocationPools []Pool    `json:"allocation_pools"`
+	CreatedAt       time.Time `json:"created_at"`
+}
+
+// Pool is an inclusive range of addresses Neutron may hand out to ports.
+type Pool struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// SubnetAttrs are the attributes of a subnet that a Network's spec decides and Neutron
+// can change in place. In a desired state a nil field is not managed; in a change, not sent.
+type SubnetAttrs struct {
+	GatewayIP       *string `json:"gateway_ip,omitempty"`
+	AllocationPools []Pool  `json:"allocation_pools,omitzero"`
+}
+
+// SubnetRequest creates a subnet.
+type SubnetRequest struct {
+	NetworkID   string `json:"network_id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	CIDR        string `json:"cidr"`
+	IPVersion   int    `json:"ip_version"`
+	SubnetAttrs
+}
+
+// GetID returns the network's ID.
+func (n Network) GetID() string { return n.ID }
+
+// GetID returns the subnet's ID.
+func (s Subnet) GetID() string { return s.ID }
+
+// Difference is one attribute whose observed value is not the desired one, in words.
+type Difference struct {
+	Attribute string
+	Observed  string
+	Desired   string
+}
+
+func (d Difference) String() string {
+	return fmt.Sprintf("%s from %s to %s", d.Attribute, d.Observed, d.Desired)
+}
+
+// Describe says in words what differs, e.g. "gateway from 10.0.0.1 to 10.0.0.9".
+func Describe(diffs []Difference) string {
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// diffNetwork returns the managed attributes of want that got does not have.
+func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
+	var change NetworkAttrs
+	var diffs []Difference
+	return change, diffs
+}
+
+// diffSubnet returns the managed attributes of want that got does not have.
+func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
+	var change SubnetAttrs
+	var diffs []Difference
+	if want.GatewayIP != nil && !sameAddr(*want.GatewayIP, got.GatewayIP) {
+		change.GatewayIP = want.GatewayIP
+		diffs = append(diffs, Difference{"gateway", orNone(got.GatewayIP), *want.GatewayIP})
+	}
+	if want.AllocationPools != nil && !samePools(want.AllocationPools, got.AllocationPools) {
+		change.AllocationPools = want.AllocationPools
+		diffs = append(diffs, Difference{"allocation pools", poolsText(got.AllocationPools), poolsText(want.AllocationPools)})
+	}
+	return change, diffs
+}
+
+// sameAddr compares two addresses as addresses, so that the spelling of an IPv6 address
+// does not count as a difference.
+func sameAddr(a, b string) bool {
+	x, errA := netip.ParseAddr(a)
+	y, errB := netip.ParseAddr(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x == y
+}
+
+// samePools compares allocation pools as sets of ranges: Neutron need not keep their order.
+func samePools(a, b []Pool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	byStart := func(p, q Pool) int {
+		x, _ := netip.ParseAddr(p.Start)
+		y, _ := netip.ParseAddr(q.Start)
+		return x.Compare(y)
+	}
+	a, b = slices.SortedFunc(slices.Values(a), byStart), slices.SortedFunc(slices.Values(b), byStart)
+	for i := range a {
+		if !sameAddr(a[i].Start, b[i].Start) || !sameAddr(a[i].End, b[i].End) {
+			return false
+		}
+	}
+	return true
+}
+
+func poolsText(pools []Pool) string {
+	if len(pools) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(pools))
+	for i, p := range pools {
+		parts[i] = p.Start + "-" + p.End
+	}
+	return strings.Join(parts, ",")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}

@@ -1,0 +1,308 @@
+package neutron
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/samplecrd/network-controller/pkg/crashpoint"
+)
+
+// Store is this cluster's Neutron networks and subnets as the controller knows them: a
+// write-through cache over a Driver, in the spirit of an informer. Two list calls fill it
+// (Fill); every create, tag, update and delete made through it keeps it current, so
+// questions are answered from memory and Neutron is asked only when memory cannot prove
+// the answer. One Store serves one Neutron endpoint and project.
+//
+// Store is safe for concurrent use.
+type Store struct {
+	driver    Driver
+	clusterID string
+	index     *index
+}
+
+// NewStore returns an empty Store of clusterID's resources, reached through driver.
+func NewStore(driver Driver, clusterID string) *Store {
+	return &Store{driver: driver, clusterID: clusterID, index: newIndex()}
+}
+
+// Recorded is what a Network's status names in Neutron: of several networks or subnets of
+// one owner, those are the ones to keep.
+type Recorded struct {
+	NetworkID string
+	SubnetID  string
+}
+
+// Observed is what Neutron holds for one owner.
+type Observed struct {
+	// Network is the owner's network, the one status names or else the oldest; nil if none.
+	Network *Network
+	// Subnet is the owner's subnet on Network, chosen the same way; nil if none.
+	Subnet *Subnet
+	// DuplicateNetworks and DuplicateSubnets are the owner's others.
+	DuplicateNetworks []Network
+	DuplicateSubnets  []Subnet
+	// Adopted says that Network had no tags, its create having been cut off before them,
+	// and was tagged on the way.
+	Adopted bool
+}
+
+// Fill lists the cluster's networks and subnets by the cluster's description and replaces
+// what the store knew: two calls, whatever the number of Networks. The lists include
+// networks never tagged, whose create was interrupted or came from a deposed leader.
+func (s *Store) Fill(ctx context.Context) error {
+	since := s.index.Revision()
+	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID)
+	if err != nil {
+		return err
+	}
+	s.index.Refill(since, nets, subnets)
+	return nil
+}
+
+// Len returns the number of networks the store knows.
+func (s *Store) Len() int { return s.index.Len() }
+
+// Owners returns the UID of every owner the store knows networks of.
+func (s *Store) Owners() []string { return s.index.Owners() }
+
+// CachedNetworks returns the owner's networks the store knows, oldest first, asking no one.
+func (s *Store) CachedNetworks(ownerUID string) []Network { return s.index.Networks(ownerUID) }
+
+// RecordAbsent records that the owner has no network: its finalizer went on just now, and
+// no network is ever created before it.
+func (s *Store) RecordAbsent(owner Owner) { s.index.SetAbsent(owner.UID) }
+
+// Observe returns what Neutron holds for the owner. It lists the owner's networks by
+// name only when the store cannot prove that it knows them all, and the kept network's
+// subnets only when it does not know them; a kept network without the owner's tags is
+// tagged, which finishes the create that was cut off before them.
+func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observed, error) {
+	nets, err := s.ownerNetworks(ctx, owner)
+	if err != nil || len(nets) == 0 {
+		return Observed{}, err
+	}
+	var o Observed
+	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
+	if !owner.HasTags(o.Network.Tags) {
+		tagged, err := s.tag(ctx, owner, *o.Network)
+		if err != nil {
+			return Observed{}, err
+		}
+		o.Network, o.Adopted = &tagged, true
+	}
+	subnets, err := s.networkSubnets(ctx, owner, o.Network.ID, rec.subnetOn(o.Network.ID))
+	if err != nil {
+		return Observed{}, err
+	}
+	o.Subnet, o.DuplicateSubnets = keepOne(subnets, rec.SubnetID)
+	return o, nil
+}
+
+// Cached returns what the store knows Neutron holds for the owner, asking no one.
+func (s *Store) Cached(owner Owner, rec Recorded) Observed {
+	var o Observed
+	nets := s.index.Networks(owner.UID)
+	if len(nets) == 0 {
+		return o
+	}
+	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
+	subnets, _ := s.index.Subnets(o.Network.ID)
+	o.Subnet, o.DuplicateSubnets = keepOne(subnets, rec.SubnetID)
+	return o
+}
+
+// CreateNetwork creates the owner's network with attrs, then tags it. The create request
+// itself carries the marks that find the network if the tag call never happens.
+func (s *Store) CreateNetwork(ctx context.Context, owner Owner, attrs NetworkAttrs) (Network, error) {
+	created, err := s.driver.CreateNetwork(ctx, NetworkRequest{
+		Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID), NetworkAttrs: attrs,
+	})
+	if err != nil {
+		if outcomeUnknown(err) {
+			// Neutron may have created it: only a lookup can tell now.
+			s.index.ForgetAbsence(owner.UID)
+		}
+		return Network{}, err
+	}
+	// Known before tagging: if the tag call fails, the retry tags this network.
+	s.index.PutNetwork(owner.UID, created, true)
+	crashpoint.Reached(crashpoint.NetworkCreated)
+	tagged, err := s.tag(ctx, owner, created)
+	if err != nil {
+		return Network{}, err
+	}
+	crashpoint.Reached(crashpoint.NetworkTagged)
+	return tagged, nil
+}
+
+// UpdateNetwork changes the attributes of the owner's network that change names.
+func (s *Store) UpdateNetwork(ctx context.Context, owner Owner, id string, change NetworkAttrs) (Network, error) {
+	updated, err := s.driver.UpdateNetwork(ctx, id, change)
+	if err != nil {
+		s.forgetIfGone(err, id)
+		return Network{}, err
+	}
+	s.index.PutNetwork(owner.UID, updated, false)
+	return updated, nil
+}
+
+// DeleteNetwork deletes a network with its subnets. Already gone counts as done.
+func (s *Store) DeleteNetwork(ctx context.Context, id string) error {
+	if err := s.driver.DeleteNetwork(ctx, id); err != nil {
+		return err
+	}
+	s.index.RemoveNetwork(id)
+	return nil
+}
+
+// DeleteOwned deletes every network of the owner and returns their IDs. Those are the ones
+// the store knows and the one status names; only when both are none, and the store cannot
+// prove there is none, does it look the owner's network up by name, which finds one whose
+// create it never saw (made by a process that died before it could record it).
+func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) ([]string, error) {
+	var ids []string
+	for _, n := range s.index.Networks(owner.UID) {
+		ids = append(ids, n.ID)
+	}
+	if rec.NetworkID != "" && !slices.Contains(ids, rec.NetworkID) {
+		ids = append(ids, rec.NetworkID)
+	}
+	if len(ids) == 0 && !s.index.Absent(owner.UID) {
+		found, err := OwnedNetworks(ctx, s.driver, owner)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range found {
+			ids = append(ids, n.ID)
+		}
+	}
+	for _, id := range ids {
+		if err := s.DeleteNetwork(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	s.index.SetAbsent(owner.UID)
+	return ids, nil
+}
+
+// CreateSubnet creates the owner's subnet on its network.
+func (s *Store) CreateSubnet(ctx context.Context, owner Owner, networkID string, want DesiredSubnet) (Subnet, error) {
+	created, err := s.driver.CreateSubnet(ctx, SubnetRequest{
+		NetworkID: networkID, Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID),
+		CIDR: want.CIDR, IPVersion: want.IPVersion, SubnetAttrs: want.SubnetAttrs,
+	})
+	if err != nil {
+		if outcomeUnknown(err) {
+			// Neutron may have created it: the network's subnets must be listed again.
+			s.index.ForgetSubnets(networkID)
+		}
+		// Not found: the network went away under the create; the retry recreates it.
+		s.forgetIfGone(err, networkID)
+		return Subnet{}, err
+	}
+	s.index.PutSubnet(created)
+	return created, nil
+}
+
+// UpdateSubnet changes the attributes of a subnet that change names.
+func (s *Store) UpdateSubnet(ctx context.Context, subnet Subnet, change SubnetAttrs) (Subnet, error) {
+	updated, err := s.driver.UpdateSubnet(ctx, subnet.ID, change)
+	if err != nil {
+		if IsNotFound(err) {
+			s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
+		}
+		return Subnet{}, err
+	}
+	s.index.PutSubnet(updated)
+	return updated, nil
+}
+
+// DeleteSubnet deletes one subnet. Already gone counts as done.
+func (s *Store) DeleteSubnet(ctx context.Context, subnet Subnet) error {
+	if err := s.driver.DeleteSubnet(ctx, subnet.ID); err != nil {
+		return err
+	}
+	s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
+	return nil
+}
+
+// tag gives n the owner's tags.
+func (s *Store) tag(ctx context.Context, owner Owner, n Network) (Network, error) {
+	if err := s.driver.SetNetworkTags(ctx, n.ID, owner.Tags()); err != nil {
+		s.forgetIfGone(err, n.ID)
+		return Network{}, err
+	}
+	n.Tags = owner.Tags()
+	s.index.PutNetwork(owner.UID, n, false)
+	return n, nil
+}
+
+// ownerNetworks returns the owner's networks, oldest first: from memory when it has them or
+// knows there are none, else listed by the owner's name (one call) and remembered.
+func (s *Store) ownerNetworks(ctx context.Context, owner Owner) ([]Network, error) {
+	if nets := s.index.Networks(owner.UID); len(nets) > 0 || s.index.Absent(owner.UID) {
+		return nets, nil
+	}
+	found, err := OwnedNetworks(ctx, s.driver, owner)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range found {
+		s.index.PutNetwork(owner.UID, n, false)
+	}
+	if len(found) == 0 {
+		s.index.SetAbsent(owner.UID)
+	}
+	return s.index.Networks(owner.UID), nil
+}
+
+// networkSubnets returns the cluster's subnets on networkID, from memory when it knows them
+// all, else listed (one call) and remembered. An empty list does not count as known while
+// status names a subnet on this network: that subnet was deleted in Neutron since the last
+// fill, or the store missed it, and a blind create could collide with it.
+func (s *Store) networkSubnets(ctx context.Context, owner Owner, networkID, recordedSubnetID string) ([]Subnet, error) {
+	if subnets, known := s.index.Subnets(networkID); known && (len(subnets) > 0 || recordedSubnetID == "") {
+		return subnets, nil
+	}
+	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkID: networkID})
+	if err != nil {
+		return nil, fmt.Errorf("listing the subnets of Neutron network %s: %w", networkID, err)
+	}
+	ours := slices.DeleteFunc(listed, func(sub Subnet) bool {
+		return sub.Description != ClusterDescription(owner.ClusterID)
+	})
+	s.index.SetSubnets(networkID, ours)
+	subnets, _ := s.index.Subnets(networkID)
+	return subnets, nil
+}
+
+// forgetIfGone drops a network that a call found gone (deleted in Neutron under it).
+func (s *Store) forgetIfGone(err error, networkID string) {
+	if IsNotFound(err) {
+		s.index.RemoveNetwork(networkID)
+	}
+}
+
+// subnetOn returns the recorded subnet when the recorded network is networkID.
+func (r Recorded) subnetOn(networkID string) string {
+	if r.NetworkID != networkID {
+		return ""
+	}
+	return r.SubnetID
+}
+
+// keepOne splits one owner's resources, oldest first, into the one to keep (the one status
+// names, else the oldest) and the others; nil when there are none.
+func keepOne[T interface{ GetID() string }](items []T, recordedID string) (*T, []T) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	i := max(slices.IndexFunc(items, func(r T) bool { return r.GetID() == recordedID }), 0)
+	keep := items[i]
+	return &keep, slices.Delete(slices.Clone(items), i, i+1)
+}
+
+// outcomeUnknown reports whether a failed create may have been carried out all the same:
+// Neutron gave no definite answer (no reply, a reset connection, a timeout or a 5xx).
+func outcomeUnknown(err error) bool { return KindOf(err) == KindUnavailable }
