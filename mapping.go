@@ -32,8 +32,13 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	for _, p := range plan.AllocationPools {
 		pools = append(pools, neutron.Pool{Start: p.Start.String(), End: p.End.String()})
 	}
+	var mtu *int
+	if network.Spec.MTU != nil {
+		m := int(*network.Spec.MTU)
+		mtu = &m
+	}
 	return neutron.Desired{
-		Network: neutron.NetworkAttrs{},
+		Network: neutron.NetworkAttrs{MTU: mtu},
 		Subnet: neutron.DesiredSubnet{
 			CIDR:        plan.CIDR.String(),
 			IPVersion:   plan.IPVersion,
@@ -47,4 +52,5 @@ func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnet 
 	status.NetworkID = net.ID
 	status.SubnetID = subnet.ID
 	status.Gateway = subnet.GatewayIP
+	status.MTU = int32(net.MTU)
 }

@@ -187,6 +187,40 @@ func specCases() []syncCase {
 		},
 		wantObject: wantReady("192.168.100.1"),
 	}, {
+		name:        "new Network with an MTU: created with it, status shows it",
+		object:      withMTU(newNetwork("jumbo", "10.12.0.0/24", ""), 1400),
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer, writeStatus},
+		wantCalls:   []string{"create network", "tag network", "create subnet"},
+		wantEvents:  []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
+		wantNeutron: wantNetworkMTU("", 1400),
+		wantObject:  wantReadyWithMTU("10.12.0.1", 1400),
+	}, {
+		name:   "MTU changed in spec: one PUT of the network, same ID",
+		object: withGeneration(withMTU(realizedNetwork("resized", "10.13.0.0/24", ""), 1300), 2),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.13.0.0/24", "10.13.0.1")
+			n := d.Networks()[0]
+			n.MTU = 1500
+			d.PutNetwork(n)
+		},
+		want:        succeeds,
+		wantWrites:  []string{writeStatus},
+		wantCalls:   []string{"update network"},
+		wantEvents:  []string{"Normal NetworkUpdated", "Normal Provisioned"},
+		wantNeutron: wantNetworkMTU("net-of-resized", 1300),
+		wantObject:  wantReadyWithMTU("10.13.0.1", 1300),
+	}, {
+		name:   "MTU Neutron refuses: terminal, with Neutron's reason",
+		object: withMTU(newNetwork("too-big", "10.14.0.0/24", ""), 9000),
+		before: failWith(&neutron.Error{Op: "create network", Kind: neutron.KindRejected, Code: 400, Type: "InvalidInput",
+			Message: "Invalid input for operation: Requested MTU is too big, maximum is 1450."}),
+		want:       stops,
+		wantWrites: []string{writeFinalizer, writeStatus},
+		wantCalls:  []string{"create network"},
+		wantEvents: []string{"Warning InvalidSpec"},
+		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "Requested MTU is too big, maximum is 1450"),
+	}, {
 		name:       "Neutron unreachable: condition, Event, retry",
 		object:     newNetwork("flaky", "10.2.0.0/24", ""),
 		before:     failWith(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}),
@@ -311,4 +345,30 @@ func deletionCases() []syncCase {
 			}
 		},
 	}}
+}
+
+func withMTU(n *samplecrdv1.Network, mtu int32) *samplecrdv1.Network {
+	n.Spec.MTU = &mtu
+	return n
+}
+
+// wantNetworkMTU checks that Neutron holds one network, with id when id is not empty, whose
+// MTU is mtu.
+func wantNetworkMTU(id string, mtu int) func(*testing.T, *fixture, neutron.Owner) {
+	return func(t *testing.T, f *fixture, _ neutron.Owner) {
+		t.Helper()
+		if nets := f.neutron.Networks(); len(nets) != 1 || (id != "" && nets[0].ID != id) || nets[0].MTU != mtu {
+			t.Errorf("networks = %+v, want one network %s with MTU %d", nets, id, mtu)
+		}
+	}
+}
+
+func wantReadyWithMTU(gateway string, mtu int32) func(*testing.T, *samplecrdv1.Network) {
+	return func(t *testing.T, got *samplecrdv1.Network) {
+		t.Helper()
+		wantReady(gateway)(t, got)
+		if got.Status.MTU != mtu {
+			t.Errorf("status.mtu = %d, want %d", got.Status.MTU, mtu)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -20,11 +21,14 @@ type Network struct {
 	Description string    `json:"description"`
 	Tags        []string  `json:"tags"`
 	CreatedAt   time.Time `json:"created_at"`
+	MTU         int       `json:"mtu"`
 }
 
 // NetworkAttrs are the attributes of a network that a Network's spec decides. In a desired
 // state a nil field is not managed; in a change, not sent.
-type NetworkAttrs struct{}
+type NetworkAttrs struct {
+	MTU *int `json:"mtu,omitempty"`
+}
 
 // NetworkRequest creates a network.
 type NetworkRequest struct {
@@ -100,6 +104,10 @@ func Describe(diffs []Difference) string {
 func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
 	var change NetworkAttrs
 	var diffs []Difference
+	if want.MTU != nil && *want.MTU != got.MTU {
+		change.MTU = want.MTU
+		diffs = append(diffs, Difference{"mtu", strconv.Itoa(got.MTU), strconv.Itoa(*want.MTU)})
+	}
 	return change, diffs
 }
 

@@ -33,7 +33,7 @@ func TestCompareSchemaDetectsDrift(t *testing.T) {
 	type extraField struct {
 		CIDR    string `json:"cidr"`
 		Gateway string `json:"gateway,omitempty"`
-		MTU     int32  `json:"mtu,omitempty"`
+		VLAN    int32  `json:"vlan,omitempty"`
 	}
 	type missingField struct {
 		CIDR string `json:"cidr"`
@@ -54,7 +54,7 @@ func TestCompareSchemaDetectsDrift(t *testing.T) {
 		typ  reflect.Type
 		want string
 	}{
-		{reflect.TypeFor[extraField](), "spec.mtu: Go field MTU has no property in the CRD schema"},
+		{reflect.TypeFor[extraField](), "spec.vlan: Go field VLAN has no property in the CRD schema"},
 		{reflect.TypeFor[missingField](), "spec.gateway: property in the CRD schema has no Go field"},
 		{reflect.TypeFor[nowRequired](), "spec: required is [cidr], the Go json tags (fields without omitempty) say [cidr gateway]"},
 		{reflect.TypeFor[wrongType](), `spec.cidr: type is "string", Go type []string wants "array"`},

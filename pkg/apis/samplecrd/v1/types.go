@@ -26,6 +26,11 @@ type NetworkSpec struct {
 	// nor the IPv4 broadcast address. Empty means the first usable address.
 	// +optional
 	Gateway string `json:"gateway,omitempty"`
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
+	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
+	// default and the controller leaves the network's MTU alone.
+	// +optional
+	MTU *int32 `json:"mtu,omitempty"`
 }
 
 // NetworkStatus is what the controller last observed and did.
@@ -47,6 +52,9 @@ type NetworkStatus struct {
 	// Gateway is the gateway address in effect on the Neutron subnet.
 	// +optional
 	Gateway string `json:"gateway,omitempty"`
+	// MTU is the MTU in effect on the Neutron network.
+	// +optional
+	MTU int32 `json:"mtu,omitempty"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object

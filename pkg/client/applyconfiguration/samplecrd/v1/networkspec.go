@@ -29,6 +29,10 @@ type NetworkSpecApplyConfiguration struct {
 	// Gateway of the subnet: an address inside CIDR that is neither the network address
 	// nor the IPv4 broadcast address. Empty means the first usable address.
 	Gateway *string `json:"gateway,omitempty"`
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
+	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
+	// default and the controller leaves the network's MTU alone.
+	MTU *int32 `json:"mtu,omitempty"`
 }
 
 // NetworkSpecApplyConfiguration constructs a declarative configuration of the NetworkSpec type for use with
@@ -50,5 +54,13 @@ func (b *NetworkSpecApplyConfiguration) WithCIDR(value string) *NetworkSpecApply
 // If called multiple times, the Gateway field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecApplyConfiguration {
 	b.Gateway = &value
+	return b
+}
+
+// WithMTU sets the MTU field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MTU field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
+	b.MTU = &value
 	return b
 }

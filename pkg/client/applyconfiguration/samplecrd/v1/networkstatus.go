@@ -37,6 +37,8 @@ type NetworkStatusApplyConfiguration struct {
 	SubnetID *string `json:"subnetID,omitempty"`
 	// Gateway is the gateway address in effect on the Neutron subnet.
 	Gateway *string `json:"gateway,omitempty"`
+	// MTU is the MTU in effect on the Neutron network.
+	MTU *int32 `json:"mtu,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -87,5 +89,13 @@ func (b *NetworkStatusApplyConfiguration) WithSubnetID(value string) *NetworkSta
 // If called multiple times, the Gateway field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithGateway(value string) *NetworkStatusApplyConfiguration {
 	b.Gateway = &value
+	return b
+}
+
+// WithMTU sets the MTU field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MTU field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithMTU(value int32) *NetworkStatusApplyConfiguration {
+	b.MTU = &value
 	return b
 }
