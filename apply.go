@@ -78,11 +78,12 @@ func (c *Controller) applySubnet(ctx context.Context, network *samplecrdv1.Netwo
 			return neutron.Subnet{}, err
 		}
 		what := neutron.Describe(changes.SubnetDiffs)
-		reason := reasonSubnetUpdated
+		// A new gateway is what people look for, in the log as in Events.
+		reason, logged := reasonSubnetUpdated, "Updated Neutron subnet"
 		if slices.ContainsFunc(changes.SubnetDiffs, func(d neutron.Difference) bool { return d.Attribute == "gateway" }) {
-			reason = reasonGatewayUpdated
+			reason, logged = reasonGatewayUpdated, "Updated Neutron subnet gateway"
 		}
-		klog.FromContext(ctx).Info("Updated Neutron subnet", "subnetID", updated.ID, "changes", what)
+		klog.FromContext(ctx).Info(logged, "subnetID", updated.ID, "changes", what)
 		c.recorder.Eventf(network, corev1.EventTypeNormal, reason, "Changed Neutron subnet %s: %s", updated.ID, what)
 		return updated, nil
 	}
