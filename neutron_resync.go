@@ -90,7 +90,7 @@ func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 		add("Neutron network %s was deleted outside the controller; keeping %s", rec.NetworkID, observed.Network.ID)
 	}
 	if len(changes.NetworkDiffs) > 0 {
-		add("Neutron network %s was changed outside the controller (%s); restoring it", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
+		add("Neutron network %s was changed outside the controller; restoring %s", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
 	}
 	if n := len(changes.DeleteSubnets); n > 0 {
 		add("%d Neutron subnets of this Network are on network %s; deleting all but %s", n+1, observed.Network.ID, observed.Subnet.ID)
@@ -105,7 +105,7 @@ func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 			add("Neutron subnet %s was deleted outside the controller; keeping %s", rec.SubnetID, observed.Subnet.ID)
 		}
 		if len(changes.SubnetDiffs) > 0 {
-			add("Neutron subnet %s was changed outside the controller (%s); restoring it", observed.Subnet.ID, neutron.Describe(changes.SubnetDiffs))
+			add("Neutron subnet %s was changed outside the controller; restoring %s", observed.Subnet.ID, neutron.Describe(changes.SubnetDiffs))
 		}
 	}
 	return strings.Join(drift, "; ")
