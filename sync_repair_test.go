@@ -47,6 +47,36 @@ func repairCases() []syncCase {
 		wantEvents: []string{"Normal SubnetCreated", "Normal Provisioned"},
 		wantObject: wantReady("10.4.1.1"),
 	}, {
+		// Neutron finishes a request whose sender was killed, so a create the last process
+		// sent can land after this one's fill. The create sent again is refused as
+		// overlapping: no fault of the spec, so it is retried, and the retry finds the subnet.
+		name:   "a killed process's subnet create landed after the fill: refused as overlapping, retried, found",
+		object: withFinalizer(newNetwork("landed", "10.4.7.0/24", "")),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			d.PutNetwork(neutron.Network{ID: "landed-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+		},
+		before: func(f *fixture) {
+			owner := ownerOf(newNetwork("landed", "", ""))
+			f.neutron.PutSubnet(neutron.Subnet{ID: "landed-subnet", NetworkID: "landed-net", Name: owner.ResourceName(),
+				Description: neutron.ClusterDescription(owner.ClusterID), CIDR: "10.4.7.0/24", IPVersion: 4, GatewayIP: "10.4.7.1",
+				AllocationPools: []neutron.Pool{{Start: "10.4.7.2", End: "10.4.7.254"}}})
+		},
+		want:  retries,
+		retry: succeeds,
+		wantFirst: func(t *testing.T, got *samplecrdv1.Network) {
+			if c := got.ReadyCondition(); c == nil || c.Reason != samplecrdv1.ReasonNeutronConflict {
+				t.Errorf("Ready = %+v, want reason %s (retried), not a rejected spec", c, samplecrdv1.ReasonNeutronConflict)
+			}
+		},
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"create subnet", "list subnets"},
+		wantEvents: []string{"Warning NeutronConflict", "Normal Provisioned"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if got.Status.SubnetID != "landed-subnet" {
+				t.Errorf("status.subnetID = %q, want landed-subnet", got.Status.SubnetID)
+			}
+		},
+	}, {
 		name:   "a deposed leader's create landed after the fill: one lookup by name, adopted",
 		object: withFinalizer(newNetwork("late", "10.4.6.0/24", "")),
 		before: func(f *fixture) {

@@ -197,6 +197,14 @@ func (s *Store) CreateSubnet(ctx context.Context, owner Owner, networkID string,
 			// Neutron may have created it: the network's subnets must be listed again.
 			s.index.ForgetSubnets(networkID)
 		}
+		if overlapsAnotherSubnet(err) {
+			// Only another subnet on this network overlaps: most likely another create
+			// of this one that landed after the store listed (sent by a deposed leader,
+			// or by a process killed while Neutron was still carrying it out). Not a
+			// fault of the spec: the retry lists the network's subnets and finds it.
+			s.index.ForgetSubnets(networkID)
+			return Subnet{}, asConflict(err)
+		}
 		// Not found: the network went away under the create; the retry recreates it.
 		s.forgetIfGone(err, networkID)
 		return Subnet{}, err

@@ -117,6 +117,30 @@ func TestStoreLostSubnetReplyMakesObserveListSubnets(t *testing.T) {
 	checkCalls(t, d, "list subnets")
 }
 
+// A subnet create that lands after the Store listed (sent by a process since killed, or a
+// deposed leader) makes Neutron refuse the Store's own as overlapping. That refusal is a
+// retryable conflict, not a rejected spec, and the next Observe lists the network's
+// subnets again and finds the subnet.
+func TestStoreOverlappingSubnetCreateIsAConflict(t *testing.T) {
+	ctx := context.Background()
+	s, d, net := newStoreWithNetwork(t)
+	landed, err := d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: net.ID, Name: owner.ResourceName(),
+		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: subnet.CIDR, IPVersion: subnet.IPVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ClearCalls()
+
+	if _, err := s.CreateSubnet(ctx, owner, net.ID, subnet); neutron.KindOf(err) != neutron.KindConflict {
+		t.Fatalf("CreateSubnet over an existing subnet = %v (kind %s), want a conflict", err, neutron.KindOf(err))
+	}
+	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
+	if err != nil || o.Subnet == nil || o.Subnet.ID != landed.ID {
+		t.Fatalf("Observe = %+v, %v; want the subnet that landed, %s", o, err, landed.ID)
+	}
+	checkCalls(t, d, "create subnet", "list subnets")
+}
+
 // A network deleted under the Store (a 404 on a create on it) is forgotten, so the next
 // Observe looks again and finds none.
 func TestStoreForgetsANetworkFoundGone(t *testing.T) {

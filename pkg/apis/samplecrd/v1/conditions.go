@@ -19,7 +19,8 @@ const (
 	ReasonProvisioning = "Provisioning"
 	// ReasonNeutronUnavailable (transient): Neutron could not be reached or answered 5xx.
 	ReasonNeutronUnavailable = "NeutronUnavailable"
-	// ReasonNeutronConflict (transient): Neutron answered 409 to a change.
+	// ReasonNeutronConflict (transient): Neutron answered 409 to a change, or refused a
+	// subnet create as overlapping a subnet it already holds on the network.
 	ReasonNeutronConflict = "NeutronConflict"
 	// ReasonOverQuota (transient): the Neutron project quota is exhausted; retried slowly.
 	ReasonOverQuota = "OverQuota"
