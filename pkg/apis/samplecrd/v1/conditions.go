@@ -10,7 +10,7 @@ import (
 const ConditionReady = "Ready"
 
 // Reasons of the Ready condition. Transient reasons are retried with backoff; terminal ones
-// (IsTerminalReason) wait for the spec to change.
+// (IsTerminalReason) wait for the spec, or the credentials Secret, to change.
 const (
 	// ReasonProvisioned: Neutron matches the spec.
 	ReasonProvisioned = "Provisioned"
@@ -30,8 +30,54 @@ const (
 	ReasonSubnetInUse = "SubnetInUse"
 )
 
-// IsTerminalReason reports whether a Ready reason is one no retry can cure.
-func IsTerminalReason(reason string) bool { return reason == ReasonInvalidSpec }
+// Reasons about the credentials of spec.cloudCredentialsRef. All but
+// ReasonKeystoneUnavailable are terminal: they wait for the Secret or the spec to change.
+const (
+	// ReasonCredentialsRefRequired: the controller runs without a cloud of its own for
+	// Networks (-require-credentials-ref) and the spec names no Secret.
+	ReasonCredentialsRefRequired = "CredentialsRefRequired"
+	// ReasonCredentialsSecretNotFound: the Secret is not in the Network's namespace.
+	ReasonCredentialsSecretNotFound = "CredentialsSecretNotFound"
+	// ReasonCredentialsKeyMissing: the Secret has no clouds.yaml key.
+	ReasonCredentialsKeyMissing = "CredentialsKeyMissing"
+	// ReasonCloudsYAMLInvalid: clouds.yaml is not a valid clouds.yaml document.
+	ReasonCloudsYAMLInvalid = "CloudsYAMLInvalid"
+	// ReasonCloudNotFound: clouds.yaml has no entry named cloudName.
+	ReasonCloudNotFound = "CloudNotFound"
+	// ReasonCredentialsFileRefused: the cloud names a file of the controller's host (a
+	// CA, client certificate or key path, or a profile read from disk).
+	ReasonCredentialsFileRefused = "CredentialsFileRefused"
+	// ReasonAuthURLNotAllowed: the cloud's auth_url is not in the controller's allowlist.
+	ReasonAuthURLNotAllowed = "AuthURLNotAllowed"
+	// ReasonCACertInvalid: the Secret's cacert key holds no PEM certificate.
+	ReasonCACertInvalid = "CACertInvalid"
+	// ReasonPasswordRejected: Keystone refused the user name and password.
+	ReasonPasswordRejected = "PasswordRejected"
+	// ReasonApplicationCredentialRejected: Keystone refused the application credential
+	// (wrong secret, expired or deleted).
+	ReasonApplicationCredentialRejected = "ApplicationCredentialRejected"
+	// ReasonCredentialsRejected: Keystone refused credentials of another kind (a token).
+	ReasonCredentialsRejected = "CredentialsRejected"
+	// ReasonKeystoneUnavailable (transient): Keystone could not be reached or answered 5xx.
+	ReasonKeystoneUnavailable = "KeystoneUnavailable"
+	// ReasonCredentialsProjectChanged: the credentials now resolve to another project than
+	// status.projectID, where the Network's resources are.
+	ReasonCredentialsProjectChanged = "CredentialsProjectChanged"
+)
+
+// IsTerminalReason reports whether a Ready reason is one no retry can cure: the Network
+// waits for its spec, or its credentials Secret, to change.
+func IsTerminalReason(reason string) bool {
+	switch reason {
+	case ReasonInvalidSpec, ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
+		ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
+		ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
+		ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
+		ReasonCredentialsProjectChanged:
+		return true
+	}
+	return false
+}
 
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
 // network.

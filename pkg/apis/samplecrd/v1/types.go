@@ -31,6 +31,20 @@ type NetworkSpec struct {
 	// default and the controller leaves the network's MTU alone.
 	// +optional
 	MTU *int32 `json:"mtu,omitempty"`
+	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
+	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
+	// controller's own cloud, unless the controller requires a reference.
+	// +optional
+	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
+}
+
+// CloudCredentialsRef names a cloud in a clouds.yaml kept in a Secret.
+type CloudCredentialsRef struct {
+	// SecretName is the name of a Secret in the Network's namespace with the key
+	// clouds.yaml and, for a private CA, the key cacert (PEM).
+	SecretName string `json:"secretName"`
+	// CloudName is the entry of clouds.yaml to authenticate as.
+	CloudName string `json:"cloudName"`
 }
 
 // NetworkStatus is what the controller last observed and did.
@@ -38,6 +52,11 @@ type NetworkStatus struct {
 	// ObservedGeneration is the metadata.generation the status describes.
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once
+	// set, credentials that resolve to another project are refused, so nothing is
+	// created twice or left behind in the first one.
+	// +optional
+	ProjectID string `json:"projectID,omitempty"`
 	// Conditions; Ready summarises whether the Neutron side matches the spec.
 	// +optional
 	// +listType=map

@@ -33,6 +33,10 @@ type NetworkSpecApplyConfiguration struct {
 	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
 	// default and the controller leaves the network's MTU alone.
 	MTU *int32 `json:"mtu,omitempty"`
+	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
+	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
+	// controller's own cloud, unless the controller requires a reference.
+	CloudCredentialsRef *CloudCredentialsRefApplyConfiguration `json:"cloudCredentialsRef,omitempty"`
 }
 
 // NetworkSpecApplyConfiguration constructs a declarative configuration of the NetworkSpec type for use with
@@ -62,5 +66,13 @@ func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecAp
 // If called multiple times, the MTU field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
 	b.MTU = &value
+	return b
+}
+
+// WithCloudCredentialsRef sets the CloudCredentialsRef field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CloudCredentialsRef field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithCloudCredentialsRef(value *CloudCredentialsRefApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.CloudCredentialsRef = value
 	return b
 }

@@ -29,6 +29,10 @@ import (
 type NetworkStatusApplyConfiguration struct {
 	// ObservedGeneration is the metadata.generation the status describes.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once
+	// set, credentials that resolve to another project are refused, so nothing is
+	// created twice or left behind in the first one.
+	ProjectID *string `json:"projectID,omitempty"`
 	// Conditions; Ready summarises whether the Neutron side matches the spec.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// NetworkID is the ID of the Neutron network.
@@ -52,6 +56,14 @@ func NetworkStatus() *NetworkStatusApplyConfiguration {
 // If called multiple times, the ObservedGeneration field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithObservedGeneration(value int64) *NetworkStatusApplyConfiguration {
 	b.ObservedGeneration = &value
+	return b
+}
+
+// WithProjectID sets the ProjectID field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ProjectID field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithProjectID(value string) *NetworkStatusApplyConfiguration {
+	b.ProjectID = &value
 	return b
 }
 
