@@ -11,10 +11,10 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// apply carries out changes through the Store, network first, and returns the network and
+// apply carries out changes through the project's Store, network first, and returns the network and
 // subnet that realise the spec. Each change is logged and recorded as an Event. On failure
 // net is still the network when one exists, so that status can name it.
-func (c *Controller) apply(ctx context.Context, network *samplecrdv1.Network, owner neutron.Owner,
+func (c *Controller) apply(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network, owner neutron.Owner,
 	desired neutron.Desired, observed neutron.Observed, changes neutron.Changes) (net neutron.Network, subnet neutron.Subnet, err error) {
 	if observed.Adopted {
 		klog.FromContext(ctx).Info("Adopted Neutron network left untagged by an interrupted create", "networkID", observed.Network.ID)
@@ -23,24 +23,24 @@ func (c *Controller) apply(ctx context.Context, network *samplecrdv1.Network, ow
 	}
 
 	for _, dup := range changes.DeleteNetworks {
-		c.recordDuplicateDeleted(ctx, network, "network", dup.ID, observed.Network.ID, c.store.DeleteNetwork(ctx, dup.ID))
+		c.recordDuplicateDeleted(ctx, network, "network", dup.ID, observed.Network.ID, store.DeleteNetwork(ctx, dup.ID))
 	}
-	if net, err = c.applyNetwork(ctx, network, owner, desired, observed, changes); err != nil {
+	if net, err = c.applyNetwork(ctx, store, network, owner, desired, observed, changes); err != nil {
 		return net, neutron.Subnet{}, err
 	}
 
 	for _, dup := range changes.DeleteSubnets {
-		c.recordDuplicateDeleted(ctx, network, "subnet", dup.ID, observed.Subnet.ID, c.store.DeleteSubnet(ctx, dup))
+		c.recordDuplicateDeleted(ctx, network, "subnet", dup.ID, observed.Subnet.ID, store.DeleteSubnet(ctx, dup))
 	}
-	subnet, err = c.applySubnet(ctx, network, owner, net.ID, desired, observed, changes)
+	subnet, err = c.applySubnet(ctx, store, network, owner, net.ID, desired, observed, changes)
 	return net, subnet, err
 }
 
-func (c *Controller) applyNetwork(ctx context.Context, network *samplecrdv1.Network, owner neutron.Owner,
+func (c *Controller) applyNetwork(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network, owner neutron.Owner,
 	desired neutron.Desired, observed neutron.Observed, changes neutron.Changes) (neutron.Network, error) {
 	switch {
 	case changes.CreateNetwork:
-		created, err := c.store.CreateNetwork(ctx, owner, desired.Network)
+		created, err := store.CreateNetwork(ctx, owner, desired.Network)
 		if err != nil {
 			return neutron.Network{}, err
 		}
@@ -48,7 +48,7 @@ func (c *Controller) applyNetwork(ctx context.Context, network *samplecrdv1.Netw
 		c.recorder.Eventf(network, corev1.EventTypeNormal, reasonNetworkCreated, "Created Neutron network %s", created.ID)
 		return created, nil
 	case len(changes.NetworkDiffs) > 0:
-		updated, err := c.store.UpdateNetwork(ctx, owner, observed.Network.ID, changes.UpdateNetwork)
+		updated, err := store.UpdateNetwork(ctx, owner, observed.Network.ID, changes.UpdateNetwork)
 		if err != nil {
 			return *observed.Network, err
 		}
@@ -60,11 +60,11 @@ func (c *Controller) applyNetwork(ctx context.Context, network *samplecrdv1.Netw
 	return *observed.Network, nil
 }
 
-func (c *Controller) applySubnet(ctx context.Context, network *samplecrdv1.Network, owner neutron.Owner, networkID string,
+func (c *Controller) applySubnet(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network, owner neutron.Owner, networkID string,
 	desired neutron.Desired, observed neutron.Observed, changes neutron.Changes) (neutron.Subnet, error) {
 	switch {
 	case changes.CreateSubnet:
-		created, err := c.store.CreateSubnet(ctx, owner, networkID, desired.Subnet)
+		created, err := store.CreateSubnet(ctx, owner, networkID, desired.Subnet)
 		if err != nil {
 			return neutron.Subnet{}, err
 		}
@@ -73,7 +73,7 @@ func (c *Controller) applySubnet(ctx context.Context, network *samplecrdv1.Netwo
 			created.ID, created.CIDR, created.GatewayIP)
 		return created, nil
 	case len(changes.SubnetDiffs) > 0:
-		updated, err := c.store.UpdateSubnet(ctx, *observed.Subnet, changes.UpdateSubnet)
+		updated, err := store.UpdateSubnet(ctx, *observed.Subnet, changes.UpdateSubnet)
 		if err != nil {
 			return neutron.Subnet{}, err
 		}

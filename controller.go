@@ -26,7 +26,7 @@ import (
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions/samplecrd/v1"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/metrics"
-	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 const (
@@ -55,28 +55,32 @@ type Config struct {
 type Controller struct {
 	client         clientset.Interface
 	networksLister listers.NetworkLister
-	networksSynced cache.InformerSynced
+	// synced are the informers workers need: Networks and, with tenants, Secrets.
+	synced []cache.InformerSynced
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
 	// always reads the latest object from the lister, and a key queued many times while
 	// waiting is processed once.
 	workqueue workqueue.TypedRateLimitingInterface[cache.ObjectName]
 	recorder  record.EventRecorder
-	// store is this cluster's Neutron resources: asked instead of Neutron, and the way
-	// every change reaches Neutron.
-	store   *neutron.Store
+	// tenants gives each Network the store of its OpenStack project, reached with its
+	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
+	// the way every change reaches Neutron.
+	tenants *tenancy.Registry
 	metrics *metrics.Metrics
 	config  Config
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
 
-// NewController wires the Network informer's event handlers into the workqueue.
+// NewController wires the event handlers of the Network informer, and of the informer of
+// Secrets' metadata, into the workqueue.
 func NewController(
 	ctx context.Context,
 	kubeclientset kubernetes.Interface,
 	networkclientset clientset.Interface,
 	networkInformer informers.NetworkInformer,
-	driver neutron.Driver,
+	secretInformer cache.SharedIndexInformer,
+	tenants *tenancy.Registry,
 	m *metrics.Metrics,
 	config Config,
 ) (*Controller, error) {
@@ -99,11 +103,11 @@ func NewController(
 	c := &Controller{
 		client:         networkclientset,
 		networksLister: networkInformer.Lister(),
-		networksSynced: networkInformer.Informer().HasSynced,
+		synced:         []cache.InformerSynced{networkInformer.Informer().HasSynced},
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
 		recorder: recorder,
-		store:    neutron.NewStore(driver, config.ClusterID),
+		tenants:  tenants,
 		metrics:  m,
 		config:   config,
 		now:      time.Now,
@@ -118,6 +122,9 @@ func NewController(
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
+	if err := c.watchCredentials(networkInformer.Informer(), secretInformer); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -130,7 +137,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 
 	logger.Info("Starting Network controller")
 	logger.Info("Waiting for informer caches to sync")
-	if ok := cache.WaitForCacheSync(ctx.Done(), c.networksSynced); !ok {
+	if ok := cache.WaitForCacheSync(ctx.Done(), c.synced...); !ok {
 		c.workqueue.ShutDown()
 		return errors.New("failed to wait for caches to sync")
 	}
@@ -178,23 +185,31 @@ func (c *Controller) resyncEvery(ctx context.Context, period time.Duration) {
 	}
 }
 
-// waitForStore fills the Neutron store, retrying with backoff while Neutron does not
-// answer: workers decide from the store, so they cannot start without it.
+// waitForStore fills the store of the controller's own project, retrying with backoff
+// while Neutron does not answer: workers decide from the store, so they cannot start
+// without it. Tenants' projects are filled on their first use.
 func (c *Controller) waitForStore(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	backoff := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
+	has := true
 	err := wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
-		if err := c.store.Fill(ctx); err != nil {
+		_, ok, err := c.tenants.Own(ctx)
+		if err != nil {
 			logger.Info("Cannot read this cluster's Neutron resources yet; retrying", "err", err)
 			return false, nil
 		}
+		has = ok
 		return true, nil
 	})
 	if err != nil {
 		return fmt.Errorf("filling the Neutron store: %w", err)
 	}
-	c.metrics.SetManagedNetworks(c.store.Len())
-	logger.Info("Filled the Neutron store", "networks", c.store.Len())
+	if !has {
+		logger.Info("No cloud of the controller's own: every Network names its credentials")
+		return nil
+	}
+	c.metrics.SetManagedNetworks(c.tenants.Len())
+	logger.Info("Filled the Neutron store", "networks", c.tenants.Len())
 	return nil
 }
 
@@ -251,6 +266,16 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	return true
 }
 
+// cachesSynced reports whether every informer the workers read from has synced.
+func (c *Controller) cachesSynced() bool {
+	for _, synced := range c.synced {
+		if !synced() {
+			return false
+		}
+	}
+	return true
+}
+
 // syncHandler compares the Network named by key with its Neutron side and makes them
 // equal, or removes the Neutron side when the Network is being deleted.
 func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) error {
@@ -263,6 +288,7 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 		// escaped (an object deleted with --force and no finalizer) is collected by the
 		// Neutron resync as an orphan.
 		logger.V(4).Info("Network no longer exists")
+		c.tenants.Forget(key)
 		return nil
 	}
 	if err != nil {

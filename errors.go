@@ -6,6 +6,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // The kinds of failure a sync can end in, and how a Neutron error maps onto the Network's
@@ -41,6 +42,9 @@ func explain(err error) (reason, message string) {
 	var invalid *invalidSpecError
 	if errors.As(err, &invalid) {
 		return samplecrdv1.ReasonInvalidSpec, invalid.Error()
+	}
+	if te, ok := tenancy.AsError(err); ok {
+		return te.Reason, te.Message
 	}
 	var ne *neutron.Error
 	if !errors.As(err, &ne) {

@@ -16,7 +16,20 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 	if !slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return nil
 	}
-	deleted, err := c.store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+	if neverCreated(network) {
+		// Its credentials never worked, or it was deleted before its first create:
+		// nothing to delete, and no credentials needed to find that out.
+		if removed, err := c.removeFinalizer(ctx, network); !removed {
+			return err
+		}
+		klog.FromContext(ctx).Info("Removed finalizer: nothing was created in Neutron")
+		return nil
+	}
+	tenant, err := c.tenantOf(ctx, network)
+	if err != nil {
+		return c.recordFailure(ctx, network, "", err)
+	}
+	deleted, err := tenant.Store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
@@ -27,4 +40,10 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer")
 	c.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
 	return nil
+}
+
+// neverCreated reports whether a Network with its own credentials never reached the point
+// of creating anything: its project is recorded before the first create.
+func neverCreated(network *samplecrdv1.Network) bool {
+	return network.Spec.CloudCredentialsRef != nil && network.Status.ProjectID == "" && network.Status.NetworkID == ""
 }

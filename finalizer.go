@@ -10,6 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // The finalizer keeps a Network in the API until its Neutron side is gone.
@@ -17,7 +18,7 @@ import (
 // ensureFinalizer adds the finalizer before the first Neutron call, so no Neutron resource
 // can exist for an object that could disappear without cleanup. Adding it is therefore
 // proof that the owner has no network yet, which spares the create a lookup.
-func (c *Controller) ensureFinalizer(ctx context.Context, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
+func (c *Controller) ensureFinalizer(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
 	if slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return network, nil
 	}
@@ -27,7 +28,7 @@ func (c *Controller) ensureFinalizer(ctx context.Context, network *samplecrdv1.N
 	if err != nil {
 		return nil, fmt.Errorf("adding finalizer to Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
-	c.store.RecordAbsent(neutronOwner(updated, c.config.ClusterID))
+	store.RecordAbsent(neutronOwner(updated, c.config.ClusterID))
 	klog.FromContext(ctx).V(2).Info("Added finalizer")
 	return updated, nil
 }

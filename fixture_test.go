@@ -25,6 +25,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // The fixture every unit test of the controller builds on, the Networks it is fed, and
@@ -63,7 +64,10 @@ func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 	networkInformer := factory.Samplecrd().V1().Networks()
 	driver := neutronfake.New()
 
-	c, err := NewController(ctx, k8sfake.NewClientset(), client, networkInformer, driver, metrics.New(), Config{
+	// The controller's own cloud is this fake Neutron without authentication; no Network
+	// of these tests names credentials.
+	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver}}, nil, nil)
+	c, err := NewController(ctx, k8sfake.NewClientset(), client, networkInformer, nil, tenants, metrics.New(), Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,
 		RetryBaseDelay:    time.Millisecond,
@@ -108,7 +112,7 @@ func (f *fixture) refresh(ns, name string) *samplecrdv1.Network {
 // the calls that took, so tests see only the calls of what they do next.
 func (f *fixture) startLeading() {
 	f.t.Helper()
-	if err := f.controller.store.Fill(f.ctx); err != nil {
+	if err := f.controller.waitForStore(f.ctx); err != nil {
 		f.t.Fatalf("filling the store: %v", err)
 	}
 	f.neutron.ClearCalls()

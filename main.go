@@ -8,10 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
+	"golang.org/x/time/rate"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/workqueue"
@@ -26,6 +30,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 func main() {
@@ -96,23 +101,59 @@ func run(opts options) error {
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
 	probes := endpoints.NewProbes()
-	driver, err := connectNeutron(startupCtx, opts, m, probes.ObserveNeutronCall)
+	observe := neutronObserver(m, probes.ObserveNeutronCall)
+	// One ceiling for every credential's client together.
+	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
+	own, err := connectOwnCloud(startupCtx, opts, observe)
 	if err != nil {
 		return err
 	}
-	logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID)
+	if own != nil {
+		own.Driver.(*neutron.Client).LimitRate(limiter, m.ObserveNeutronRateLimitWait)
+		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "projectID", own.ProjectID)
+	} else {
+		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "ownCloud", false)
+	}
+	allowed, err := allowedAuthURLs(opts)
+	if err != nil {
+		return err
+	}
+	logger.Info("Credentials Secrets may authenticate at", "authURLs", allowed.String())
+
+	metadataClient, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return fmt.Errorf("creating metadata client: %w", err)
+	}
+	secretInformer, err := newSecretMetadataInformer(metadataClient)
+	if err != nil {
+		return err
+	}
+	tenants := tenancy.NewRegistry(tenancy.Config{
+		ClusterID:          config.ClusterID,
+		Allowed:            allowed,
+		Own:                own,
+		UnavailableBackoff: keystoneUnavailableBackoff,
+	}, tenancy.NewWatchedSecrets(secretInformer, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
+		client, projectID, err := neutron.ConnectKeystone(ctx, creds, observe)
+		if err != nil {
+			return nil, "", err
+		}
+		client.LimitRate(limiter, m.ObserveNeutronRateLimitWait)
+		return client, projectID, nil
+	})
 
 	informerFactory := informers.NewSharedInformerFactory(networkClient, 0)
 	controller, err := NewController(ctx, kubeClient, networkClient,
-		informerFactory.Samplecrd().V1().Networks(), driver, m, config)
+		informerFactory.Samplecrd().V1().Networks(), secretInformer, tenants, m, config)
 	if err != nil {
 		return err
 	}
 
-	probes.SetSynced(controller.networksSynced)
+	probes.SetSynced(controller.cachesSynced)
 	if err := endpoints.Serve(ctx, opts.metricsBindAddress, m.Registry(), opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
+	go secretInformer.RunWithContext(ctx)
 	informerFactory.Start(ctx.Done())
 	defer informerFactory.Shutdown()
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
@@ -161,10 +202,13 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 	return config, err
 }
 
-// connectNeutron opens the Neutron connection the flags name and checks that it answers.
-// Every call's outcome goes to the metrics and to onCall.
-func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCall func(error)) (neutron.Driver, error) {
-	observe := func(op string, err error, elapsed time.Duration) {
+// keystoneUnavailableBackoff is how long credentials whose Keystone did not answer are
+// not tried again; the Networks using them are retried with their own backoff meanwhile.
+const keystoneUnavailableBackoff = 5 * time.Second
+
+// neutronObserver reports every Neutron call's outcome to the metrics and to onCall.
+func neutronObserver(m *metrics.Metrics, onCall func(error)) neutron.CallObserver {
+	return func(op string, err error, elapsed time.Duration) {
 		outcome := "ok"
 		if err != nil {
 			outcome = neutron.KindOf(err).String()
@@ -172,24 +216,34 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 		m.ObserveNeutronCall(op, outcome, elapsed)
 		onCall(err)
 	}
+}
+
+// connectOwnCloud opens the controller's own Neutron connection, the one the flags name,
+// and checks that it answers. It returns nil when the controller has no cloud of its own
+// for Networks (-require-credentials-ref).
+func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObserver) (*tenancy.Own, error) {
+	if opts.requireCredentialsRef {
+		return nil, nil
+	}
 	var (
-		driver *neutron.Client
-		err    error
-		where  string
+		own   tenancy.Own
+		where string
 	)
 	if opts.neutronEndpoint != "" {
 		where = opts.neutronEndpoint
 		// Only parses the URL: nothing a retry could change.
-		if driver, err = neutron.ConnectEndpoint(opts.neutronEndpoint, observe); err != nil {
+		driver, err := neutron.ConnectEndpoint(opts.neutronEndpoint, observe)
+		if err != nil {
 			return nil, err
 		}
+		own.Driver = driver
 	} else {
 		where = "cloud " + opts.osCloud
 	}
-	err = startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
-		if driver == nil {
+	err := startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
+		if own.Driver == nil {
 			// Authenticates with Keystone, which may not answer yet either.
-			d, err := neutron.ConnectCloud(ctx, opts.osCloud, observe)
+			driver, projectID, err := neutron.ConnectCloud(ctx, opts.osCloud, observe)
 			if neutron.KindOf(err) == neutron.KindRejected {
 				// Keystone refused the credentials: no retry will change its mind.
 				return startup.Permanent(err)
@@ -197,15 +251,30 @@ func connectNeutron(ctx context.Context, opts options, m *metrics.Metrics, onCal
 			if err != nil {
 				return err
 			}
-			driver = d
+			own.Driver, own.ProjectID = driver, projectID
 		}
-		return driver.Ping(ctx)
+		return own.Driver.(*neutron.Client).Ping(ctx)
 	})
 	if err != nil {
 		return nil, err
 	}
-	driver.LimitRate(opts.neutronQPS, opts.neutronBurst, m.ObserveNeutronRateLimitWait)
-	return driver, nil
+	return &own, nil
+}
+
+// allowedAuthURLs returns the Keystone URLs tenants' clouds may use: the flag's, or else
+// the auth_url of the controller's own cloud.
+func allowedAuthURLs(opts options) (tenancy.AuthURLs, error) {
+	if opts.allowedAuthURLs != "" {
+		return tenancy.ParseAuthURLs(strings.Split(opts.allowedAuthURLs, ","))
+	}
+	if opts.osCloud == "" {
+		return tenancy.AuthURLs{}, nil
+	}
+	authOpts, _, _, err := clouds.Parse(clouds.WithCloudName(opts.osCloud))
+	if err != nil {
+		return tenancy.AuthURLs{}, fmt.Errorf("reading cloud %q from clouds.yaml for the default -allowed-auth-urls: %w", opts.osCloud, err)
+	}
+	return tenancy.ParseAuthURLs([]string{authOpts.IdentityEndpoint})
 }
 
 // enforceShutdownTimeout exits the process when shutting down takes longer than timeout

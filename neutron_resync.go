@@ -13,20 +13,30 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
-// resyncNeutron compares what Neutron holds with the Network objects. Informer events only
-// say when the cluster changes; this catches changes made on the Neutron side: it refills
-// the Store, requeues every Network whose Neutron side no longer matches it (or whose
-// retry was lost), and deletes this cluster's Neutron networks whose Network object no
-// longer exists.
+// resyncNeutron compares what Neutron holds with the Network objects, project by project.
+// Informer events only say when the cluster changes; this catches changes made on the
+// Neutron side: it refills each project's Store, requeues every Network whose Neutron side
+// no longer matches it (or whose retry was lost), and deletes this cluster's Neutron
+// networks whose Network object no longer exists.
 func (c *Controller) resyncNeutron(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
-	if err := c.store.Fill(ctx); err != nil {
-		logger.Info("Skipping Neutron resync", "err", err)
+	var filled []tenancy.Project
+	stale := map[string]bool{}
+	for _, p := range c.tenants.Projects() {
+		if err := p.Store.Fill(ctx); err != nil {
+			logger.Info("Skipping Neutron resync of a project", "projectID", p.ID, "err", err)
+			stale[p.ID] = true
+			continue
+		}
+		filled = append(filled, p)
+	}
+	if len(filled) == 0 {
 		return
 	}
-	c.metrics.SetManagedNetworks(c.store.Len())
+	c.metrics.SetManagedNetworks(c.tenants.Len())
 	// Listed after Neutron, so a Network created meanwhile is not mistaken for missing
 	// resources' owner the other way round: its Neutron side is simply not seen yet.
 	objects, err := c.networksLister.List(labels.Everything())
@@ -39,7 +49,10 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 	live := make(map[string]bool, len(objects))
 	for _, network := range objects {
 		live[string(network.UID)] = true
-		drift := c.driftOf(network)
+		drift := ""
+		if project, ok := c.pinnedProject(network); ok && !stale[project] {
+			drift = c.driftOf(network, project)
+		}
 		if drift != "" {
 			c.recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
 		}
@@ -48,8 +61,11 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 			requeued++
 		}
 	}
-	collected := c.collectOrphans(ctx, live)
-	logger.V(2).Info("Neutron resync done", "neutronNetworks", c.store.Len(), "networks", len(objects),
+	collected := 0
+	for _, p := range filled {
+		collected += c.collectOrphans(ctx, p, live)
+	}
+	logger.V(2).Info("Neutron resync done", "projects", len(filled), "neutronNetworks", c.tenants.Len(), "networks", len(objects),
 		"requeued", requeued, "orphansCollected", collected)
 }
 
@@ -63,10 +79,14 @@ func needsRetry(network *samplecrdv1.Network) bool {
 	return !network.IsReady() && !network.IsRejected()
 }
 
-// driftOf says how what the Store holds differs from a Ready Network's spec and status, or
-// "". It asks Neutron nothing: the Store was just filled.
-func (c *Controller) driftOf(network *samplecrdv1.Network) string {
+// driftOf says how what the store of the Network's project holds differs from a Ready
+// Network's spec and status, or "". It asks Neutron nothing: the store was just filled.
+func (c *Controller) driftOf(network *samplecrdv1.Network, projectID string) string {
 	if network.DeletionTimestamp != nil || !network.IsReady() {
+		return ""
+	}
+	store, ok := c.tenants.Cached(projectID)
+	if !ok {
 		return ""
 	}
 	desired, err := desiredOf(network)
@@ -74,7 +94,7 @@ func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 		return ""
 	}
 	rec := recordedOf(network)
-	observed := c.store.Cached(neutronOwner(network, c.config.ClusterID), rec)
+	observed := store.Cached(neutronOwner(network, c.config.ClusterID), rec)
 	changes := neutron.Diff(desired, observed)
 
 	var drift []string
@@ -111,21 +131,22 @@ func (c *Controller) driftOf(network *samplecrdv1.Network) string {
 	return strings.Join(drift, "; ")
 }
 
-// collectOrphans deletes this cluster's Neutron networks whose Network UID is not live,
-// once they are older than the grace period, and returns how many it deleted.
-func (c *Controller) collectOrphans(ctx context.Context, live map[string]bool) int {
-	logger := klog.FromContext(ctx).WithName("orphan-collector")
+// collectOrphans deletes this cluster's Neutron networks in the project whose Network UID
+// is not live, once they are older than the grace period, and returns how many it deleted.
+func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project, live map[string]bool) int {
+	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("projectID", project.ID)
+	store := project.Store
 	collected := 0
-	for _, uid := range c.store.Owners() {
+	for _, uid := range store.Owners() {
 		if live[uid] {
 			continue
 		}
-		for _, n := range c.store.CachedNetworks(uid) {
+		for _, n := range store.CachedNetworks(uid) {
 			if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
 				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
 				continue
 			}
-			if err := c.store.DeleteNetwork(ctx, n.ID); err != nil {
+			if err := store.DeleteNetwork(ctx, n.ID); err != nil {
 				logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
 				continue
 			}

@@ -22,7 +22,7 @@ func TestRestartWithReadyNetworksCostsTwoListCalls(t *testing.T) {
 		putRealized(f.neutron, ownerOf(o), "10.20.0.0/24", "10.20.0.1")
 	}
 
-	if err := f.controller.store.Fill(f.ctx); err != nil {
+	if err := f.controller.waitForStore(f.ctx); err != nil {
 		t.Fatalf("filling the store: %v", err)
 	}
 	for _, o := range objects {

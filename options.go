@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // options are the command-line flags.
@@ -26,6 +27,9 @@ type options struct {
 	osCloud         string
 	neutronQPS      float64
 	neutronBurst    int
+
+	requireCredentialsRef bool
+	allowedAuthURLs       string
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -58,6 +62,9 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 
 	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", "", "URL of a Neutron API that needs no authentication (auth_strategy = noauth), e.g. http://127.0.0.1:9696/. Exclusive with -os-cloud.")
 	fs.StringVar(&o.osCloud, "os-cloud", "", "Name of the cloud in clouds.yaml to authenticate to with Keystone. Default: $OS_CLOUD. Exclusive with -neutron-endpoint.")
+
+	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
+	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 
 	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
 	// controller makes next to no calls; this ceiling matters when many Networks are created
@@ -101,10 +108,17 @@ func (o *options) fillFromEnvironment() {
 func (o *options) validate() error {
 	var errs []error
 	switch {
-	case o.neutronEndpoint == "" && o.osCloud == "":
-		errs = append(errs, errors.New("one of -neutron-endpoint or -os-cloud (or OS_CLOUD) is required"))
 	case o.neutronEndpoint != "" && o.osCloud != "":
 		errs = append(errs, errors.New("-neutron-endpoint and -os-cloud are exclusive"))
+	case o.requireCredentialsRef && o.neutronEndpoint != "":
+		errs = append(errs, errors.New("-require-credentials-ref leaves no use for -neutron-endpoint; give -os-cloud (for the default -allowed-auth-urls) or -allowed-auth-urls"))
+	case o.requireCredentialsRef && o.osCloud == "" && o.allowedAuthURLs == "":
+		errs = append(errs, errors.New("-require-credentials-ref needs -allowed-auth-urls, or -os-cloud whose auth_url is then allowed"))
+	case !o.requireCredentialsRef && o.neutronEndpoint == "" && o.osCloud == "":
+		errs = append(errs, errors.New("one of -neutron-endpoint or -os-cloud (or OS_CLOUD) is required, unless -require-credentials-ref"))
+	}
+	if _, err := tenancy.ParseAuthURLs(strings.Split(o.allowedAuthURLs, ",")); err != nil {
+		errs = append(errs, fmt.Errorf("-allowed-auth-urls: %w", err))
 	}
 	if o.workers < 1 {
 		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))
@@ -149,7 +163,8 @@ network with one subnet, keeps them in step, and deletes them with the Network.
 
 Usage: network-controller [flags]
   Kubernetes: in-cluster, or -kubeconfig. Neutron: -os-cloud (Keystone, clouds.yaml) or
-  -neutron-endpoint (no authentication).
+  -neutron-endpoint (no authentication) for Networks without spec.cloudCredentialsRef;
+  the others authenticate with the clouds.yaml of the Secret they name.
 
 Flags:
 `)

@@ -8,7 +8,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// reconcile makes Neutron match a live Network: what the spec asks for, what Neutron holds
+// reconcile makes Neutron match a live Network, in its project and with its credentials:
+// what the spec asks for, what Neutron holds
 // (from the Store, which asks Neutron only when its memory cannot prove the answer), the
 // difference between the two, the calls that remove it, then status. A Network whose
 // status, spec and Neutron side agree costs no Neutron call and no API write.
@@ -17,9 +18,9 @@ import (
 // are ordered so that a crash, or a reply lost on the way back, between any two of them is
 // repaired by the next run without creating anything twice:
 //
-//   - Fresh create: the finalizer goes on before any Neutron call. An object that had no
-//     finalizer therefore has nothing in Neutron, so the Store records its owner absent and
-//     the create needs no lookup first.
+//   - Fresh create: the finalizer, then the project (status.projectID), go on before
+//     any Neutron call. An object that had no finalizer therefore has nothing in Neutron,
+//     so the Store records its owner absent and the create needs no lookup first.
 //   - Crash after POST network, before tagging: the create request gave the network the
 //     cluster's description and the owner's name, so the next process's fill (a list by
 //     the cluster's description) has it, with its owner read from the name. The run tags
@@ -38,8 +39,15 @@ import (
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
 func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
-	network, err := c.ensureFinalizer(ctx, network)
+	tenant, err := c.tenantOf(ctx, network)
 	if err != nil {
+		return c.recordFailure(ctx, network, "", err)
+	}
+	store := tenant.Store
+	if network, err = c.ensureFinalizer(ctx, store, network); err != nil {
+		return err
+	}
+	if network, err = c.recordProject(ctx, network, tenant.ProjectID); err != nil {
 		return err
 	}
 
@@ -49,7 +57,7 @@ func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network
 	}
 
 	owner := neutronOwner(network, c.config.ClusterID)
-	observed, err := c.store.Observe(ctx, owner, recordedOf(network))
+	observed, err := store.Observe(ctx, owner, recordedOf(network))
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
@@ -59,7 +67,7 @@ func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return c.recordFailure(ctx, network, observed.Network.ID, &invalidSpecError{err: errors.New(changes.Immutable)})
 	}
 
-	net, subnet, err := c.apply(ctx, network, owner, desired, observed, changes)
+	net, subnet, err := c.apply(ctx, store, network, owner, desired, observed, changes)
 	if err != nil {
 		// The status names the network, so it tells what exists while the subnet waits.
 		return c.recordFailure(ctx, network, net.ID, err)

@@ -2,6 +2,7 @@ package neutron
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 )
 
 // requestTimeout bounds one Neutron HTTP request, so a hung Neutron shows up as an
@@ -37,27 +39,45 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 
 // ConnectCloud authenticates with Keystone using the named cloud of clouds.yaml (looked up
 // the standard way: OS_CLIENT_CONFIG_FILE, the working directory, ~/.config/openstack,
-// /etc/openstack) and returns a Driver for that cloud's Neutron.
+// /etc/openstack) and returns a Driver for that cloud's Neutron and the project its token
+// is scoped to. Failures are those of ConnectKeystone.
+func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Client, string, error) {
+	authOpts, endpointOpts, tlsConfig, err := clouds.Parse(clouds.WithCloudName(cloud))
+	if err != nil {
+		return nil, "", fmt.Errorf("reading cloud %q from clouds.yaml: %w", cloud, err)
+	}
+	return ConnectKeystone(ctx, Credentials{Name: "cloud " + cloud, Auth: authOpts, Endpoint: endpointOpts, TLS: tlsConfig}, observe)
+}
+
+// Credentials say how to authenticate with Keystone and find Neutron in its catalog.
+type Credentials struct {
+	// Name says whose credentials these are, in errors; never a secret.
+	Name     string
+	Auth     gophercloud.AuthOptions
+	Endpoint gophercloud.EndpointOpts
+	// TLS is nil for the system's roots.
+	TLS *tls.Config
+}
+
+// ConnectKeystone authenticates with Keystone and returns a Driver for the Neutron of
+// Keystone's catalog and the ID of the project the token is scoped to.
 //
 // The token is kept and shared by all calls; a new one is requested only when Neutron
 // answers 401 (expired or revoked), once for all calls waiting at that moment. A failed
 // first authentication is an *Error of Service "keystone": KindRejected for refused
 // credentials, KindUnavailable when Keystone does not answer.
-func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Client, error) {
-	authOpts, endpointOpts, tlsConfig, err := clouds.Parse(clouds.WithCloudName(cloud))
-	if err != nil {
-		return nil, fmt.Errorf("reading cloud %q from clouds.yaml: %w", cloud, err)
-	}
+func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserver) (*Client, string, error) {
+	authOpts := creds.Auth
 	// Tokens expire; let gophercloud authenticate again instead of failing every call.
 	authOpts.AllowReauth = true
 	pc, err := openstack.NewClient(authOpts.IdentityEndpoint)
 	if err != nil {
-		return nil, fmt.Errorf("cloud %q: auth_url %q: %w", cloud, authOpts.IdentityEndpoint, err)
+		return nil, "", fmt.Errorf("%s: auth_url %q: %w", creds.Name, authOpts.IdentityEndpoint, err)
 	}
 	httpClient := http.Client{Timeout: requestTimeout}
-	if tlsConfig != nil {
+	if creds.TLS != nil {
 		transport := http.DefaultTransport.(*http.Transport).Clone()
-		transport.TLSClientConfig = tlsConfig
+		transport.TLSClientConfig = creds.TLS
 		httpClient.Transport = transport
 	}
 	pc.HTTPClient = httpClient
@@ -65,13 +85,46 @@ func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Cli
 	// token requests should be recognisable in Keystone's request log as well.
 	pc.UserAgent.Prepend(userAgent)
 	if err := openstack.Authenticate(ctx, pc, authOpts); err != nil {
-		return nil, fmt.Errorf("cloud %q (user %q, project %q): %w", cloud, authOpts.Username, projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
+		return nil, "", fmt.Errorf("%s (user %q, project %q): %w", creds.Name, userOf(authOpts), projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
 	}
-	sc, err := openstack.NewNetworkV2(pc, endpointOpts)
+	projectID, err := tokenProject(pc)
 	if err != nil {
-		return nil, fmt.Errorf("finding the network endpoint of cloud %q in the Keystone catalog: %w", cloud, err)
+		return nil, "", fmt.Errorf("%s: %w", creds.Name, err)
 	}
-	return NewClient(sc, observe), nil
+	sc, err := openstack.NewNetworkV2(pc, creds.Endpoint)
+	if err != nil {
+		return nil, "", fmt.Errorf("finding the network endpoint of %s in the Keystone catalog: %w", creds.Name, err)
+	}
+	return NewClient(sc, observe), projectID, nil
+}
+
+// tokenProject returns the project the provider client's token is scoped to.
+func tokenProject(pc *gophercloud.ProviderClient) (string, error) {
+	result, ok := pc.GetAuthResult().(tokens.CreateResult)
+	if !ok {
+		return "", fmt.Errorf("keystone issued no v3 token; only the identity v3 API is supported")
+	}
+	project, err := result.ExtractProject()
+	if err != nil {
+		return "", fmt.Errorf("reading the project of the token Keystone issued: %w", err)
+	}
+	if project == nil || project.ID == "" {
+		return "", fmt.Errorf("the token Keystone issued is not scoped to a project; name one (project_name or project_id) in clouds.yaml")
+	}
+	return project.ID, nil
+}
+
+// userOf names the user or application credential being authenticated, for errors.
+func userOf(o gophercloud.AuthOptions) string {
+	switch {
+	case o.ApplicationCredentialID != "":
+		return "application credential " + o.ApplicationCredentialID
+	case o.ApplicationCredentialName != "":
+		return "application credential " + o.ApplicationCredentialName
+	case o.Username != "":
+		return o.Username
+	}
+	return o.UserID
 }
 
 func projectOf(o gophercloud.AuthOptions) string {

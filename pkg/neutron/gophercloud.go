@@ -39,14 +39,15 @@ func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
 	return &Client{sc: sc, observe: observe}
 }
 
-// LimitRate makes the client send at most qps requests per second on average, in bursts of
-// up to burst, so that a restart or a flood of new objects cannot overload a shared cloud.
-// onWait (may be nil) is told how long each request waited for its turn.
-func (c *Client) LimitRate(qps float64, burst int, onWait func(time.Duration)) {
+// LimitRate makes the client wait for limiter before each request, so that a restart or a
+// flood of new objects cannot overload a shared cloud. Clients of several credentials
+// share one limiter: together they send no more than it allows. onWait (may be nil) is
+// told how long each request waited for its turn.
+func (c *Client) LimitRate(limiter *rate.Limiter, onWait func(time.Duration)) {
 	if onWait == nil {
 		onWait = func(time.Duration) {}
 	}
-	c.limiter = rate.NewLimiter(rate.Limit(qps), burst)
+	c.limiter = limiter
 	c.onWait = onWait
 }
 

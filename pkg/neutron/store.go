@@ -12,7 +12,8 @@ import (
 // write-through cache over a Driver, in the spirit of an informer. Two list calls fill it
 // (Fill); every create, tag, update and delete made through it keeps it current, so
 // questions are answered from memory and Neutron is asked only when memory cannot prove
-// the answer. One Store serves one Neutron endpoint and project.
+// the answer. One Store serves one Neutron endpoint and project; Using gives the same
+// Store reached through another credential of that project.
 //
 // Store is safe for concurrent use.
 type Store struct {
@@ -24,6 +25,12 @@ type Store struct {
 // NewStore returns an empty Store of clusterID's resources, reached through driver.
 func NewStore(driver Driver, clusterID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, index: newIndex()}
+}
+
+// Using returns the store reached through driver: the same resources and memory, for a
+// caller that authenticates with other credentials of the same project.
+func (s *Store) Using(driver Driver) *Store {
+	return &Store{driver: driver, clusterID: s.clusterID, index: s.index}
 }
 
 // Recorded is what a Network's status names in Neutron: of several networks or subnets of

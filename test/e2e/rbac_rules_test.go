@@ -113,8 +113,10 @@ func checkCanI(t *testing.T) {
 	}
 
 	no := [][]string{
-		{"list", "secrets", "--all-namespaces"},
-		{"get", "secrets", "-n", deployNamespace},
+		{"create", "secrets", "-n", "default"},
+		{"update", "secrets", "-n", "default"},
+		{"patch", "secrets", "-n", "default"},
+		{"delete", "secrets", "-n", deployNamespace},
 		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
 		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
 		{"deletecollection", "networks.samplecrd.k8s.io", "-n", "default"},

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+)
+
+// bySecretIndex indexes Networks by the namespace/name of the Secret their credentials
+// are in.
+const bySecretIndex = "credentialsSecret"
+
+// watchCredentials queues the Networks that use a Secret whenever it is created, changed
+// or deleted: a rotated credential is used from the next Neutron call on, and a Network
+// waiting for a missing or broken Secret is tried again as soon as it is fixed.
+// secretInformer watches Secrets' metadata only; it may be nil (no tenants' Secrets).
+func (c *Controller) watchCredentials(networkInformer, secretInformer cache.SharedIndexInformer) error {
+	if secretInformer == nil {
+		return nil
+	}
+	// A Network whose Secret the cache has not seen yet would be refused as missing.
+	c.synced = append(c.synced, secretInformer.HasSynced)
+	err := networkInformer.AddIndexers(cache.Indexers{bySecretIndex: func(obj any) ([]string, error) {
+		network, ok := obj.(*samplecrdv1.Network)
+		if !ok || network.Spec.CloudCredentialsRef == nil {
+			return nil, nil
+		}
+		return []string{network.Namespace + "/" + network.Spec.CloudCredentialsRef.SecretName}, nil
+	}})
+	if err != nil {
+		return fmt.Errorf("indexing Networks by credentials Secret: %w", err)
+	}
+	queueUsers := func(obj any) {
+		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tombstone.Obj
+		}
+		secret, ok := obj.(metav1.Object)
+		if !ok {
+			utilruntime.HandleError(fmt.Errorf("credentials watch: unexpected object %T", obj))
+			return
+		}
+		users, err := networkInformer.GetIndexer().ByIndex(bySecretIndex, secret.GetNamespace()+"/"+secret.GetName())
+		if err != nil {
+			utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s/%s: %w", secret.GetNamespace(), secret.GetName(), err))
+			return
+		}
+		for _, network := range users {
+			c.enqueueNetwork(network)
+		}
+	}
+	_, err = secretInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc: queueUsers,
+		UpdateFunc: func(old, new any) {
+			if old.(metav1.Object).GetResourceVersion() != new.(metav1.Object).GetResourceVersion() {
+				queueUsers(new)
+			}
+		},
+		DeleteFunc: func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if secret, ok := obj.(metav1.Object); ok {
+				c.tenants.ForgetSecret(secret.GetNamespace(), secret.GetName())
+			}
+			queueUsers(obj)
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("adding Secret event handlers: %w", err)
+	}
+	return nil
+}

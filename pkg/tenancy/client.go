@@ -1,0 +1,68 @@
+package tenancy
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// client is one credential's authenticated connection, or why there is none.
+type client struct {
+	// mu is held while authenticating, so that Networks sharing the credentials wait
+	// for one attempt instead of making their own: Keystone locks users out after
+	// repeated failures.
+	mu        sync.Mutex
+	driver    neutron.Driver
+	projectID string
+	// err is the last failure; a terminal one stands until the credentials change (and
+	// with them the client), a transient one for the registry's backoff.
+	err      *Error
+	failedAt time.Time
+	// users counts the Networks using the credentials; guarded by the registry's mu.
+	users int
+}
+
+// connect returns the client's driver and project, authenticating on first use.
+func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron.Driver, string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.driver != nil {
+		return c.driver, c.projectID, nil
+	}
+	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
+		return nil, "", c.err
+	}
+	driver, projectID, err := r.connect(ctx, cloud.Credentials)
+	if err != nil {
+		c.err, c.failedAt = authFailure(cloud, err), r.now()
+		return nil, "", c.err
+	}
+	c.driver, c.projectID, c.err = driver, projectID, nil
+	return driver, projectID, nil
+}
+
+// connected returns the driver and project of a client that authenticated.
+func (c *client) connected() (neutron.Driver, string) {
+	if !c.mu.TryLock() {
+		// Authenticating right now: not yet usable.
+		return nil, ""
+	}
+	defer c.mu.Unlock()
+	return c.driver, c.projectID
+}
+
+// authFailure turns a failed authentication into the Network's reason: refused
+// credentials are terminal, anything else is retried.
+func authFailure(cloud Cloud, err error) *Error {
+	var ne *neutron.Error
+	if errors.As(err, &ne) && ne.Service == "keystone" && ne.Kind == neutron.KindRejected {
+		return &Error{Reason: cloud.RejectedReason(), Err: err,
+			Message: "Keystone refused the " + cloud.Method + " of " + cloud.Name + " (" + ne.Message + "); update the Secret"}
+	}
+	return &Error{Reason: samplecrdv1.ReasonKeystoneUnavailable, Err: err,
+		Message: "cannot authenticate with " + cloud.Name + ": " + err.Error() + "; retrying with backoff"}
+}

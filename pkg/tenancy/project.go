@@ -1,0 +1,40 @@
+package tenancy
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// project is one OpenStack project's store, filled on first use.
+type project struct {
+	store  *neutron.Store
+	mu     sync.Mutex
+	filled atomic.Bool
+}
+
+func newProject(driver neutron.Driver, clusterID string) *project {
+	return &project{store: neutron.NewStore(driver, clusterID)}
+}
+
+// fill fills the store through via once; callers that arrive while it runs wait for it
+// rather than list again.
+func (p *project) fill(ctx context.Context, via *neutron.Store) error {
+	if p.filled.Load() {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.filled.Load() {
+		return nil
+	}
+	if err := via.Fill(ctx); err != nil {
+		return err
+	}
+	p.filled.Store(true)
+	return nil
+}
+
+func (p *project) isFilled() bool { return p.filled.Load() }

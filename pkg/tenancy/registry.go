@@ -1,0 +1,263 @@
+package tenancy
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// Connector authenticates with Keystone and returns a Driver for the Neutron of its
+// catalog and the project the token is scoped to (neutron.ConnectKeystone).
+type Connector func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error)
+
+// Own is the controller's own cloud, for Networks that name no Secret.
+type Own struct {
+	Driver neutron.Driver
+	// ProjectID is empty for a Neutron without authentication.
+	ProjectID string
+}
+
+// Tenant is where a Network's Neutron resources live and the way to reach them.
+type Tenant struct {
+	ProjectID string
+	// Store is the project's store, reached through the Network's credentials.
+	Store *neutron.Store
+}
+
+// Registry hands out, for each Network, the Neutron store of its project reached with its
+// credentials. Networks with the same credentials share one client, and so one Keystone
+// token; Networks of one project share one store, filled on the project's first use.
+// A client is dropped when no Network uses it any more.
+//
+// Registry is safe for concurrent use.
+type Registry struct {
+	clusterID string
+	allowed   AuthURLs
+	secrets   SecretSource
+	connect   Connector
+	// unavailableBackoff is how long a Keystone that did not answer is not asked again
+	// for the same credentials.
+	unavailableBackoff time.Duration
+	own                *Own
+	now                func() time.Time
+
+	mu sync.Mutex
+	// parsed caches each referenced cloud by Secret and cloud name, with the Secret's
+	// resourceVersion it was read at.
+	parsed   map[cloudKey]*parsedCloud
+	clients  map[string]*client
+	users    map[cache.ObjectName]string
+	projects map[string]*project
+}
+
+// Config configures a Registry.
+type Config struct {
+	ClusterID string
+	// Allowed lists the Keystone URLs tenants' clouds may authenticate at.
+	Allowed AuthURLs
+	// Own is nil when every Network must name its credentials.
+	Own *Own
+	// UnavailableBackoff is how long after Keystone did not answer for some credentials
+	// they are not tried again; Networks that need them fail at once meanwhile.
+	UnavailableBackoff time.Duration
+}
+
+// ownFingerprint stands for the controller's own cloud among the clients.
+const ownFingerprint = ""
+
+// NewRegistry returns a Registry reading Secrets from secrets and authenticating tenants
+// through connect.
+func NewRegistry(config Config, secrets SecretSource, connect Connector) *Registry {
+	r := &Registry{
+		clusterID:          config.ClusterID,
+		allowed:            config.Allowed,
+		secrets:            secrets,
+		connect:            connect,
+		unavailableBackoff: config.UnavailableBackoff,
+		own:                config.Own,
+		now:                time.Now,
+		parsed:             map[cloudKey]*parsedCloud{},
+		clients:            map[string]*client{},
+		users:              map[cache.ObjectName]string{},
+		projects:           map[string]*project{},
+	}
+	if config.Own != nil {
+		r.clients[ownFingerprint] = &client{driver: config.Own.Driver, projectID: config.Own.ProjectID}
+		r.projects[config.Own.ProjectID] = newProject(config.Own.Driver, config.ClusterID)
+	}
+	return r
+}
+
+// Own returns the controller's own cloud's tenant, filling its store on first use; ok is
+// false when the controller has no cloud of its own.
+func (r *Registry) Own(ctx context.Context) (t Tenant, ok bool, err error) {
+	if r.own == nil {
+		return Tenant{}, false, nil
+	}
+	t, err = r.tenantOf(ctx, r.own.Driver, r.own.ProjectID)
+	return t, true, err
+}
+
+// Resolve returns the tenant of the Network key, whose spec names ref (nil for the
+// controller's own cloud). A failure about the credentials is an *Error.
+func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, ref *samplecrdv1.CloudCredentialsRef) (Tenant, error) {
+	if ref == nil {
+		if r.own == nil {
+			r.Forget(key)
+			return Tenant{}, errorf(samplecrdv1.ReasonCredentialsRefRequired,
+				"this controller has no cloud of its own for Networks: set spec.cloudCredentialsRef to a Secret in namespace %s with the key %s", key.Namespace, KeyCloudsYAML)
+		}
+		r.use(key, ownFingerprint)
+		t, _, err := r.Own(ctx)
+		return t, err
+	}
+	cloud, err := r.cloudOf(ctx, key.Namespace, ref)
+	if err != nil {
+		r.Forget(key)
+		return Tenant{}, err
+	}
+	c := r.use(key, cloud.Fingerprint)
+	driver, projectID, err := c.connect(ctx, r, cloud)
+	if err != nil {
+		return Tenant{}, err
+	}
+	return r.tenantOf(ctx, driver, projectID)
+}
+
+// Forget tells that the Network key no longer uses any credentials (it is gone); a client
+// it was the last user of is dropped.
+func (r *Registry) Forget(key cache.ObjectName) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if fp, ok := r.users[key]; ok {
+		delete(r.users, key)
+		r.release(fp)
+	}
+}
+
+// use records that key uses the credentials fp and returns their client.
+func (r *Registry) use(key cache.ObjectName, fp string) *client {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.clients[fp]
+	if c == nil {
+		c = &client{}
+		r.clients[fp] = c
+	}
+	if old, ok := r.users[key]; ok && old == fp {
+		return c
+	} else if ok {
+		r.release(old)
+	}
+	r.users[key] = fp
+	c.users++
+	return c
+}
+
+// release drops a use of the client fp, and the client with its last use; r.mu is held.
+func (r *Registry) release(fp string) {
+	c := r.clients[fp]
+	if c == nil || fp == ownFingerprint {
+		return
+	}
+	c.users--
+	if c.users <= 0 {
+		delete(r.clients, fp)
+	}
+}
+
+// tenantOf returns the tenant of projectID reached through driver, filling the project's
+// store first if this is its first use.
+func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, projectID string) (Tenant, error) {
+	r.mu.Lock()
+	p := r.projects[projectID]
+	if p == nil {
+		p = newProject(driver, r.clusterID)
+		r.projects[projectID] = p
+	}
+	r.mu.Unlock()
+	store := p.store.Using(driver)
+	if err := p.fill(ctx, store); err != nil {
+		return Tenant{}, fmt.Errorf("reading this cluster's Neutron resources in project %s: %w", orNoauth(projectID), err)
+	}
+	return Tenant{ProjectID: projectID, Store: store}, nil
+}
+
+// Project is one project's store, reached through credentials some Network uses now.
+type Project struct {
+	ID    string
+	Store *neutron.Store
+}
+
+// Projects returns every project whose store was filled and that some Network's
+// credentials still reach; projects no one reaches any more are dropped.
+func (r *Registry) Projects() []Project {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	reach := map[string]neutron.Driver{}
+	for _, c := range r.clients {
+		if d, id := c.connected(); d != nil {
+			reach[id] = d
+		}
+	}
+	var out []Project
+	for id, p := range r.projects {
+		d, ok := reach[id]
+		if !ok {
+			delete(r.projects, id)
+			continue
+		}
+		if p.isFilled() {
+			out = append(out, Project{ID: id, Store: p.store.Using(d)})
+		}
+	}
+	return out
+}
+
+// Cached returns the store of projectID as last filled, to be read without calls; "" is
+// the controller's own project. ok is false for a project not in use.
+func (r *Registry) Cached(projectID string) (store *neutron.Store, ok bool) {
+	if projectID == "" && r.own != nil {
+		projectID = r.own.ProjectID
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	p := r.projects[projectID]
+	if p == nil || !p.isFilled() {
+		return nil, false
+	}
+	return p.store, true
+}
+
+// OwnProjectID is the project of the controller's own cloud ("" without one, or without
+// authentication).
+func (r *Registry) OwnProjectID() string {
+	if r.own == nil {
+		return ""
+	}
+	return r.own.ProjectID
+}
+
+// Len returns the number of Neutron networks the filled stores know.
+func (r *Registry) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, p := range r.projects {
+		n += p.store.Len()
+	}
+	return n
+}
+
+func orNoauth(projectID string) string {
+	if projectID == "" {
+		return "(no authentication)"
+	}
+	return projectID
+}

@@ -1,0 +1,333 @@
+package tenancy
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+)
+
+// fakeSecrets is a SecretSource whose Secrets the test sets; it counts the data reads.
+type fakeSecrets struct {
+	mu      sync.Mutex
+	secrets map[string]fakeSecret
+	reads   int
+}
+
+type fakeSecret struct {
+	version string
+	data    map[string][]byte
+}
+
+func (f *fakeSecrets) put(namespace, name, version string, data map[string][]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.secrets == nil {
+		f.secrets = map[string]fakeSecret{}
+	}
+	f.secrets[namespace+"/"+name] = fakeSecret{version, data}
+}
+
+func (f *fakeSecrets) Version(namespace, name string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, ok := f.secrets[namespace+"/"+name]
+	return s.version, ok
+}
+
+func (f *fakeSecrets) Data(_ context.Context, namespace, name string) (map[string][]byte, string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reads++
+	s, ok := f.secrets[namespace+"/"+name]
+	if !ok {
+		return nil, "", apierrors.NewNotFound(schema.GroupResource{Resource: "secrets"}, name)
+	}
+	return s.data, s.version, nil
+}
+
+// fakeKeystone authenticates users of cloudsYAMLFor: each user's project is "project-" +
+// user, a password other than the user's current one is refused, and while down it does
+// not answer. Each project has one fake Neutron.
+type fakeKeystone struct {
+	mu        sync.Mutex
+	passwords map[string]string
+	down      bool
+	attempts  []string
+	neutrons  map[string]*neutronfake.Driver
+}
+
+func newFakeKeystone() *fakeKeystone {
+	return &fakeKeystone{passwords: map[string]string{}, neutrons: map[string]*neutronfake.Driver{}}
+}
+
+func (k *fakeKeystone) connect(_ context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	user := creds.Auth.Username
+	k.attempts = append(k.attempts, user)
+	if k.down {
+		return nil, "", &neutron.Error{Service: "keystone", Kind: neutron.KindUnavailable, Message: "connection refused"}
+	}
+	if k.passwords[user] != creds.Auth.Password {
+		return nil, "", &neutron.Error{Service: "keystone", Kind: neutron.KindRejected, Code: 401, Message: "401 The request you have made requires authentication."}
+	}
+	project := "project-" + user
+	if k.neutrons[project] == nil {
+		k.neutrons[project] = neutronfake.New()
+	}
+	return k.neutrons[project], project, nil
+}
+
+func (k *fakeKeystone) attemptsOf(user string) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n := 0
+	for _, a := range k.attempts {
+		if a == user {
+			n++
+		}
+	}
+	return n
+}
+
+func cloudsYAMLFor(user, password string) map[string][]byte {
+	return map[string][]byte{KeyCloudsYAML: []byte(fmt.Sprintf(
+		"clouds:\n  c:\n    auth:\n      auth_url: %s\n      username: %s\n      password: %s\n      project_name: p\n", testAuthURL, user, password))}
+}
+
+type registryFixture struct {
+	t        *testing.T
+	ctx      context.Context
+	secrets  *fakeSecrets
+	keystone *fakeKeystone
+	registry *Registry
+	clock    time.Time
+}
+
+func newRegistryFixture(t *testing.T, own *Own) *registryFixture {
+	f := &registryFixture{t: t, ctx: context.Background(), secrets: &fakeSecrets{}, keystone: newFakeKeystone(), clock: time.Unix(1e9, 0)}
+	f.registry = NewRegistry(Config{ClusterID: "cluster", Allowed: allowedForTest(t), Own: own, UnavailableBackoff: 5 * time.Second},
+		f.secrets, f.keystone.connect)
+	f.registry.now = func() time.Time { return f.clock }
+	return f
+}
+
+func ref(secret string) *samplecrdv1.CloudCredentialsRef {
+	return &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: "c"}
+}
+
+func key(namespace, name string) cache.ObjectName { return cache.ObjectName{Namespace: namespace, Name: name} }
+
+func (f *registryFixture) resolve(namespace, name, secret string) (Tenant, error) {
+	f.t.Helper()
+	var r *samplecrdv1.CloudCredentialsRef
+	if secret != "" {
+		r = ref(secret)
+	}
+	return f.registry.Resolve(f.ctx, key(namespace, name), r)
+}
+
+func wantReason(t *testing.T, err error, reason string) *Error {
+	t.Helper()
+	e, ok := AsError(err)
+	if !ok || e.Reason != reason {
+		t.Fatalf("err = %v, want reason %s", err, reason)
+	}
+	return e
+}
+
+func TestNetworksOfOneSecretShareOneClientAndStore(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"] = "pw"
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
+
+	var stores []*neutron.Store
+	for _, name := range []string{"n1", "n2", "n3"} {
+		tenant, err := f.resolve("team-a", name, "os")
+		if err != nil {
+			t.Fatalf("Resolve %s: %v", name, err)
+		}
+		if tenant.ProjectID != "project-alice" {
+			t.Errorf("project %q, want project-alice", tenant.ProjectID)
+		}
+		stores = append(stores, tenant.Store)
+	}
+	if n := f.keystone.attemptsOf("alice"); n != 1 {
+		t.Errorf("%d authentications for three Networks of one Secret, want 1", n)
+	}
+	if f.secrets.reads != 1 {
+		t.Errorf("%d reads of the Secret's data, want 1", f.secrets.reads)
+	}
+	if got, want := f.keystone.neutrons["project-alice"].Calls(), []string{"list networks", "list subnets"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls %q, want the store filled once: %q", got, want)
+	}
+	if stores[0].Len() != stores[2].Len() {
+		t.Error("stores of one project differ")
+	}
+}
+
+func TestEachSecretsProjectHasItsOwnStore(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"], f.keystone.passwords["bob"] = "a", "b"
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "a"))
+	f.secrets.put("team-b", "os", "1", cloudsYAMLFor("bob", "b"))
+
+	a, err := f.resolve("team-a", "n", "os")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.resolve("team-b", "n", "os")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ProjectID == b.ProjectID {
+		t.Fatalf("both tenants in project %s", a.ProjectID)
+	}
+	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.NetworkAttrs{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.keystone.neutrons["project-bob"].Networks()) != 0 || len(f.keystone.neutrons["project-alice"].Networks()) != 1 {
+		t.Error("team-a's network was not created in team-a's project only")
+	}
+	var ids []string
+	for _, p := range f.registry.Projects() {
+		ids = append(ids, p.ID)
+	}
+	slices.Sort(ids)
+	if !slices.Equal(ids, []string{"project-alice", "project-bob"}) {
+		t.Errorf("projects %q", ids)
+	}
+}
+
+// TestRejectedCredentialsAreTriedOncePerContent: Keystone locks users out after failed
+// attempts, so a refused password is not sent again until the Secret changes.
+func TestRejectedCredentialsAreTriedOncePerContent(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"] = "right"
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "wrong"))
+
+	for _, name := range []string{"n1", "n2", "n3", "n1"} {
+		_, err := f.resolve("team-a", name, "os")
+		e := wantReason(t, err, samplecrdv1.ReasonPasswordRejected)
+		if !strings.Contains(e.Message, "Secret team-a/os") || strings.Contains(e.Message, "wrong") {
+			t.Errorf("message %q should name the Secret and not the password", e.Message)
+		}
+	}
+	if n := f.keystone.attemptsOf("alice"); n != 1 {
+		t.Fatalf("%d authentication attempts, want 1", n)
+	}
+	// A new version with the same content is still refused without asking Keystone.
+	f.secrets.put("team-a", "os", "2", cloudsYAMLFor("alice", "wrong"))
+	_, err := f.resolve("team-a", "n1", "os")
+	wantReason(t, err, samplecrdv1.ReasonPasswordRejected)
+	if n := f.keystone.attemptsOf("alice"); n != 1 {
+		t.Fatalf("%d authentication attempts after an unchanged update, want 1", n)
+	}
+
+	f.secrets.put("team-a", "os", "3", cloudsYAMLFor("alice", "right"))
+	if _, err := f.resolve("team-a", "n1", "os"); err != nil {
+		t.Fatalf("after fixing the Secret: %v", err)
+	}
+}
+
+func TestUnavailableKeystoneIsRetriedAfterBackoff(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"] = "pw"
+	f.keystone.down = true
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
+
+	for range 3 {
+		_, err := f.resolve("team-a", "n", "os")
+		if e := wantReason(t, err, samplecrdv1.ReasonKeystoneUnavailable); e.Terminal() {
+			t.Fatal("an unavailable Keystone must be retried")
+		}
+	}
+	if n := f.keystone.attemptsOf("alice"); n != 1 {
+		t.Fatalf("%d attempts within the backoff, want 1", n)
+	}
+	f.keystone.down = false
+	f.clock = f.clock.Add(6 * time.Second)
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatalf("after Keystone came back: %v", err)
+	}
+}
+
+func TestRotatedSecretGetsANewClientAndTheOldOneIsDropped(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"] = "old"
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "old"))
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatal(err)
+	}
+	f.keystone.passwords["alice"] = "new"
+	f.secrets.put("team-a", "os", "2", cloudsYAMLFor("alice", "new"))
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatalf("after rotation: %v", err)
+	}
+	if n := f.keystone.attemptsOf("alice"); n != 2 {
+		t.Errorf("%d authentications, want 2 (one per credential)", n)
+	}
+	if n := len(f.registry.clients); n != 1 {
+		t.Errorf("%d clients kept, want 1: the old credential's client has no user", n)
+	}
+	f.registry.Forget(key("team-a", "n"))
+	if n := len(f.registry.clients); n != 0 {
+		t.Errorf("%d clients kept after the last Network went, want 0", n)
+	}
+	if n := len(f.registry.Projects()); n != 0 {
+		t.Errorf("%d projects kept that no credentials reach, want 0", n)
+	}
+}
+
+func TestMissingSecretAndMissingReference(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	_, err := f.resolve("team-a", "n", "os")
+	e := wantReason(t, err, samplecrdv1.ReasonCredentialsSecretNotFound)
+	if !strings.Contains(e.Message, "Secret team-a/os does not exist") {
+		t.Errorf("message %q", e.Message)
+	}
+	// Another namespace's Secret of the same name is never used.
+	f.secrets.put("team-b", "os", "1", cloudsYAMLFor("bob", "b"))
+	_, err = f.resolve("team-a", "n", "os")
+	wantReason(t, err, samplecrdv1.ReasonCredentialsSecretNotFound)
+
+	_, err = f.resolve("team-a", "n", "")
+	wantReason(t, err, samplecrdv1.ReasonCredentialsRefRequired)
+	if len(f.keystone.attempts) != 0 {
+		t.Errorf("Keystone asked %d times", len(f.keystone.attempts))
+	}
+}
+
+func TestOwnCloudServesNetworksWithoutReference(t *testing.T) {
+	driver := neutronfake.New()
+	f := newRegistryFixture(t, &Own{Driver: driver, ProjectID: "project-own"})
+	tenant, err := f.resolve("default", "n", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tenant.ProjectID != "project-own" {
+		t.Errorf("project %q", tenant.ProjectID)
+	}
+	// A tenant whose credentials lead to the same project shares its store.
+	f.keystone.passwords["own"] = "pw"
+	f.keystone.neutrons["project-own"] = driver
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("own", "pw"))
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatal(err)
+	}
+	if got := driver.Calls(); !slices.Equal(got, []string{"list networks", "list subnets"}) {
+		t.Errorf("Neutron calls %q, want one fill for the shared project", got)
+	}
+}
