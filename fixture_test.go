@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -66,7 +67,7 @@ func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 
 	// The controller's own cloud is this fake Neutron without authentication; no Network
 	// of these tests names credentials.
-	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver}}, nil, nil)
+	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver}}, noSecrets{}, nil)
 	c, err := NewController(ctx, k8sfake.NewClientset(), client, networkInformer, nil, tenants, metrics.New(), Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,
@@ -275,4 +276,12 @@ func eventKinds(events []string) []string {
 		}
 	}
 	return out
+}
+
+// noSecrets is a cluster without Secrets.
+type noSecrets struct{}
+
+func (noSecrets) Version(string, string) (string, bool) { return "", false }
+func (noSecrets) Data(context.Context, string, string) (map[string][]byte, string, error) {
+	return nil, "", errors.New("no Secrets in this test")
 }
