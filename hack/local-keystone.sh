@@ -33,6 +33,10 @@
 #   - project "k8s" with user "k8s-controller" holding only the "member" role: the
 #     identity the controller runs as (cloud "k8s" in <state>/clouds.yaml; cloud
 #     "k8s-admin" is the admin, for looking around);
+#   - two tenants' projects, each with a member-role user: "team-a" (user
+#     "team-a-user", password; cloud "team-a") and "team-b" (user "team-b-user", who
+#     logs in with the application credential "network-controller" it made itself, as
+#     service accounts do on real clouds; cloud "team-b");
 #   - project "service" with user "neutron" (role admin) that neutron-server's
 #     keystonemiddleware uses to validate tokens;
 #   - catalog: identity at http://127.0.0.1:KEYSTONE_PORT/v3/ and network at
@@ -75,6 +79,7 @@ RUN_DIR="${STATE_DIR}/run"
 CONF="${STATE_DIR}/keystone.conf"
 PASSWORDS="${STATE_DIR}/passwords"
 CLOUDS_YAML="${STATE_DIR}/clouds.yaml"
+APPCRED_ID_FILE="${STATE_DIR}/team-b-appcred-id"
 PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
 KEYS_STAMP="${STATE_DIR}/.keys-ready"
@@ -224,7 +229,7 @@ cmd_start() {
   fi
   start_keystone
   seeded || seed
-  seeded || die "the member user k8s-controller cannot get a token with the network endpoint ${NETWORK_URL} in its catalog"
+  seeded || die "the member users (k8s-controller, team-a-user, team-b's application credential) cannot get tokens, or the catalog lacks the network endpoint ${NETWORK_URL}"
   NEUTRON_KEYSTONE_AUTH_URL="${AUTH_URL}" NEUTRON_KEYSTONE_PASSWORD="${NEUTRON_PASSWORD}" \
     neutron_script start-keystone >/dev/null
   write_clouds_yaml

@@ -3,49 +3,69 @@
 # (idempotent), seeded checks them with one request, and write_clouds_yaml writes the
 # clouds.yaml for them.
 #
-# Needs AUTH_URL, NETWORK_URL, REGION, PYTHON, PASSWORDS, CLOUDS_YAML, keystone_manage
+# Needs AUTH_URL, NETWORK_URL, REGION, PYTHON, PASSWORDS, APPCRED_ID_FILE, CLOUDS_YAML, keystone_manage
 # and hack/lib/log.sh; seed, seeded and write_clouds_yaml need the passwords sourced.
 
 # make_passwords: random passwords, made once and kept, so that clouds.yaml written
-# earlier stays valid across restarts.
+# earlier stays valid across restarts. A state folder from before a password was added
+# gets just the new one.
 make_passwords() {
-  [ -s "${PASSWORDS}" ] && return 0
-  local old_umask
+  local old_umask name
   old_umask="$(umask)"
   umask 077
-  {
-    echo "ADMIN_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-    echo "MEMBER_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-    echo "NEUTRON_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
-  } >"${PASSWORDS}.tmp"
+  touch "${PASSWORDS}"
+  cp "${PASSWORDS}" "${PASSWORDS}.tmp"
+  for name in ADMIN_PASSWORD MEMBER_PASSWORD NEUTRON_PASSWORD TEAM_A_PASSWORD TEAM_B_PASSWORD TEAM_B_APPCRED_SECRET; do
+    grep -q "^${name}=" "${PASSWORDS}.tmp" ||
+      echo "${name}=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')" >>"${PASSWORDS}.tmp"
+  done
   mv -f "${PASSWORDS}.tmp" "${PASSWORDS}"
   umask "${old_umask}"
 }
 
-# seeded: the member user gets a token whose catalog has the network endpoint we
-# want. One request, so a restart skips the seeding.
-seeded() {
-  local body
-  body="$(curl -sf --max-time 10 -H 'Content-Type: application/json' -d @- "${AUTH_URL}/auth/tokens" <<EOF
-{"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "k8s-controller",
- "domain": {"id": "default"}, "password": "${MEMBER_PASSWORD}"}}},
- "scope": {"project": {"name": "k8s", "domain": {"id": "default"}}}}}
-EOF
-  )" || return 1
-  grep -q "\"url\": \"${NETWORK_URL}\"" <<<"${body}"
+# token_for IDENTITY_JSON [SCOPE_JSON]: asks Keystone for a token; prints the answer.
+token_for() {
+  local scope=""
+  [ -z "${2:-}" ] || scope=", \"scope\": $2"
+  curl -sf --max-time 10 -H 'Content-Type: application/json' \
+    -d "{\"auth\": {\"identity\": $1${scope}}}" "${AUTH_URL}/auth/tokens"
 }
 
-# seed: admin, the member project and user, Neutron's service user, the catalog.
-# Every step looks before it creates, so running it again changes nothing.
+password_identity() {
+  printf '{"methods": ["password"], "password": {"user": {"name": "%s", "domain": {"id": "default"}, "password": "%s"}}}' "$1" "$2"
+}
+
+project_scope() {
+  printf '{"project": {"name": "%s", "domain": {"id": "default"}}}' "$1"
+}
+
+# seeded: the member user gets a token whose catalog has the network endpoint we
+# want, and the tenants log in (team-b with its application credential). Three
+# requests, so a restart skips the seeding.
+seeded() {
+  local body appcred_id
+  body="$(token_for "$(password_identity k8s-controller "${MEMBER_PASSWORD}")" "$(project_scope k8s)")" || return 1
+  grep -q "\"url\": \"${NETWORK_URL}\"" <<<"${body}" || return 1
+  token_for "$(password_identity team-a-user "${TEAM_A_PASSWORD}")" "$(project_scope team-a)" >/dev/null || return 1
+  appcred_id="$(cat "${APPCRED_ID_FILE}" 2>/dev/null)" || return 1
+  token_for "{\"methods\": [\"application_credential\"], \"application_credential\": {\"id\": \"${appcred_id}\", \"secret\": \"${TEAM_B_APPCRED_SECRET}\"}}" >/dev/null
+}
+
+# seed: admin, the member project and user, Neutron's service user, the catalog, and
+# two tenants: team-a (user team-a-user, password) and team-b (user team-b-user, who
+# logs in with an application credential it made itself). Every step looks before it
+# creates, so running it again changes nothing.
 seed() {
   log "keystone-manage bootstrap"
   keystone_manage bootstrap bootstrap --bootstrap-password "${ADMIN_PASSWORD}" \
     --bootstrap-admin-url "${AUTH_URL}/" --bootstrap-internal-url "${AUTH_URL}/" \
     --bootstrap-public-url "${AUTH_URL}/" --bootstrap-region-id "${REGION}"
-  log "creating project k8s (user k8s-controller, role member), service user neutron, network endpoints"
+  log "creating projects k8s, team-a and team-b (member users), service user neutron, network endpoints"
   AUTH_URL="${AUTH_URL}" NETWORK_URL="${NETWORK_URL}" REGION="${REGION}" \
     ADMIN_PASSWORD="${ADMIN_PASSWORD}" MEMBER_PASSWORD="${MEMBER_PASSWORD}" \
-    NEUTRON_PASSWORD="${NEUTRON_PASSWORD}" "${PYTHON}" - <<'PY' || die "seeding keystone failed"
+    NEUTRON_PASSWORD="${NEUTRON_PASSWORD}" TEAM_A_PASSWORD="${TEAM_A_PASSWORD}" \
+    TEAM_B_PASSWORD="${TEAM_B_PASSWORD}" TEAM_B_APPCRED_SECRET="${TEAM_B_APPCRED_SECRET}" \
+    APPCRED_ID_FILE="${APPCRED_ID_FILE}" "${PYTHON}" - <<'PY' || die "seeding keystone failed"
 import os
 from keystoneauth1 import session, token_endpoint
 from keystoneauth1.identity import v3
@@ -79,6 +99,25 @@ def role(name):
 k8s = project("k8s", "Project of the network-controller")
 member = user("k8s-controller", env["MEMBER_PASSWORD"], k8s)
 ks.roles.grant(role("member"), user=member, project=k8s)
+for name, password in (("team-a", env["TEAM_A_PASSWORD"]), ("team-b", env["TEAM_B_PASSWORD"])):
+    tenant = project(name, "A tenant's project")
+    ks.roles.grant(role("member"), user=user(name + "-user", password, tenant), project=tenant)
+
+# team-b's application credential, made by team-b-user itself as users do. Its secret
+# is the kept one; one left from an earlier state folder (another secret) is replaced.
+team_b = v3.Password(auth_url=env["AUTH_URL"], username="team-b-user", password=env["TEAM_B_PASSWORD"],
+                     project_name="team-b", user_domain_id="default", project_domain_id="default")
+tb = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], team_b.get_token(session.Session(timeout=30))), timeout=30),
+                   endpoint_override=env["AUTH_URL"])
+tb_user = ks.users.list(name="team-b-user", domain="default")[0].id
+for old in tb.application_credentials.list(user=tb_user):
+    if old.name == "network-controller":
+        tb.application_credentials.delete(old, user=tb_user)
+cred = tb.application_credentials.create("network-controller", user=tb_user, secret=env["TEAM_B_APPCRED_SECRET"],
+                                         description="team-b's credentials for the network-controller")
+with open(env["APPCRED_ID_FILE"], "w") as f:
+    f.write(cred.id)
+
 service = project("service", "OpenStack services")
 neutron = user("neutron", env["NEUTRON_PASSWORD"], service)
 ks.roles.grant(role("admin"), user=neutron, project=service)
@@ -111,6 +150,27 @@ clouds:
       project_name: k8s
       user_domain_name: Default
       project_domain_name: Default
+    region_name: ${REGION}
+    interface: public
+    identity_api_version: 3
+  # Tenants: team-a logs in with a password, team-b with an application credential.
+  team-a:
+    auth:
+      auth_url: ${AUTH_URL}
+      username: team-a-user
+      password: ${TEAM_A_PASSWORD}
+      project_name: team-a
+      user_domain_name: Default
+      project_domain_name: Default
+    region_name: ${REGION}
+    interface: public
+    identity_api_version: 3
+  team-b:
+    auth_type: v3applicationcredential
+    auth:
+      auth_url: ${AUTH_URL}
+      application_credential_id: $(cat "${APPCRED_ID_FILE}")
+      application_credential_secret: ${TEAM_B_APPCRED_SECRET}
     region_name: ${REGION}
     interface: public
     identity_api_version: 3
