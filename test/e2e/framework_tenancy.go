@@ -1,0 +1,153 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gophercloud/gophercloud/v2/openstack"
+	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
+	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+)
+
+// The tenants hack/local-keystone.sh makes: each a project with a member-role user.
+const (
+	// TenantA logs in with a password.
+	TenantA = "team-a"
+	// TenantB logs in with an application credential.
+	TenantB = "team-b"
+)
+
+// CloudsYAMLOf returns a clouds.yaml holding only the entry cloud of the local
+// Keystone's clouds.yaml: what a tenant puts into its Secret.
+func (k Keystone) CloudsYAMLOf(t testing.TB, cloud string) string {
+	t.Helper()
+	raw, err := os.ReadFile(k.CloudsYAML)
+	if err != nil {
+		t.Fatalf("reading %s: %v", k.CloudsYAML, err)
+	}
+	var file struct {
+		Clouds map[string]any `json:"clouds"`
+	}
+	if err := yaml.Unmarshal(raw, &file); err != nil {
+		t.Fatalf("parsing %s: %v", k.CloudsYAML, err)
+	}
+	entry, ok := file.Clouds[cloud]
+	if !ok {
+		t.Fatalf("%s has no cloud %q", k.CloudsYAML, cloud)
+	}
+	out, err := yaml.Marshal(map[string]any{"clouds": map[string]any{cloud: entry}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// SecretsOf returns the password or application credential secret of cloud: what must
+// never appear in a log, Event or status.
+func (k Keystone) SecretsOf(t testing.TB, cloud string) []string {
+	t.Helper()
+	var file struct {
+		Clouds map[string]struct {
+			Auth map[string]string `json:"auth"`
+		} `json:"clouds"`
+	}
+	if err := yaml.Unmarshal([]byte(k.CloudsYAMLOf(t, cloud)), &file); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, key := range []string{"password", "application_credential_secret"} {
+		if v := file.Clouds[cloud].Auth[key]; v != "" {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("cloud %s has no password or application credential secret", cloud)
+	}
+	return out
+}
+
+// PutCredentialsSecret creates or replaces the Secret ns/name with data.
+func PutCredentialsSecret(t testing.TB, ns, name string, data map[string]string) {
+	t.Helper()
+	kube, _ := Clients(t)
+	ctx := Ctx(t, 30*time.Second)
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, StringData: data}
+	existing, err := kube.CoreV1().Secrets(ns).Get(ctx, name, metav1.GetOptions{})
+	if err == nil {
+		secret.ResourceVersion = existing.ResourceVersion
+		_, err = kube.CoreV1().Secrets(ns).Update(ctx, secret, metav1.UpdateOptions{})
+	} else {
+		_, err = kube.CoreV1().Secrets(ns).Create(ctx, secret, metav1.CreateOptions{})
+	}
+	if err != nil {
+		t.Fatalf("writing Secret %s/%s: %v", ns, name, err)
+	}
+}
+
+// DeleteSecret deletes the Secret ns/name.
+func DeleteSecret(t testing.TB, ns, name string) {
+	t.Helper()
+	kube, _ := Clients(t)
+	if err := kube.CoreV1().Secrets(ns).Delete(Ctx(t, 30*time.Second), name, metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("deleting Secret %s/%s: %v", ns, name, err)
+	}
+}
+
+// CreateTenantNetwork creates a Network whose credentials are cloud in Secret secret.
+func CreateTenantNetwork(t testing.TB, ns, name, cidr, secret, cloud string) *samplecrdv1.Network {
+	t.Helper()
+	_, nets := Clients(t)
+	n, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: samplecrdv1.NetworkSpec{CIDR: cidr,
+			CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: cloud}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating Network %s/%s: %v", ns, name, err)
+	}
+	return n
+}
+
+// NetworkIDsSeenBy lists the IDs of the Neutron networks cloud's user sees, through the
+// Keystone-authenticated Neutron.
+func (k Keystone) NetworkIDsSeenBy(t testing.TB, cloud string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ao, eo, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
+	if err != nil {
+		t.Fatalf("reading cloud %s: %v", cloud, err)
+	}
+	pc, err := openstack.AuthenticatedClient(ctx, ao)
+	if err != nil {
+		t.Fatalf("authenticating as %s: %v", cloud, err)
+	}
+	sc, err := openstack.NewNetworkV2(pc, eo)
+	if err != nil {
+		t.Fatalf("network endpoint of %s: %v", cloud, err)
+	}
+	pages, err := networks.List(sc, networks.ListOpts{}).AllPages(ctx)
+	if err != nil {
+		t.Fatalf("listing networks as %s: %v", cloud, err)
+	}
+	all, err := networks.ExtractNetworks(pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range all {
+		out = append(out, n.ID)
+	}
+	slices.Sort(out)
+	return out
+}
