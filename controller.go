@@ -247,9 +247,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	)
 	switch {
 	case errors.As(err, &terminal):
-		// In the Network's status and Events; only a spec change, which the informer
-		// reports, can help.
-		klog.FromContext(ctx).V(2).Info("Not retrying Network until its spec changes", "network", key, "reason", terminal.reason)
+		// In the Network's status and Events; only a change of the spec or of the
+		// credentials Secret, which the informers report, can help.
+		klog.FromContext(ctx).V(2).Info("Not retrying Network until its spec or its credentials Secret changes", "network", key, "reason", terminal.reason)
 		c.workqueue.Forget(key)
 		return true
 	case errors.As(err, &reported):

@@ -174,6 +174,19 @@ clouds:
     region_name: ${REGION}
     interface: public
     identity_api_version: 3
+  # team-b's user itself, with its password: for making and deleting its own
+  # application credentials (the controller is never given it).
+  team-b-user:
+    auth:
+      auth_url: ${AUTH_URL}
+      username: team-b-user
+      password: ${TEAM_B_PASSWORD}
+      project_name: team-b
+      user_domain_name: Default
+      project_domain_name: Default
+    region_name: ${REGION}
+    interface: public
+    identity_api_version: 3
   # The cloud's admin, to look at every project.
   k8s-admin:
     auth:

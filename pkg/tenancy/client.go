@@ -63,6 +63,10 @@ func authFailure(cloud Cloud, err error) *Error {
 		return &Error{Reason: cloud.RejectedReason(), Err: err,
 			Message: "Keystone refused the " + cloud.Method + " of " + cloud.Name + " (" + ne.Message + "); update the Secret"}
 	}
+	why := err.Error()
+	if errors.As(err, &ne) && ne.Service == "keystone" {
+		why = ne.Op + ": " + ne.Message
+	}
 	return &Error{Reason: samplecrdv1.ReasonKeystoneUnavailable, Err: err,
-		Message: "cannot authenticate with " + cloud.Name + ": " + err.Error() + "; retrying with backoff"}
+		Message: "cannot authenticate with " + cloud.Name + " (" + why + "); retrying with backoff"}
 }

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/applicationcredentials"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	corev1 "k8s.io/api/core/v1"
@@ -150,4 +153,58 @@ func (k Keystone) NetworkIDsSeenBy(t testing.TB, cloud string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// ApplicationCredential is one made by a user for itself.
+type ApplicationCredential struct {
+	ID, Secret string
+	userID     string
+	delete     func() error
+}
+
+// NewApplicationCredential makes an application credential as cloud's user (a password
+// cloud), as a user does on a real cloud; Delete deletes it.
+func (k Keystone) NewApplicationCredential(t testing.TB, cloud, name string) ApplicationCredential {
+	t.Helper()
+	ctx := Ctx(t, 60*time.Second)
+	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
+	if err != nil {
+		t.Fatalf("reading cloud %s: %v", cloud, err)
+	}
+	pc, err := openstack.AuthenticatedClient(ctx, ao)
+	if err != nil {
+		t.Fatalf("authenticating as %s: %v", cloud, err)
+	}
+	user, err := pc.GetAuthResult().(tokens.CreateResult).ExtractUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity, err := openstack.NewIdentityV3(pc, gophercloud.EndpointOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "e2e-" + RandomSuffix(24)
+	cred, err := applicationcredentials.Create(ctx, identity, user.ID, applicationcredentials.CreateOpts{Name: name, Secret: secret}).Extract()
+	if err != nil {
+		t.Fatalf("creating application credential %s as %s: %v", name, cloud, err)
+	}
+	return ApplicationCredential{ID: cred.ID, Secret: secret, userID: user.ID, delete: func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		return applicationcredentials.Delete(ctx, identity, user.ID, cred.ID).ExtractErr()
+	}}
+}
+
+// Delete deletes the application credential in Keystone.
+func (a ApplicationCredential) Delete(t testing.TB) {
+	t.Helper()
+	if err := a.delete(); err != nil {
+		t.Fatalf("deleting application credential %s: %v", a.ID, err)
+	}
+}
+
+// CloudsYAML is a clouds.yaml whose cloud name authenticates with the credential.
+func (a ApplicationCredential) CloudsYAML(authURL, name string) string {
+	return "clouds:\n  " + name + ":\n    auth_type: v3applicationcredential\n    auth:\n      auth_url: " + authURL +
+		"\n      application_credential_id: " + a.ID + "\n      application_credential_secret: " + a.Secret + "\n    region_name: RegionOne\n"
 }

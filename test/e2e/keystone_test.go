@@ -320,6 +320,13 @@ type TokenRequest struct {
 // and the number of lines read so far.
 func (k Keystone) ControllerTokenRequests(t testing.TB, skip int) ([]TokenRequest, int) {
 	t.Helper()
+	return k.ControllerTokenAnswers(t, skip, "201")
+}
+
+// ControllerTokenAnswers is ControllerTokenRequests for token requests Keystone answered
+// with status, e.g. "401" for refused credentials.
+func (k Keystone) ControllerTokenAnswers(t testing.TB, skip int, status string) ([]TokenRequest, int) {
+	t.Helper()
 	f, err := os.Open(k.AccessLog)
 	if err != nil {
 		t.Fatalf("reading Keystone's request log: %v", err)
@@ -337,7 +344,7 @@ func (k Keystone) ControllerTokenRequests(t testing.TB, skip int) ([]TokenReques
 		line := sc.Text()
 		// Format (hack/local-keystone.sh): 23/Nov/2026:10:13:02 +0000 ADDR METHOD URI STATUS MSECS ua="..."
 		fields := strings.Fields(line)
-		if len(fields) < 7 || fields[3] != "POST" || fields[4] != "/v3/auth/tokens" || fields[5] != "201" {
+		if len(fields) < 7 || fields[3] != "POST" || fields[4] != "/v3/auth/tokens" || fields[5] != status {
 			continue
 		}
 		ua := line[strings.Index(line, `ua="`)+4:]
