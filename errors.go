@@ -50,6 +50,9 @@ func explain(err error) (reason, message string) {
 	if !errors.As(err, &ne) {
 		return "", ""
 	}
+	if neutron.IsCredentialsRefused(err) {
+		return samplecrdv1.ReasonCredentialsRejected, fmt.Sprintf("%s (%s); give the Network working credentials: update its Secret (the controller's own clouds.yaml is read at startup)", ne.Message, ne.Op)
+	}
 	switch ne.Kind {
 	case neutron.KindRejected:
 		return samplecrdv1.ReasonInvalidSpec, fmt.Sprintf("Neutron rejected the request (%s): %s; fix the spec", ne.Op, ne.Message)

@@ -121,6 +121,11 @@ func wrapError(op string, err error) error {
 	// Neutron's logic, and it heals when Keystone is back. The message must say so, or
 	// the status would blame Neutron for a 401.
 	if reauthErr, ok := reauthenticationFailure(err); ok {
+		if refused(reauthErr) {
+			// The credentials no longer work (password changed, application credential
+			// deleted): no retry will change Keystone's mind.
+			return &Error{Service: "keystone", Op: op, Kind: KindRejected, Message: "Keystone refused to issue a new token: " + keystoneReason(reauthErr), Err: err}
+		}
 		return &Error{Op: op, Kind: KindUnavailable, Message: "Keystone could not issue a new token: " + keystoneReason(reauthErr), Err: err}
 	}
 	var resp gophercloud.ErrUnexpectedResponseCode
@@ -207,16 +212,31 @@ func keystoneReason(err error) string {
 }
 
 // wrapAuthError classifies a failed first authentication with Keystone. Rejected
-// credentials (401) or a missing role (403) cannot heal by retrying; a Keystone that
-// does not answer can.
+// credentials (401), a missing role (403) or an unknown application credential (404)
+// cannot heal by retrying; a Keystone that does not answer can.
 func wrapAuthError(authURL string, err error) error {
 	kind := KindUnavailable
-	var resp gophercloud.ErrUnexpectedResponseCode
-	if errors.As(err, &resp) {
-		switch resp.Actual {
-		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
-			kind = KindRejected
-		}
+	if refused(err) {
+		kind = KindRejected
 	}
 	return &Error{Service: "keystone", Op: "authentication at " + authURL, Kind: kind, Message: keystoneReason(err), Err: err}
+}
+
+// refused reports whether Keystone answered a token request with a refusal.
+func refused(err error) bool {
+	var resp gophercloud.ErrUnexpectedResponseCode
+	if !errors.As(err, &resp) {
+		return false
+	}
+	switch resp.Actual {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		return true
+	}
+	return false
+}
+
+// IsCredentialsRefused reports whether err says Keystone refused the credentials.
+func IsCredentialsRefused(err error) bool {
+	var ne *Error
+	return errors.As(err, &ne) && ne.Service == "keystone" && ne.Kind == KindRejected
 }

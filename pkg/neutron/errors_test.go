@@ -1,6 +1,7 @@
 package neutron
 
 import (
+	"context"
 	"errors"
 	"net/url"
 	"testing"
@@ -107,5 +108,36 @@ func TestWrapAuthErrorSeparatesRefusedCredentialsFromAnOutage(t *testing.T) {
 	down := &url.Error{Op: "Post", URL: "http://127.0.0.1:5000/v3/auth/tokens", Err: errors.New("connection refused")}
 	if k := KindOf(wrapAuthError("http://127.0.0.1:5000/v3", down)); k != KindUnavailable {
 		t.Errorf("kind of an unreachable Keystone = %v, want Unavailable", k)
+	}
+}
+
+func TestRefusedReauthenticationStopsTheClient(t *testing.T) {
+	expired := gophercloud.ErrUnexpectedResponseCode{Actual: 401, Body: []byte(`{"error": {"code": 401, "message": "The request you have made requires authentication."}}`)}
+	c := NewClient(nil, nil)
+	err := c.call(context.Background(), "list networks", func() error {
+		return &gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: expired}
+	})
+	if !IsCredentialsRefused(err) || KindOf(err) != KindRejected {
+		t.Fatalf("err = %v, want Keystone's refusal", err)
+	}
+	if c.Refused() == nil {
+		t.Fatal("Refused() = nil after Keystone refused to renew the token")
+	}
+	called := false
+	if err := c.call(context.Background(), "create network", func() error { called = true; return nil }); !IsCredentialsRefused(err) {
+		t.Errorf("the next call returned %v, want the refusal", err)
+	}
+	if called {
+		t.Error("the next call was sent: each would make gophercloud ask Keystone again")
+	}
+
+	// An unreachable Keystone is no refusal: the client keeps working.
+	down := &url.Error{Op: "Post", URL: "http://127.0.0.1:5000/v3/auth/tokens", Err: errors.New("connection refused")}
+	c = NewClient(nil, nil)
+	err = c.call(context.Background(), "list networks", func() error {
+		return &gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down}
+	})
+	if IsCredentialsRefused(err) || c.Refused() != nil {
+		t.Errorf("an unreachable Keystone stopped the client: %v", err)
 	}
 }

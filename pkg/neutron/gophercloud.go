@@ -3,10 +3,12 @@ package neutron
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
@@ -27,6 +29,10 @@ type Client struct {
 	observe CallObserver
 	limiter *rate.Limiter
 	onWait  func(time.Duration)
+	// refused is set once Keystone refused to renew the token: later calls fail with
+	// it at once instead of asking Keystone again, which locks users out after repeated
+	// failures. New credentials come with a new Client.
+	refused atomic.Pointer[Error]
 }
 
 var _ Driver = (*Client)(nil)
@@ -54,6 +60,9 @@ func (c *Client) LimitRate(limiter *rate.Limiter, onWait func(time.Duration)) {
 // call runs fn as operation op after waiting for the rate limit, classifies its error and
 // reports it to the observer.
 func (c *Client) call(ctx context.Context, op string, fn func() error) error {
+	if refused := c.refused.Load(); refused != nil {
+		return refused
+	}
 	if c.limiter != nil {
 		start := time.Now()
 		if err := c.limiter.Wait(ctx); err != nil {
@@ -64,7 +73,19 @@ func (c *Client) call(ctx context.Context, op string, fn func() error) error {
 	start := time.Now()
 	err := wrapError(op, fn())
 	c.observe(op, err, time.Since(start))
+	var ne *Error
+	if IsCredentialsRefused(err) && errors.As(err, &ne) {
+		c.refused.CompareAndSwap(nil, ne)
+	}
 	return err
+}
+
+// Refused returns Keystone's refusal to renew the token, once there was one.
+func (c *Client) Refused() error {
+	if refused := c.refused.Load(); refused != nil {
+		return refused
+	}
+	return nil
 }
 
 func (c *Client) Ping(ctx context.Context) error {

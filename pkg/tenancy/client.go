@@ -31,7 +31,14 @@ func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.driver != nil {
-		return c.driver, c.projectID, nil
+		refusable, ok := c.driver.(interface{ Refused() error })
+		if !ok || refusable.Refused() == nil {
+			return c.driver, c.projectID, nil
+		}
+		// Keystone stopped accepting the credentials since (password changed,
+		// application credential deleted): refused until the Secret changes.
+		c.err, c.failedAt, c.driver = authFailure(cloud, refusable.Refused()), r.now(), nil
+		return nil, "", c.err
 	}
 	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
 		return nil, "", c.err

@@ -128,7 +128,9 @@ func ref(secret string) *samplecrdv1.CloudCredentialsRef {
 	return &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: "c"}
 }
 
-func key(namespace, name string) cache.ObjectName { return cache.ObjectName{Namespace: namespace, Name: name} }
+func key(namespace, name string) cache.ObjectName {
+	return cache.ObjectName{Namespace: namespace, Name: name}
+}
 
 func (f *registryFixture) resolve(namespace, name, secret string) (Tenant, error) {
 	f.t.Helper()
@@ -329,5 +331,41 @@ func TestOwnCloudServesNetworksWithoutReference(t *testing.T) {
 	}
 	if got := driver.Calls(); !slices.Equal(got, []string{"list networks", "list subnets"}) {
 		t.Errorf("Neutron calls %q, want one fill for the shared project", got)
+	}
+}
+
+// refusingDriver is a project's Neutron reached with credentials Keystone stopped
+// accepting after the client authenticated.
+type refusingDriver struct {
+	*neutronfake.Driver
+	refused error
+}
+
+func (d *refusingDriver) Refused() error { return d.refused }
+
+func TestCredentialsRefusedOnRenewalAreNotTriedAgain(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	driver := &refusingDriver{Driver: neutronfake.New()}
+	connects := 0
+	f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, string, error) {
+		connects++
+		return driver, "project-a", nil
+	}
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatal(err)
+	}
+	driver.refused = &neutron.Error{Service: "keystone", Op: "list networks", Kind: neutron.KindRejected, Message: "Keystone refused to issue a new token: 401"}
+	for range 2 {
+		_, err := f.resolve("team-a", "n", "os")
+		wantReason(t, err, samplecrdv1.ReasonPasswordRejected)
+	}
+	if connects != 1 {
+		t.Errorf("%d authentications, want 1: refused credentials wait for the Secret to change", connects)
+	}
+	f.secrets.put("team-a", "os", "2", cloudsYAMLFor("alice", "new"))
+	driver.refused = nil
+	if _, err := f.resolve("team-a", "n", "os"); err != nil || connects != 2 {
+		t.Errorf("after the Secret changed: err %v, %d authentications, want nil and 2", err, connects)
 	}
 }

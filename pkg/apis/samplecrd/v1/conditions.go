@@ -56,7 +56,8 @@ const (
 	// ReasonApplicationCredentialRejected: Keystone refused the application credential
 	// (wrong secret, expired or deleted).
 	ReasonApplicationCredentialRejected = "ApplicationCredentialRejected"
-	// ReasonCredentialsRejected: Keystone refused credentials of another kind (a token).
+	// ReasonCredentialsRejected: Keystone refused to renew the token of credentials that
+	// worked before, or refused a token given in clouds.yaml.
 	ReasonCredentialsRejected = "CredentialsRejected"
 	// ReasonKeystoneUnavailable (transient): Keystone could not be reached or answered 5xx.
 	ReasonKeystoneUnavailable = "KeystoneUnavailable"
