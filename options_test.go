@@ -39,6 +39,9 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{[]string{"-neutron-endpoint=http://x/", "-cluster-id=a,b"}, []string{"-cluster-id"}},
 		{[]string{"-neutron-endpoint=http://x/", "-retry-base-delay=1m", "-retry-max-delay=1s"}, []string{"-retry-base-delay"}},
 		{[]string{"-neutron-endpoint=http://x/", "-leader-elect-lease-duration=5s", "-leader-elect-renew-deadline=10s"}, []string{"lease duration"}},
+		{[]string{"-require-credentials-ref"}, []string{"-allowed-auth-urls"}},
+		{[]string{"-require-credentials-ref", "-neutron-endpoint=http://x/"}, []string{"no use for -neutron-endpoint"}},
+		{[]string{"-neutron-endpoint=http://x/", "-allowed-auth-urls=keystone:5000"}, []string{"-allowed-auth-urls", "not an http(s) URL"}},
 	}
 	for _, tt := range tests {
 		o := parseOptions(t, tt.args...)
@@ -112,6 +115,19 @@ func TestUsageGroupsFlagsAndShowsEachDefaultOnce(t *testing.T) {
 			if strings.Contains(flagText, `"`+env+`"`) {
 				t.Errorf("the environment leaks into -h as a default: -%s", flagText)
 			}
+		}
+	}
+}
+
+func TestTenantsOnlyNeedsAnAllowlist(t *testing.T) {
+	for _, args := range [][]string{
+		{"-require-credentials-ref", "-allowed-auth-urls=https://keystone.example.com:5000/v3"},
+		{"-require-credentials-ref", "-os-cloud=openstack"},
+		{"-neutron-endpoint=http://x/", "-allowed-auth-urls=https://a/v3,https://b/v3"},
+	} {
+		o := parseOptions(t, args...)
+		if err := o.validate(); err != nil {
+			t.Errorf("%v rejected: %v", args, err)
 		}
 	}
 }
