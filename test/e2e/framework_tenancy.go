@@ -14,6 +14,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/applicationcredentials"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -162,9 +163,9 @@ type ApplicationCredential struct {
 	delete     func() error
 }
 
-// NewApplicationCredential makes an application credential as cloud's user (a password
-// cloud), as a user does on a real cloud; Delete deletes it.
-func (k Keystone) NewApplicationCredential(t testing.TB, cloud, name string) ApplicationCredential {
+// identityAs logs in as cloud's user (a password cloud) and returns an identity client
+// with that token and the user's ID.
+func (k Keystone) identityAs(t testing.TB, cloud string) (*gophercloud.ServiceClient, string) {
 	t.Helper()
 	ctx := Ctx(t, 60*time.Second)
 	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
@@ -183,16 +184,49 @@ func (k Keystone) NewApplicationCredential(t testing.TB, cloud, name string) App
 	if err != nil {
 		t.Fatal(err)
 	}
+	return identity, user.ID
+}
+
+// NewApplicationCredential makes an application credential as cloud's user (a password
+// cloud), as a user does on a real cloud; Delete deletes it.
+func (k Keystone) NewApplicationCredential(t testing.TB, cloud, name string) ApplicationCredential {
+	t.Helper()
+	identity, userID := k.identityAs(t, cloud)
 	secret := "e2e-" + RandomSuffix(24)
-	cred, err := applicationcredentials.Create(ctx, identity, user.ID, applicationcredentials.CreateOpts{Name: name, Secret: secret}).Extract()
+	cred, err := applicationcredentials.Create(Ctx(t, 60*time.Second), identity, userID, applicationcredentials.CreateOpts{Name: name, Secret: secret}).Extract()
 	if err != nil {
 		t.Fatalf("creating application credential %s as %s: %v", name, cloud, err)
 	}
-	return ApplicationCredential{ID: cred.ID, Secret: secret, userID: user.ID, delete: func() error {
+	return ApplicationCredential{ID: cred.ID, Secret: secret, userID: userID, delete: func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		return applicationcredentials.Delete(ctx, identity, user.ID, cred.ID).ExtractErr()
+		return applicationcredentials.Delete(ctx, identity, userID, cred.ID).ExtractErr()
 	}}
+}
+
+// ChangePassword changes the password of cloud's user to password, as the user does it
+// itself, and changes it back when the test ends: other tests log in with the password
+// in clouds.yaml.
+func (k Keystone) ChangePassword(t testing.TB, cloud, password string) {
+	t.Helper()
+	original := k.SecretsOf(t, cloud)[0]
+	_, userID := k.identityAs(t, cloud)
+	// Without a token: the original password is the proof, and Keystone revokes the
+	// user's tokens when the password changes.
+	anonymous := &gophercloud.ServiceClient{ProviderClient: &gophercloud.ProviderClient{}, Endpoint: k.AuthURL + "/"}
+	change := func(from, to string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		return users.ChangePassword(ctx, anonymous, userID, users.ChangePasswordOpts{OriginalPassword: from, Password: to}).ExtractErr()
+	}
+	if err := change(original, password); err != nil {
+		t.Fatalf("changing the password of cloud %s's user: %v", cloud, err)
+	}
+	t.Cleanup(func() {
+		if err := change(password, original); err != nil {
+			t.Errorf("changing the password of cloud %s's user back: %v", cloud, err)
+		}
+	})
 }
 
 // Delete deletes the application credential in Keystone.

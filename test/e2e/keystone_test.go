@@ -386,3 +386,19 @@ func (k Keystone) ProjectID(t testing.TB, cloud string) string {
 	}
 	return p.ID
 }
+
+// WaitControllerToken waits until Keystone has issued a token to the controller after
+// line skip of its request log, and returns the first such token.
+func (k Keystone) WaitControllerToken(t testing.TB, skip int, timeout time.Duration) TokenRequest {
+	t.Helper()
+	var first TokenRequest
+	Eventually(t, timeout, 200*time.Millisecond, "a token issued to the controller", func() error {
+		reqs, _ := k.ControllerTokenRequests(t, skip)
+		if len(reqs) == 0 {
+			return fmt.Errorf("Keystone issued no token to the controller after line %d of its request log", skip)
+		}
+		first = reqs[0]
+		return nil
+	})
+	return first
+}
