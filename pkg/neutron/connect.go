@@ -91,10 +91,15 @@ func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserve
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", creds.Name, err)
 	}
-	sc, err := openstack.NewNetworkV2(pc, creds.Endpoint)
+	catalog, err := pc.GetAuthResult().(tokens.CreateResult).ExtractServiceCatalog()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: reading the catalog of the token Keystone issued: %w", creds.Name, err)
+	}
+	endpoint, err := networkEndpoint(catalog, creds.Endpoint)
 	if err != nil {
 		return nil, "", fmt.Errorf("finding the network endpoint of %s in the Keystone catalog: %w", creds.Name, err)
 	}
+	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, Type: "network", ResourceBase: endpoint + "v2.0/"}
 	return NewClient(sc, observe), projectID, nil
 }
 
