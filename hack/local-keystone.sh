@@ -52,7 +52,8 @@
 # Neutron's policies exactly as on a real cloud.
 #
 # Keystone logs every request with its user agent to <state>/log/keystone-access.log;
-# the e2e tests count the controller's token requests there. Nothing listens
+# the e2e tests count the controller's token requests there (`env` prints its path, and
+# that of the Keystone-authenticated neutron-server's log, where they count its calls). Nothing listens
 # anywhere but 127.0.0.1. The package's own keystone service is never started.
 set -euo pipefail
 
@@ -267,6 +268,7 @@ KEYSTONE_AUTH_URL=${AUTH_URL}
 KEYSTONE_ACCESS_LOG=${LOG_DIR}/keystone-access.log
 KEYSTONE_CLOUDS_YAML=${CLOUDS_YAML}
 NEUTRON_KEYSTONE_ENDPOINT=${NETWORK_URL}
+NEUTRON_KEYSTONE_LOG=${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}/log/neutron-server-keystone.log
 EOF
 }
 

@@ -18,6 +18,8 @@ type Keystone struct {
 	AuthURL    string
 	CloudsYAML string
 	AccessLog  string
+	// NeutronLog is the log of the Keystone-authenticated neutron-server, one line per request.
+	NeutronLog string
 	// TokenLifetime is Keystone's [token] expiration.
 	TokenLifetime time.Duration
 }
@@ -30,11 +32,12 @@ func LocalKeystone(t testing.TB) Keystone {
 		AuthURL:    os.Getenv("KEYSTONE_AUTH_URL"),
 		CloudsYAML: os.Getenv("KEYSTONE_CLOUDS_YAML"),
 		AccessLog:  os.Getenv("KEYSTONE_ACCESS_LOG"),
+		NeutronLog: os.Getenv("NEUTRON_KEYSTONE_LOG"),
 	}
 	secs, err := strconv.Atoi(os.Getenv("KEYSTONE_TOKEN_EXPIRATION"))
-	if os.Getenv("E2E_LOCAL_KEYSTONE") != "1" || k.AuthURL == "" || k.CloudsYAML == "" || k.AccessLog == "" || err != nil {
+	if os.Getenv("E2E_LOCAL_KEYSTONE") != "1" || k.AuthURL == "" || k.CloudsYAML == "" || k.AccessLog == "" || k.NeutronLog == "" || err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("the local Keystone is not configured in CI (E2E_LOCAL_KEYSTONE, KEYSTONE_AUTH_URL, KEYSTONE_CLOUDS_YAML, KEYSTONE_ACCESS_LOG, KEYSTONE_TOKEN_EXPIRATION): run hack/e2e.sh")
+			t.Fatal("the local Keystone is not configured in CI (E2E_LOCAL_KEYSTONE, KEYSTONE_AUTH_URL, KEYSTONE_CLOUDS_YAML, KEYSTONE_ACCESS_LOG, NEUTRON_KEYSTONE_LOG, KEYSTONE_TOKEN_EXPIRATION): run hack/e2e.sh")
 		}
 		t.Skip("the local Keystone is not configured: run hack/e2e.sh")
 	}

@@ -1,0 +1,89 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A controller restarted over Networks in three projects (its own, team-a's, team-b's)
+// costs at most 1 + 2×3 Neutron calls, all lists (one check of its own cloud, then one
+// list of networks and one of subnets per project), and 3 tokens: counted by
+// neutron-server and by Keystone, not by the controller.
+func TestTenantRestartCost(t *testing.T) {
+	t.Parallel()
+	const projects, perProject = 3, 2
+	ks := LocalKeystone(t)
+	nsA, nsB := NewNamespace(t), NewNamespace(t)
+	PutCredentialsSecret(t, nsA, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
+	PutCredentialsSecret(t, nsB, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantB)})
+	opts := ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()}
+	first := StartController(t, opts)
+	var keys []string
+	for i := range perProject {
+		CreateNetwork(t, nsA, fmt.Sprintf("own-%d", i), fmt.Sprintf("10.172.%d.0/24", i), "")
+		CreateTenantNetwork(t, nsA, fmt.Sprintf("a-%d", i), fmt.Sprintf("10.173.%d.0/24", i), "openstack", TenantA)
+		CreateTenantNetwork(t, nsB, fmt.Sprintf("b-%d", i), fmt.Sprintf("10.174.%d.0/24", i), "openstack", TenantB)
+		keys = append(keys, nsA+"/own-"+fmt.Sprint(i), nsA+"/a-"+fmt.Sprint(i), nsB+"/b-"+fmt.Sprint(i))
+	}
+	for _, key := range keys {
+		ns, name, _ := strings.Cut(key, "/")
+		WaitReady(t, ns, name, 90*time.Second)
+	}
+	first.Stop()
+
+	_, tokenMark := ks.ControllerTokenRequests(t, 0)
+	neutronMark := NeutronLogMark(t, ks.NeutronLog)
+	opts.ClusterID = first.ClusterID
+	ctrl := StartController(t, opts)
+	ctrl.WaitReadyz(90 * time.Second)
+	Eventually(t, 90*time.Second, 200*time.Millisecond, "every Network reconciled once", func() error {
+		if n, err := ctrl.Metric("network_controller_reconcile_total", "result=success"); err != nil || int(n) < len(keys) {
+			return fmt.Errorf("%v successful reconciles (err %v), want %d", n, err, len(keys))
+		}
+		return nil
+	})
+	calls := waitNeutronQuiet(t, ks.NeutronLog, neutronMark, 3*time.Second)
+	tokens, _ := ks.ControllerTokenRequests(t, tokenMark)
+	t.Logf("restart over %d Networks in %d projects: %d Neutron calls %v, %d tokens", len(keys), projects, len(calls), calls, len(tokens))
+
+	if max := 1 + 2*projects; len(calls) > max {
+		t.Errorf("the restarted controller made %d Neutron calls, want at most %d: %v", len(calls), max, calls)
+	}
+	for _, c := range calls {
+		if c.Method != "GET" || strings.Count(strings.TrimPrefix(c.Path, "/v2.0/"), "/") > 0 {
+			t.Errorf("the restarted controller made %s, want only lists", c)
+		}
+	}
+	if len(tokens) > projects {
+		t.Errorf("Keystone issued %d tokens to the restarted controller, want at most %d (one per project): %v", len(tokens), projects, tokens)
+	}
+	for _, key := range keys {
+		ns, name, _ := strings.Cut(key, "/")
+		if n := GetNetwork(t, ns, name); !n.IsReady() {
+			t.Errorf("%s after the restart: %s", key, DescribeReady(n))
+		}
+	}
+}
+
+// waitNeutronQuiet waits until neutron-server logged no request for quiet, and returns
+// the requests it logged after byte offset from.
+func waitNeutronQuiet(t *testing.T, path string, from int64, quiet time.Duration) []NeutronRequest {
+	t.Helper()
+	seen, since := -1, time.Now()
+	var calls []NeutronRequest
+	Eventually(t, 2*time.Minute, 200*time.Millisecond, fmt.Sprintf("neutron-server quiet for %s", quiet), func() error {
+		calls = NeutronRequestsSince(t, path, from)
+		if len(calls) != seen {
+			seen, since = len(calls), time.Now()
+		}
+		if time.Since(since) < quiet {
+			return fmt.Errorf("%d requests, the last less than %s ago", len(calls), quiet)
+		}
+		return nil
+	})
+	return calls
+}
