@@ -4,8 +4,9 @@
 #
 # Usage: hack/bench.sh [driver flags, e.g. -n 100 -workers 4 -rounds 3 -restart-n 1000]
 #
-# Starts hack/local-kube.sh and hack/local-neutron.sh when they are not already running
-# and stops (on exit) only the ones it started, installs the CRD, builds the controller
+# Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh (Keystone and
+# the Keystone-authenticated neutron-server, for the tenants stage) when they are not
+# already running and stops (on exit) only the ones it started, installs the CRD, builds the controller
 # and the driver (test/bench), and runs the driver. Flags in $BENCH_ARGS come before the
 # command-line ones (`make bench BENCH_ARGS="-n 10 -rounds 1"`). `go run ./test/bench
 # -help` lists the driver's flags. The cluster must hold no Network objects of its own:
@@ -20,8 +21,15 @@ set -euo pipefail
 # shellcheck source=hack/lib/uses-local-servers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
+started_keystone=0
+
 cleanup() {
   local rc=$?
+  if [[ "${started_keystone}" == 1 ]]; then
+    log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
+    hack/local-keystone.sh stop || true
+    hack/local-neutron.sh stop-keystone || true
+  fi
   stop_started_servers
   exit "${rc}"
 }
@@ -29,6 +37,12 @@ trap cleanup EXIT
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
+if ! hack/local-keystone.sh status >/dev/null 2>&1; then
+  started_keystone=1
+fi
+log "starting the local Keystone"
+hack/local-keystone.sh start >/dev/null
+eval "$(hack/local-keystone.sh env | sed 's/^/export /')"
 
 export KUBECONFIG="${ROOT}/_output/local/kube/kubeconfig"
 export NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
@@ -52,5 +66,7 @@ fi
 # shellcheck disable=SC2086 # BENCH_ARGS is a list of flags
 _output/bin/network-controller-bench \
   -kubeconfig "${KUBECONFIG}" -neutron-endpoint "${NEUTRON_ENDPOINT}" -neutron-log "${neutron_log}" \
+  -clouds-yaml "${KEYSTONE_CLOUDS_YAML}" -keystone-access-log "${KEYSTONE_ACCESS_LOG}" \
+  -neutron-keystone-log "${NEUTRON_KEYSTONE_LOG}" \
   -controller _output/bin/network-controller -log-dir _output/bench -commit "commit ${commit}" \
   ${BENCH_ARGS:-} "$@"

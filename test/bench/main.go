@@ -30,15 +30,22 @@ type options struct {
 	workers  int
 	rounds   int
 	restartN int
+	tenants  int
+	tenantsN int
 
-	kubeconfig       string
-	neutronEndpoint  string
-	neutronLog       string
-	controllerBinary string
-	controllerArgs   string
-	namespace        string
-	logDir           string
-	commit           string
+	kubeconfig         string
+	neutronEndpoint    string
+	neutronLog         string
+	cloudsYAML         string
+	osCloud            string
+	adminCloud         string
+	keystoneAccessLog  string
+	keystoneNeutronLog string
+	controllerBinary   string
+	controllerArgs     string
+	namespace          string
+	logDir             string
+	commit             string
 
 	settle  time.Duration
 	quiet   time.Duration
@@ -50,9 +57,16 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 4, "Controller -workers, and the concurrency of the raw loop.")
 	fs.IntVar(&o.rounds, "rounds", 3, "Rounds of raw loop + controller; 0 measures only the restart.")
 	fs.IntVar(&o.restartN, "restart-n", 1000, "Realized Networks held across the restart measurement; 0 skips it.")
+	fs.IntVar(&o.tenants, "tenants", 10, "Projects of the tenants stage: the controller's own and tenants' with a member user and a credentials Secret each; 0 skips it.")
+	fs.IntVar(&o.tenantsN, "tenants-n", 1000, "Networks of the tenants stage, spread evenly over its projects.")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Admin kubeconfig of the cluster (default $KUBECONFIG).")
 	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", os.Getenv("NEUTRON_ENDPOINT"), "URL of a noauth Neutron (default $NEUTRON_ENDPOINT).")
 	fs.StringVar(&o.neutronLog, "neutron-log", "", "neutron-server's log file, where it logs every API request.")
+	fs.StringVar(&o.cloudsYAML, "clouds-yaml", "", "clouds.yaml of the local Keystone (tenants stage).")
+	fs.StringVar(&o.osCloud, "os-cloud", "k8s", "Cloud of -clouds-yaml the controller runs as in the tenants stage (its own project).")
+	fs.StringVar(&o.adminCloud, "admin-cloud", "k8s-admin", "Cloud of -clouds-yaml that makes the tenants' projects and users.")
+	fs.StringVar(&o.keystoneAccessLog, "keystone-access-log", "", "Keystone's request log, where the controller's token requests are counted.")
+	fs.StringVar(&o.keystoneNeutronLog, "neutron-keystone-log", "", "Log of the Keystone-authenticated neutron-server, where the tenants stage counts calls.")
 	fs.StringVar(&o.controllerBinary, "controller", "_output/bin/network-controller", "The controller binary.")
 	fs.StringVar(&o.controllerArgs, "controller-args", "", "Extra flags for the controller, space-separated.")
 	fs.StringVar(&o.namespace, "namespace", "network-controller-bench", "Namespace of the bench's Network objects (created if missing).")
@@ -71,8 +85,14 @@ func (o *options) validate() error {
 	if o.restartN < 0 || o.restartN > 65536 {
 		errs = append(errs, "-restart-n must be between 0 and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds or -restart-n above 0")
+	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
+		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
+	}
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n or -tenants above 0")
+	}
+	if o.tenants > 0 && (o.cloudsYAML == "" || o.keystoneAccessLog == "" || o.keystoneNeutronLog == "") {
+		errs = append(errs, "the tenants stage needs -clouds-yaml, -keystone-access-log and -neutron-keystone-log (hack/bench.sh sets them)")
 	}
 	if o.kubeconfig == "" || o.neutronEndpoint == "" || o.neutronLog == "" {
 		errs = append(errs, "-kubeconfig, -neutron-endpoint and -neutron-log are required (hack/bench.sh sets them)")
@@ -144,6 +164,16 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the restart stage")
 	}
 	res.printRestart(os.Stdout)
+	if o.tenants > 0 {
+		ts, err := b.tenantsStage(ctx)
+		if err != nil {
+			return err
+		}
+		res.tenants = ts
+		b.cleanup(ctx, "after the tenants stage")
+	}
+	res.printTenants(os.Stdout)
+	res.printCommand(os.Stdout)
 	return nil
 }
 

@@ -146,18 +146,31 @@ func networkNames(stage string, n int) []string {
 	return out
 }
 
-// createNetworks creates one Network per name, the i-th with benchCIDR(i).
+// createNetworks creates one Network per name, the i-th with benchCIDR(i), on the
+// controller's own cloud.
 func createNetworks(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
-	return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
-		_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
-			ObjectMeta: metav1.ObjectMeta{Name: names[i], Namespace: namespace},
-			Spec:       samplecrdv1.NetworkSpec{CIDR: benchCIDR(i)},
-		}, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("creating Network %s/%s: %w", namespace, names[i], err)
-		}
-		return nil
-	})
+	return createNetworksUsing(nil)(ctx, client, namespace, names)
+}
+
+// createNetworksUsing is createNetworks whose i-th Network uses the credentials in Secret
+// secrets[i % len(secrets)]; "" (or no secrets) is the controller's own cloud.
+func createNetworksUsing(secrets []string) func(context.Context, versioned.Interface, string, []string) error {
+	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
+		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
+			spec := samplecrdv1.NetworkSpec{CIDR: benchCIDR(i)}
+			if len(secrets) > 0 && secrets[i%len(secrets)] != "" {
+				spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secrets[i%len(secrets)], CloudName: tenantCloud}
+			}
+			_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
+				ObjectMeta: metav1.ObjectMeta{Name: names[i], Namespace: namespace},
+				Spec:       spec,
+			}, metav1.CreateOptions{})
+			if err != nil {
+				return fmt.Errorf("creating Network %s/%s: %w", namespace, names[i], err)
+			}
+			return nil
+		})
+	}
 }
 
 // deleteNetworks asks for the deletion of every named Network; the controller's

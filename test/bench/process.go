@@ -37,6 +37,7 @@ type controllerConfig struct {
 	neutronEndpoint string
 	workers         int
 	extraArgs       []string
+	env             []string // added to the bench's environment
 	logDir          string
 }
 
@@ -76,6 +77,7 @@ func startController(cfg controllerConfig, clusterID, logName string) (*controll
 		return nil, fmt.Errorf("creating the controller log: %w", err)
 	}
 	cmd := exec.Command(cfg.binary, args...)
+	cmd.Env = append(os.Environ(), cfg.env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	// Its own process group: a Ctrl-C on the bench reaches the bench only, which then
 	// stops the controller itself and cleans up.

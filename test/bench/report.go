@@ -22,6 +22,7 @@ type results struct {
 	started time.Time
 	rounds  []roundResult
 	restart *restartResult
+	tenants *tenantsResult
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
@@ -143,7 +144,7 @@ func (r *results) printRounds(w io.Writer) {
 	}
 }
 
-// printRestart prints the restart measurement and the command that made the results.
+// printRestart prints the restart measurement.
 func (r *results) printRestart(w io.Writer) {
 	o := r.opts
 	if rs := r.restart; rs != nil {
@@ -162,9 +163,34 @@ func (r *results) printRestart(w io.Writer) {
 		fmt.Fprintf(w, "\nPeak RSS (VmHWM) with %d realized Networks: %s after the restart (the controller that created them: %s)\n",
 			rs.n, mib(rs.peakRSS), mib(rs.creatorPeak))
 	}
+}
+
+// printTenants prints the tenants stage.
+func (r *results) printTenants(w io.Writer) {
+	ts := r.tenants
+	if ts == nil {
+		return
+	}
+	c, rs := ts.create, ts.restart
+	fmt.Fprintf(w, "\nTenants: %d Networks across %d projects, Neutron behind Keystone: the controller's own project and %d tenants' (a credentials Secret each):\n",
+		ts.n, ts.projects, ts.projects-1)
+	fmt.Fprintf(w, "  create: %s (%.1f Networks/s); Neutron calls %d, per Network %s; tokens %d\n",
+		secs(c.dur), float64(ts.n)/c.dur.Seconds(), c.calls.total(), c.calls.perNetwork(ts.n), ts.createTokens)
+	last := "no Neutron call at all"
+	if rs.lastCall >= 0 {
+		last = fmt.Sprintf("last Neutron call %s after start", secs(rs.lastCall))
+	}
+	fmt.Fprintf(w, "  restart: Neutron calls until quiet %d (%s; at most 1 + 2×%d = %d); tokens %d (at most %d); /readyz %s after start, %s\n",
+		rs.calls.total(), rs.calls, ts.projects, 1+2*ts.projects, ts.restartTokens, ts.projects, secs(rs.readyAfter), last)
+	fmt.Fprintf(w, "  peak RSS after the restart: %s\n", mib(rs.peakRSS))
+}
+
+// printCommand prints the command that made the results.
+func (r *results) printCommand(w io.Writer) {
+	o := r.opts
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d",
-		o.n, o.workers, o.rounds, o.restartN)))
+	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d",
+		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN)))
 }
 
 // perNetwork formats counts divided by n, most frequent first, e.g. "GET 8.20, POST 2.00",

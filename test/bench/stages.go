@@ -270,20 +270,25 @@ func (b *bench) controllerRound(ctx context.Context, r int) (stageResult, error)
 	return res, nil
 }
 
+// restartCount is what a restarted controller did until Neutron was quiet.
+type restartCount struct {
+	calls      callCounts
+	metric     opCounts
+	readyAfter time.Duration // /readyz (informer synced) after process start
+	lastCall   time.Duration // last Neutron request after process start; -1 if none
+	peakRSS    int64
+}
+
 // restartResult describes a controller restart over M realized Networks.
 type restartResult struct {
+	restartCount
 	n           int
 	create      phase // the first controller creating the Networks
-	calls       callCounts
-	metric      opCounts
-	readyAfter  time.Duration // /readyz (informer synced) after process start
-	lastCall    time.Duration // last Neutron request after process start; -1 if none
-	peakRSS     int64         // the restarted controller
-	creatorPeak int64         // the controller that created the Networks
+	creatorPeak int64 // the controller that created the Networks
 }
 
 func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
-	res := &restartResult{n: b.o.restartN, lastCall: -1}
+	res := &restartResult{n: b.o.restartN}
 	clusterID := fmt.Sprintf("bench-%s-restart", b.runID)
 	names := networkNames("restart-"+b.runID, b.o.restartN)
 
@@ -307,17 +312,24 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 	if err := b.stopRunning(); err != nil {
 		return nil, err
 	}
+	res.restartCount, err = b.restartQuiet(ctx, clusterID, "restart")
+	return res, err
+}
+
+// restartQuiet starts a controller for clusterID once Neutron is quiet, counts its
+// Neutron calls until -quiet after its /readyz, and stops it.
+func (b *bench) restartQuiet(ctx context.Context, clusterID, logName string) (restartCount, error) {
+	res := restartCount{lastCall: -1}
 	m2, err := b.settled(ctx, nil)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
-
-	p, err = startController(b.ctl, clusterID, "restart")
+	p, err := startController(b.ctl, clusterID, logName)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	b.running = p
-	logf("restart: started controller pid %d; counting Neutron calls until %s of quiet after /readyz", p.pid(), b.o.quiet)
+	logf("%s: started controller pid %d; counting Neutron calls until %s of quiet after /readyz", logName, p.pid(), b.o.quiet)
 	var readyAt atomic.Pointer[time.Time]
 	readyErr := make(chan error, 1)
 	go func() {
@@ -332,29 +344,26 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 		return ready != nil && now.Sub(later(last, *ready)) >= b.o.quiet
 	})
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	if err := <-readyErr; err != nil {
-		return nil, err
+		return res, err
 	}
 	m3, err := b.markNow(p)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	res.readyAfter = readyAt.Load().Sub(p.started)
 	if !lastAt.IsZero() {
 		res.lastCall = lastAt.Sub(p.started)
 	}
 	if res.calls, err = b.log.count(m2.offset, m3.offset); err != nil {
-		return nil, err
+		return res, err
 	}
 	// The restarted controller's count since its start.
 	res.metric = m3.metric
 	if res.peakRSS, err = p.peakRSS(); err != nil {
-		return nil, err
+		return res, err
 	}
-	if err := b.stopRunning(); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res, b.stopRunning()
 }
