@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -15,9 +16,10 @@ type client struct {
 	// mu is held while authenticating, so that Networks sharing the credentials wait
 	// for one attempt instead of making their own: Keystone locks users out after
 	// repeated failures.
-	mu        sync.Mutex
-	driver    neutron.Driver
-	projectID string
+	mu sync.Mutex
+	// conn is set, under mu, once authenticated; read without mu, so that the resync
+	// sees a connected client's project while another Network holds mu.
+	conn atomic.Pointer[connection]
 	// err is the last failure; a terminal one stands until the credentials change (and
 	// with them the client), a transient one for the registry's backoff.
 	err      *Error
@@ -26,18 +28,25 @@ type client struct {
 	users int
 }
 
+// connection is an authenticated client's driver and the project of its token.
+type connection struct {
+	driver    neutron.Driver
+	projectID string
+}
+
 // connect returns the client's driver and project, authenticating on first use.
 func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron.Driver, string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.driver != nil {
-		refusable, ok := c.driver.(interface{ Refused() error })
+	if conn := c.conn.Load(); conn != nil {
+		refusable, ok := conn.driver.(interface{ Refused() error })
 		if !ok || refusable.Refused() == nil {
-			return c.driver, c.projectID, nil
+			return conn.driver, conn.projectID, nil
 		}
 		// Keystone stopped accepting the credentials since (password changed,
 		// application credential deleted): refused until the Secret changes.
-		c.err, c.failedAt, c.driver = authFailure(cloud, refusable.Refused()), r.now(), nil
+		c.err, c.failedAt = authFailure(cloud, refusable.Refused()), r.now()
+		c.conn.Store(nil)
 		return nil, "", c.err
 	}
 	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
@@ -48,18 +57,17 @@ func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron
 		c.err, c.failedAt = authFailure(cloud, err), r.now()
 		return nil, "", c.err
 	}
-	c.driver, c.projectID, c.err = driver, projectID, nil
+	c.err = nil
+	c.conn.Store(&connection{driver: driver, projectID: projectID})
 	return driver, projectID, nil
 }
 
-// connected returns the driver and project of a client that authenticated.
+// connected returns the driver and project of a client that authenticated (nil before).
 func (c *client) connected() (neutron.Driver, string) {
-	if !c.mu.TryLock() {
-		// Authenticating right now: not yet usable.
-		return nil, ""
+	if conn := c.conn.Load(); conn != nil {
+		return conn.driver, conn.projectID
 	}
-	defer c.mu.Unlock()
-	return c.driver, c.projectID
+	return nil, ""
 }
 
 // authFailure turns a failed authentication into the Network's reason: refused

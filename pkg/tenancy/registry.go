@@ -88,7 +88,9 @@ func NewRegistry(config Config, secrets SecretSource, connect Connector) *Regist
 		projects:           map[string]*project{},
 	}
 	if config.Own != nil {
-		r.clients[ownFingerprint] = &client{driver: config.Own.Driver, projectID: config.Own.ProjectID}
+		own := &client{}
+		own.conn.Store(&connection{driver: config.Own.Driver, projectID: config.Own.ProjectID})
+		r.clients[ownFingerprint] = own
 		r.projects[config.Own.ProjectID] = newProject(config.Own.Driver, config.ClusterID)
 	}
 	return r

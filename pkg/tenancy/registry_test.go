@@ -369,3 +369,33 @@ func TestCredentialsRefusedOnRenewalAreNotTriedAgain(t *testing.T) {
 		t.Errorf("after the Secret changed: err %v, %d authentications, want nil and 2", err, connects)
 	}
 }
+
+// TestResyncKeepsAProjectWhoseClientIsBusy: a Network holding its client (authenticating
+// or checking it) while the resync lists the projects must not make the resync drop the
+// project, which would cost a refill of its store.
+func TestResyncKeepsAProjectWhoseClientIsBusy(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.keystone.passwords["alice"] = "pw"
+	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatal(err)
+	}
+	f.registry.mu.Lock()
+	var held *client
+	for _, c := range f.registry.clients {
+		held = c
+	}
+	f.registry.mu.Unlock()
+	held.mu.Lock()
+	projects := f.registry.Projects()
+	held.mu.Unlock()
+	if len(projects) != 1 || projects[0].ID != "project-alice" {
+		t.Fatalf("projects while the client is busy: %v, want project-alice", projects)
+	}
+	if _, err := f.resolve("team-a", "n", "os"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.keystone.neutrons["project-alice"].Calls(); len(got) != 2 {
+		t.Errorf("Neutron calls %q, want the store filled once (2 lists)", got)
+	}
+}
