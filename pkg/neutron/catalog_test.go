@@ -36,7 +36,7 @@ func TestNetworkEndpointFromCatalog(t *testing.T) {
 			switch {
 			case tc.want == "" && err == nil:
 				t.Errorf("got %q, want an error", got)
-			case tc.want == "" && !strings.Contains(err.Error(), "no "):
+			case tc.want == "" && !strings.Contains(err.Error(), "the catalog has no"):
 				t.Errorf("error %q does not say what is missing", err)
 			case tc.want != "" && (err != nil || got != tc.want):
 				t.Errorf("got %q, %v; want %q", got, err, tc.want)
