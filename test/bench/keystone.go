@@ -19,16 +19,11 @@ import (
 // tenantCloud is the cloud name in every tenant's clouds.yaml.
 const tenantCloud = "bench"
 
-// tenant is one project of the tenants stage and the clouds.yaml of its member user.
-type tenant struct {
-	project    string
-	cloudsYAML string
-}
-
 // ensureTenants makes, as adminCloud of the clouds.yaml at path, n projects
 // "bench-tenant-<i>", each with a user holding only the member role there, whose password
-// is new for this run. They stay in Keystone for the next run, which finds them.
-func ensureTenants(ctx context.Context, path, adminCloud string, n, workers int) ([]tenant, error) {
+// is new for this run, and returns the clouds.yaml of each user. They stay in Keystone for
+// the next run, which finds them.
+func ensureTenants(ctx context.Context, path, adminCloud string, n, workers int) ([]string, error) {
 	ao, eo, _, err := clouds.Parse(clouds.WithLocations(path), clouds.WithCloudName(adminCloud))
 	if err != nil {
 		return nil, fmt.Errorf("reading cloud %s of %s: %w", adminCloud, path, err)
@@ -46,7 +41,7 @@ func ensureTenants(ctx context.Context, path, adminCloud string, n, workers int)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]tenant, n)
+	out := make([]string, n)
 	err = parallel(ctx, n, workers, func(ctx context.Context, i int) error {
 		name := fmt.Sprintf("bench-tenant-%d", i)
 		projectID, err := ensureProject(ctx, identity, name)
@@ -61,8 +56,7 @@ func ensureTenants(ctx context.Context, path, adminCloud string, n, workers int)
 		if err := roles.Assign(ctx, identity, member, roles.AssignOpts{UserID: userID, ProjectID: projectID}).ExtractErr(); err != nil {
 			return fmt.Errorf("granting role member on project %s: %w", name, err)
 		}
-		out[i].project = projectID
-		out[i].cloudsYAML, err = memberCloudsYAML(ao.IdentityEndpoint, eo.Region, name+"-user", password, name)
+		out[i], err = memberCloudsYAML(ao.IdentityEndpoint, eo.Region, name+"-user", password, name)
 		return err
 	})
 	return out, err

@@ -34,9 +34,9 @@ func (b *bench) tenantsStage(ctx context.Context) (*tenantsResult, error) {
 	}
 	// secrets[0] is "": those Networks are in the controller's own project.
 	secrets := make([]string, res.projects)
-	for i, t := range tenants {
+	for i, cloudsYAML := range tenants {
 		secrets[i+1] = fmt.Sprintf("bench-tenant-%d", i)
-		if err := b.putSecret(ctx, secrets[i+1], t.cloudsYAML); err != nil {
+		if err := b.putSecret(ctx, secrets[i+1], cloudsYAML); err != nil {
 			return nil, err
 		}
 	}
