@@ -14,6 +14,8 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/roles"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
 	"sigs.k8s.io/yaml"
+
+	"github.com/samplecrd/network-controller/test/serverlog"
 )
 
 // tenantCloud is the cloud name in every tenant's clouds.yaml.
@@ -125,8 +127,8 @@ func memberCloudsYAML(authURL, region, user, password, project string) (string, 
 	return string(out), err
 }
 
-// keystoneLog is Keystone's request log (hack/local-keystone.sh's format), where the
-// controller's token requests are counted by its user agent.
+// keystoneLog is Keystone's request log, where the controller's token requests are
+// counted by its user agent.
 type keystoneLog struct {
 	path string
 }
@@ -146,10 +148,8 @@ func (l keystoneLog) controllerTokens(skip int) (tokens, lines int, err error) {
 		if lines <= skip {
 			continue
 		}
-		// 23/Nov/2026:10:13:02 +0000 ADDR METHOD URI STATUS MSECS ua="..."
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 7 && fields[3] == "POST" && fields[4] == "/v3/auth/tokens" && fields[5] == "201" &&
-			strings.Contains(sc.Text(), `ua="network-controller `) {
+		r, ok := serverlog.ParseKeystoneRequest(sc.Text())
+		if ok && r.IsTokenIssue("201") && strings.HasPrefix(r.UserAgent, "network-controller ") {
 			tokens++
 		}
 	}

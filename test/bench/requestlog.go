@@ -6,34 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/samplecrd/network-controller/test/serverlog"
 )
-
-// requestLine matches the line neutron-server's WSGI layer writes once per answered API
-// request, e.g.
-//
-//	... INFO neutron.wsgi [req-... - fake_project_id - - - -] 127.0.0.1 "GET /v2.0/networks?tags=x HTTP/1.1" status: 200  len: 189 time: 0.33
-//
-// Counting these lines counts calls as Neutron saw them, whoever made them.
-var requestLine = regexp.MustCompile(`neutron\.wsgi .*"([A-Z]+) (\S+) HTTP/[0-9.]+" status: ([0-9]+)`)
-
-// request is one parsed request line.
-type request struct {
-	Method string
-	Path   string
-	Status string
-}
-
-// parseRequestLine returns the request a neutron-server log line records, if it is one.
-func parseRequestLine(line string) (request, bool) {
-	m := requestLine.FindStringSubmatch(line)
-	if m == nil {
-		return request{}, false
-	}
-	return request{Method: m[1], Path: m[2], Status: m[3]}, true
-}
 
 // callCounts are Neutron requests by HTTP method.
 type callCounts map[string]int
@@ -114,7 +91,7 @@ func (l *requestLog) count(from, to int64) (callCounts, error) {
 	}
 	out := callCounts{}
 	for _, line := range strings.Split(string(buf), "\n") {
-		if r, ok := parseRequestLine(line); ok {
+		if r, ok := serverlog.ParseNeutronRequest(line); ok {
 			out[r.Method]++
 		}
 	}

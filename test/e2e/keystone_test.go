@@ -22,6 +22,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/test/serverlog"
 )
 
 // statusRecorder remembers every Ready=False condition other than Provisioning that
@@ -341,21 +342,11 @@ func (k Keystone) ControllerTokenAnswers(t testing.TB, skip int, status string) 
 		if n <= skip {
 			continue
 		}
-		line := sc.Text()
-		// Format (hack/local-keystone.sh): 23/Nov/2026:10:13:02 +0000 ADDR METHOD URI STATUS MSECS ua="..."
-		fields := strings.Fields(line)
-		if len(fields) < 7 || fields[3] != "POST" || fields[4] != "/v3/auth/tokens" || fields[5] != status {
+		r, ok := serverlog.ParseKeystoneRequest(sc.Text())
+		if !ok || !r.IsTokenIssue(status) || !strings.Contains(r.UserAgent, "network-controller") {
 			continue
 		}
-		ua := line[strings.Index(line, `ua="`)+4:]
-		if !strings.Contains(ua, "network-controller") {
-			continue
-		}
-		at, err := time.Parse("02/Jan/2006:15:04:05 -0700", fields[0]+" "+fields[1])
-		if err != nil {
-			t.Fatalf("Keystone request log line %q: %v", line, err)
-		}
-		out = append(out, TokenRequest{At: at, UserAgent: strings.TrimSuffix(ua, `"`)})
+		out = append(out, TokenRequest{At: r.At, UserAgent: r.UserAgent})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("reading Keystone's request log: %v", err)

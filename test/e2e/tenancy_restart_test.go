@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/samplecrd/network-controller/test/serverlog"
 )
 
 // A controller restarted over Networks in three projects (its own, team-a's, team-b's)
@@ -71,10 +73,10 @@ func TestTenantRestartCost(t *testing.T) {
 
 // waitNeutronQuiet waits until neutron-server logged no request for quiet, and returns
 // the requests it logged after byte offset from.
-func waitNeutronQuiet(t *testing.T, path string, from int64, quiet time.Duration) []NeutronRequest {
+func waitNeutronQuiet(t *testing.T, path string, from int64, quiet time.Duration) []serverlog.NeutronRequest {
 	t.Helper()
 	seen, since := -1, time.Now()
-	var calls []NeutronRequest
+	var calls []serverlog.NeutronRequest
 	Eventually(t, 2*time.Minute, 200*time.Millisecond, fmt.Sprintf("neutron-server quiet for %s", quiet), func() error {
 		calls = NeutronRequestsSince(t, path, from)
 		if len(calls) != seen {
