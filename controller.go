@@ -23,9 +23,9 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
-	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions/samplecrd/v1"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -46,6 +46,9 @@ type Config struct {
 	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
 	// create whose object is not in the informer cache yet is never collected.
 	OrphanGracePeriod time.Duration
+	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
+	// namespaces are left alone: another controller may manage those.
+	Namespaces scope.Namespaces
 	// RetryBaseDelay and RetryMaxDelay bound the per-object exponential backoff.
 	RetryBaseDelay time.Duration
 	RetryMaxDelay  time.Duration
@@ -53,8 +56,11 @@ type Config struct {
 
 // Controller makes the Neutron side of every Network object match its spec.
 type Controller struct {
-	client         clientset.Interface
-	networksLister listers.NetworkLister
+	client clientset.Interface
+	// networks are the informers of Networks in the watched namespaces.
+	networks *scope.Informers
+	// guard keeps the finalizer on credentials Secrets; nil without a Secret informer.
+	guard *credentialsGuard
 	// synced are the informers workers need: Networks and, with tenants, Secrets.
 	synced []cache.InformerSynced
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
@@ -72,14 +78,14 @@ type Controller struct {
 	now func() time.Time
 }
 
-// NewController wires the event handlers of the Network informer, and of the informer of
-// Secrets' metadata, into the workqueue.
+// NewController wires the event handlers of the Network informers, and of the informers of
+// Secrets' metadata (nil: no Secrets are watched), into the workqueues.
 func NewController(
 	ctx context.Context,
 	kubeclientset kubernetes.Interface,
 	networkclientset clientset.Interface,
-	networkInformer informers.NetworkInformer,
-	secretInformer cache.SharedIndexInformer,
+	networks *scope.Informers,
+	secrets *scope.Informers,
 	tenants *tenancy.Registry,
 	m *metrics.Metrics,
 	config Config,
@@ -101,9 +107,9 @@ func NewController(
 	)
 
 	c := &Controller{
-		client:         networkclientset,
-		networksLister: networkInformer.Lister(),
-		synced:         []cache.InformerSynced{networkInformer.Informer().HasSynced},
+		client:   networkclientset,
+		networks: networks,
+		synced:   []cache.InformerSynced{networks.HasSynced},
 		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
 		recorder: recorder,
@@ -114,7 +120,7 @@ func NewController(
 	}
 
 	logger.Info("Setting up event handlers")
-	_, err := networkInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+	err := networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    c.enqueueNetwork,
 		UpdateFunc: c.handleUpdate,
 		DeleteFunc: c.enqueueNetwork,
@@ -122,7 +128,13 @@ func NewController(
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
-	if err := c.watchCredentials(networkInformer.Informer(), secretInformer); err != nil {
+	if secrets == nil {
+		return c, nil
+	}
+	if err := c.watchCredentials(secrets); err != nil {
+		return nil, err
+	}
+	if c.guard, err = newCredentialsGuard(networks, secrets, kubeclientset.CoreV1(), config); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -156,6 +168,9 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	}
 	if c.config.NeutronResyncPeriod > 0 {
 		go c.resyncEvery(ctx, c.config.NeutronResyncPeriod)
+	}
+	if c.guard != nil {
+		go c.guard.run(ctx)
 	}
 
 	logger.Info("Started workers")
@@ -282,7 +297,7 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 	logger := klog.LoggerWithValues(klog.FromContext(ctx), "network", key)
 	ctx = klog.NewContext(ctx, logger)
 
-	network, err := c.networksLister.Networks(key.Namespace).Get(key.Name)
+	network, err := listers.NewNetworkLister(c.networks.Indexer(key.Namespace)).Networks(key.Namespace).Get(key.Name)
 	if apierrors.IsNotFound(err) {
 		// Gone with its finalizer: its Neutron side was removed before. Anything that
 		// escaped (an object deleted with --force and no finalizer) is collected by the

@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // bySecretIndex indexes Networks by the namespace/name of the Secret their credentials
@@ -17,14 +18,11 @@ const bySecretIndex = "credentialsSecret"
 // watchCredentials queues the Networks that use a Secret whenever it is created, changed
 // or deleted: a rotated credential is used from the next Neutron call on, and a Network
 // waiting for a missing or broken Secret is tried again as soon as it is fixed.
-// secretInformer watches Secrets' metadata only; it may be nil (no tenants' Secrets).
-func (c *Controller) watchCredentials(networkInformer, secretInformer cache.SharedIndexInformer) error {
-	if secretInformer == nil {
-		return nil
-	}
+// secrets watch Secrets' metadata only.
+func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 	// A Network whose Secret the cache has not seen yet would be refused as missing.
-	c.synced = append(c.synced, secretInformer.HasSynced)
-	err := networkInformer.AddIndexers(cache.Indexers{bySecretIndex: func(obj any) ([]string, error) {
+	c.synced = append(c.synced, secrets.HasSynced)
+	err := c.networks.AddIndexers(cache.Indexers{bySecretIndex: func(obj any) ([]string, error) {
 		network, ok := obj.(*samplecrdv1.Network)
 		if !ok || network.Spec.CloudCredentialsRef == nil {
 			return nil, nil
@@ -43,7 +41,7 @@ func (c *Controller) watchCredentials(networkInformer, secretInformer cache.Shar
 			utilruntime.HandleError(fmt.Errorf("credentials watch: unexpected object %T", obj))
 			return
 		}
-		users, err := networkInformer.GetIndexer().ByIndex(bySecretIndex, secret.GetNamespace()+"/"+secret.GetName())
+		users, err := c.networks.Indexer(secret.GetNamespace()).ByIndex(bySecretIndex, secret.GetNamespace()+"/"+secret.GetName())
 		if err != nil {
 			utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s/%s: %w", secret.GetNamespace(), secret.GetName(), err))
 			return
@@ -52,7 +50,7 @@ func (c *Controller) watchCredentials(networkInformer, secretInformer cache.Shar
 			c.enqueueNetwork(network)
 		}
 	}
-	_, err = secretInformer.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	err = secrets.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: queueUsers,
 		UpdateFunc: func(old, new any) {
 			if old.(metav1.Object).GetResourceVersion() != new.(metav1.Object).GetResourceVersion() {

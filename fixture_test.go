@@ -25,6 +25,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -68,7 +69,7 @@ func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 	// The controller's own cloud is this fake Neutron without authentication; no Network
 	// of these tests names credentials.
 	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver}}, noSecrets{}, nil)
-	c, err := NewController(ctx, k8sfake.NewClientset(), client, networkInformer, nil, tenants, metrics.New(), Config{
+	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, metrics.New(), Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,
 		RetryBaseDelay:    time.Millisecond,

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
@@ -28,6 +29,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -110,9 +112,9 @@ func run(opts options) error {
 	}
 	if own != nil {
 		own.Driver.(*neutron.Client).LimitRate(limiter, m.ObserveNeutronRateLimitWait)
-		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "projectID", own.ProjectID)
+		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "projectID", own.ProjectID)
 	} else {
-		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "ownCloud", false)
+		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "ownCloud", false)
 	}
 	allowed, err := allowedAuthURLs(opts)
 	if err != nil {
@@ -124,7 +126,7 @@ func run(opts options) error {
 	if err != nil {
 		return fmt.Errorf("creating metadata client: %w", err)
 	}
-	secretInformer, err := newSecretMetadataInformer(metadataClient)
+	secretInformers, err := newSecretMetadataInformers(metadataClient, opts.namespaces)
 	if err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func run(opts options) error {
 		Allowed:            allowed,
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, tenancy.NewWatchedSecrets(secretInformer, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
+	}, tenancy.NewWatchedSecrets(secretInformers, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
 		client, projectID, err := neutron.ConnectKeystone(ctx, creds, observe)
 		if err != nil {
 			return nil, "", err
@@ -142,9 +144,11 @@ func run(opts options) error {
 		return client, projectID, nil
 	})
 
-	informerFactory := informers.NewSharedInformerFactory(networkClient, 0)
-	controller, err := NewController(ctx, kubeClient, networkClient,
-		informerFactory.Samplecrd().V1().Networks(), secretInformer, tenants, m, config)
+	networkInformers := scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
+		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace)).
+			Samplecrd().V1().Networks().Informer()
+	})
+	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretInformers, tenants, m, config)
 	if err != nil {
 		return err
 	}
@@ -153,9 +157,8 @@ func run(opts options) error {
 	if err := endpoints.Serve(ctx, opts.metricsBindAddress, m.Registry(), opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
-	go secretInformer.RunWithContext(ctx)
-	informerFactory.Start(ctx.Done())
-	defer informerFactory.Shutdown()
+	secretInformers.Run(ctx)
+	networkInformers.Run(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 
 	if !opts.leaderElect {
@@ -183,6 +186,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		ClusterID:           opts.clusterID,
 		NeutronResyncPeriod: opts.neutronResyncPeriod,
 		OrphanGracePeriod:   opts.orphanGracePeriod,
+		Namespaces:          opts.namespaces,
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
 	}
@@ -194,7 +198,12 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 			}
 			config.ClusterID = string(ns.UID)
 		}
-		if _, err := networkClient.SamplecrdV1().Networks("").List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+		// The first watched namespace stands for all: each is listed the same way.
+		namespace := metav1.NamespaceAll
+		if !opts.namespaces.All() {
+			namespace = opts.namespaces[0]
+		}
+		if _, err := networkClient.SamplecrdV1().Networks(namespace).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
 			return fmt.Errorf("listing Networks (is the CRD installed? kubectl apply -f crd/): %w", err)
 		}
 		return nil

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -39,10 +38,11 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 	c.metrics.SetManagedNetworks(c.tenants.Len())
 	// Listed after Neutron, so a Network created meanwhile is not mistaken for missing
 	// resources' owner the other way round: its Neutron side is simply not seen yet.
-	objects, err := c.networksLister.List(labels.Everything())
-	if err != nil {
-		logger.Error(err, "Skipping Neutron resync: cannot list Networks from the informer cache")
-		return
+	var objects []*samplecrdv1.Network
+	for _, obj := range c.networks.List() {
+		if network, ok := obj.(*samplecrdv1.Network); ok {
+			objects = append(objects, network)
+		}
 	}
 
 	requeued := 0
@@ -142,6 +142,10 @@ func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project
 			continue
 		}
 		for _, n := range store.CachedNetworks(uid) {
+			if namespace, ok := neutron.OwnerNamespace(n); !c.config.Namespaces.All() && (!ok || !c.config.Namespaces.Contains(namespace)) {
+				logger.V(4).Info("Leaving a network of a namespace this controller does not watch", "networkID", n.ID, "name", n.Name)
+				continue
+			}
 			if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
 				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
 				continue

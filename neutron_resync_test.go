@@ -8,6 +8,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // A controller that starts leading over Networks that are all Ready makes two list calls
@@ -98,5 +99,31 @@ func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
 	f.controller.resyncNeutron(f.ctx)
 	if n := f.controller.workqueue.Len(); n != 0 {
 		t.Errorf("resync queued %d items; a spec Neutron rejected must wait for a spec change", n)
+	}
+}
+
+// A controller limited to some namespaces collects only the orphans of those: a Network
+// of another namespace is not in its cache because another controller manages it.
+func TestNeutronResyncCollectsOrphansOfWatchedNamespacesOnly(t *testing.T) {
+	f := newFixture(t)
+	f.controller.config.Namespaces = scope.Namespaces{"team-a"}
+	f.startLeading()
+	ours := neutron.ClusterDescription(testClusterID)
+	for _, o := range []neutron.Owner{
+		{ClusterID: testClusterID, Namespace: "team-a", Name: "gone", UID: "uid-a"},
+		{ClusterID: testClusterID, Namespace: "team-b", Name: "elsewhere", UID: "uid-b"},
+	} {
+		f.neutron.PutNetwork(neutron.Network{ID: "net-" + o.Namespace, Name: o.ResourceName(), Description: ours, Tags: o.Tags(), CreatedAt: anHourAgo})
+	}
+	f.neutron.ClearCalls()
+
+	f.controller.resyncNeutron(f.ctx)
+
+	var ids []string
+	for _, n := range f.neutron.Networks() {
+		ids = append(ids, n.ID)
+	}
+	if want := []string{"net-team-b"}; !slices.Equal(ids, want) {
+		t.Errorf("networks left = %v, want %v (team-a's orphan collected, team-b's left to its controller)", ids, want)
 	}
 }

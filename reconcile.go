@@ -47,6 +47,9 @@ func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if network, err = c.ensureFinalizer(ctx, store, network); err != nil {
 		return err
 	}
+	if err := c.guard.protect(ctx, network); err != nil {
+		return c.recordFailure(ctx, network, "", err)
+	}
 	if network, err = c.recordProject(ctx, network, tenant.ProjectID); err != nil {
 		return err
 	}

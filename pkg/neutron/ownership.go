@@ -104,6 +104,17 @@ func OwnerUID(n Network) (string, bool) {
 	return "", false
 }
 
+// OwnerNamespace returns the namespace of the Network that n belongs to, from the name its
+// create request gave it (a namespace is never long enough to be shortened away).
+func OwnerNamespace(n Network) (string, bool) {
+	rest, ok := strings.CutPrefix(n.Name, namePrefix)
+	if !ok {
+		return "", false
+	}
+	namespace, _, ok := strings.Cut(rest, "_")
+	return namespace, ok && namespace != ""
+}
+
 // hashLength is the number of hex digits of SHA-256 kept when a name is shortened: 48 bits
 // make two shortened names of one cluster collide with negligible probability.
 const hashLength = 12

@@ -110,3 +110,21 @@ func dnsChars(s string, dots bool) bool {
 	}
 	return true
 }
+
+func TestOwnerNamespaceFromTheName(t *testing.T) {
+	long := Owner{ClusterID: "c", Namespace: strings.Repeat("n", 63), Name: strings.Repeat("x", 253), UID: "0a1b2c3d-0000-0000-0000-000000000000"}
+	for _, tc := range []struct {
+		name, want string
+		ok         bool
+	}{
+		{Owner{Namespace: "team-a", Name: "net", UID: "u"}.ResourceName(), "team-a", true},
+		{long.ResourceName(), long.Namespace, true},
+		{"someone-elses-network", "", false},
+		{"k8s_", "", false},
+	} {
+		got, ok := OwnerNamespace(Network{Name: tc.name})
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("OwnerNamespace(%q) = %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}

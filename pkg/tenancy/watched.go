@@ -7,25 +7,26 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/cache"
+
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // WatchedSecrets is the SecretSource of a running controller: versions from an informer
 // of Secrets' metadata (which never carries their data), data by a GET of the one Secret
 // a Network names.
 type WatchedSecrets struct {
-	indexer cache.Indexer
-	client  kubernetes.Interface
+	informers *scope.Informers
+	client    kubernetes.Interface
 }
 
-// NewWatchedSecrets reads versions from informer, an informer of Secrets' metadata, and
-// data through client.
-func NewWatchedSecrets(informer cache.SharedIndexInformer, client kubernetes.Interface) *WatchedSecrets {
-	return &WatchedSecrets{indexer: informer.GetIndexer(), client: client}
+// NewWatchedSecrets reads versions from informers of Secrets' metadata, and data through
+// client.
+func NewWatchedSecrets(informers *scope.Informers, client kubernetes.Interface) *WatchedSecrets {
+	return &WatchedSecrets{informers: informers, client: client}
 }
 
 func (w *WatchedSecrets) Version(namespace, name string) (string, bool) {
-	obj, exists, err := w.indexer.GetByKey(namespace + "/" + name)
+	obj, exists, err := w.informers.Indexer(namespace).GetByKey(namespace + "/" + name)
 	if err != nil || !exists {
 		return "", false
 	}
@@ -44,8 +45,8 @@ func (w *WatchedSecrets) Data(ctx context.Context, namespace, name string) (map[
 	return secret.Data, secret.ResourceVersion, nil
 }
 
-// StripSecretMetadata keeps, of a Secret's metadata, only what identifies it and its
-// version. The rest is not needed, and an annotation such as
+// StripSecretMetadata keeps, of a Secret's metadata, only what identifies it, its version
+// and what the finalizer guard reads. The rest is not needed, and an annotation such as
 // kubectl.kubernetes.io/last-applied-configuration holds a copy of the Secret's data.
 func StripSecretMetadata(obj any) (any, error) {
 	m, ok := obj.(*metav1.PartialObjectMetadata)
@@ -57,6 +58,7 @@ func StripSecretMetadata(obj any) (any, error) {
 		TypeMeta: m.TypeMeta,
 		ObjectMeta: metav1.ObjectMeta{
 			Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+			Finalizers: m.Finalizers, DeletionTimestamp: m.DeletionTimestamp,
 		},
 	}, nil
 }

@@ -64,6 +64,10 @@ const (
 	// ReasonCredentialsProjectChanged: the credentials now resolve to another project than
 	// status.projectID, where the Network's resources are.
 	ReasonCredentialsProjectChanged = "CredentialsProjectChanged"
+	// ReasonCredentialsSecretDeleting (transient): the Secret is being deleted and does
+	// not carry CredentialsFinalizerName, so nothing is created with credentials that
+	// could be gone before they are needed to delete it again.
+	ReasonCredentialsSecretDeleting = "CredentialsSecretDeleting"
 )
 
 // IsTerminalReason reports whether a Ready reason is one no retry can cure: the Network
@@ -83,6 +87,10 @@ func IsTerminalReason(reason string) bool {
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
 // network.
 const FinalizerName = "samplecrd.k8s.io/neutron-cleanup"
+
+// CredentialsFinalizerName keeps a credentials Secret in the API while a Network that
+// uses it holds FinalizerName: deleting the Network's Neutron resources needs it.
+const CredentialsFinalizerName = "samplecrd.k8s.io/credentials-in-use"
 
 // ReadyCondition returns the Network's Ready condition, or nil.
 func (n *Network) ReadyCondition() *metav1.Condition {

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
+)
+
+// credentialsGuard keeps samplecrdv1.CredentialsFinalizerName on a credentials Secret
+// while a Network that uses it holds the Network finalizer, that is while the Network may
+// have Neutron resources only those credentials can delete. Deleting the Secret, alone or
+// with its namespace, then waits until the last such Network has cleaned up.
+//
+// The Network's own sync adds the finalizer before anything is created in Neutron; this
+// guard's queue, keyed by Secret, removes it when no Network needs it any more, and puts
+// it back if it was removed while one still does.
+type credentialsGuard struct {
+	networks *scope.Informers
+	secrets  *scope.Informers
+	client   typedcorev1.SecretsGetter
+	queue    workqueue.TypedRateLimitingInterface[cache.ObjectName]
+}
+
+const credentialsQueueName = "credentials-secrets"
+
+func newCredentialsGuard(networks, secrets *scope.Informers, client typedcorev1.SecretsGetter, config Config) (*credentialsGuard, error) {
+	g := &credentialsGuard{
+		networks: networks,
+		secrets:  secrets,
+		client:   client,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](config.RetryBaseDelay, config.RetryMaxDelay),
+			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: credentialsQueueName}),
+	}
+	if err := networks.AddEventHandler(g.networkEvents()); err != nil {
+		return nil, fmt.Errorf("adding the credentials guard's Network event handlers: %w", err)
+	}
+	if err := secrets.AddEventHandler(g.secretEvents()); err != nil {
+		return nil, fmt.Errorf("adding the credentials guard's Secret event handlers: %w", err)
+	}
+	return g, nil
+}
+
+// networkEvents queue the Secret of a Network that appears, goes, starts or stops holding
+// it, or moves to another Secret; not the Secret of every status write.
+func (g *credentialsGuard) networkEvents() cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: g.enqueueSecretOf,
+		UpdateFunc: func(old, new any) {
+			before, after := old.(*samplecrdv1.Network), new.(*samplecrdv1.Network)
+			if holdsCredentials(before) != holdsCredentials(after) || secretOf(before) != secretOf(after) {
+				g.enqueueSecretOf(old)
+				g.enqueueSecretOf(new)
+			}
+		},
+		DeleteFunc: g.enqueueSecretOf,
+	}
+}
+
+// secretEvents queue only Secrets that carry the finalizer or just lost it: the others
+// get it from the sync of a Network that uses them.
+func (g *credentialsGuard) secretEvents() cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: g.enqueueGuarded,
+		UpdateFunc: func(old, new any) {
+			g.enqueueGuarded(old)
+			g.enqueueGuarded(new)
+		},
+	}
+}
+
+// holdsCredentials reports whether a Network names a Secret and may have Neutron
+// resources that need it: the Network finalizer goes on before the first create and comes
+// off after the last delete.
+func holdsCredentials(network *samplecrdv1.Network) bool {
+	return network.Spec.CloudCredentialsRef != nil && slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
+}
+
+// secretOf returns the key of the Secret a Network's credentials are in, or a zero key.
+func secretOf(network *samplecrdv1.Network) cache.ObjectName {
+	if network.Spec.CloudCredentialsRef == nil {
+		return cache.ObjectName{}
+	}
+	return cache.NewObjectName(network.Namespace, network.Spec.CloudCredentialsRef.SecretName)
+}
+
+func (g *credentialsGuard) enqueueSecretOf(obj any) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef != nil {
+		g.queue.Add(secretOf(network))
+	}
+}
+
+func (g *credentialsGuard) enqueueGuarded(obj any) {
+	if secret, ok := obj.(metav1.Object); ok && slices.Contains(secret.GetFinalizers(), samplecrdv1.CredentialsFinalizerName) {
+		g.queue.Add(cache.MetaObjectToName(secret))
+	}
+}
+
+// protect puts the finalizer on the Secret of a Network about to use it, before anything
+// is created in Neutron with it. It costs no API call when the cache shows it already.
+func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Network) error {
+	if g == nil || network.Spec.CloudCredentialsRef == nil {
+		return nil
+	}
+	key := secretOf(network)
+	secret, ok := g.cachedSecret(key)
+	if !ok {
+		// The credentials were just read from it; the cache will show it in a moment.
+		return fmt.Errorf("Secret %s is not in the informer cache yet", key)
+	}
+	if slices.Contains(secret.GetFinalizers(), samplecrdv1.CredentialsFinalizerName) {
+		return nil
+	}
+	if secret.GetDeletionTimestamp() != nil {
+		// The API refuses new finalizers on an object being deleted.
+		return &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretDeleting, Message: fmt.Sprintf(
+			"Secret %s is being deleted; nothing is created in Neutron with credentials that could be gone before they are needed to delete it again", key)}
+	}
+	if err := setCredentialsFinalizer(ctx, g.client, secret, true); err != nil {
+		return err
+	}
+	klog.FromContext(ctx).V(2).Info("Added the credentials finalizer to the Network's Secret", "secret", key)
+	return nil
+}
+
+// run processes the guard's queue with one worker until ctx is done.
+func (g *credentialsGuard) run(ctx context.Context) {
+	go func() {
+		<-ctx.Done()
+		g.queue.ShutDown()
+	}()
+	wait.UntilWithContext(ctx, func(ctx context.Context) {
+		for g.processNext(ctx) {
+		}
+	}, time.Second)
+}
+
+func (g *credentialsGuard) processNext(ctx context.Context) bool {
+	key, shutdown := g.queue.Get()
+	if shutdown {
+		return false
+	}
+	defer g.queue.Done(key)
+	err := g.sync(ctx, key)
+	switch {
+	case err == nil:
+		g.queue.Forget(key)
+		return true
+	case apierrors.IsConflict(err):
+		klog.FromContext(ctx).V(4).Info("Retrying credentials Secret after a write conflict", "secret", key, "err", err)
+	default:
+		utilruntime.HandleErrorWithContext(ctx, err, "Error guarding credentials Secret; requeuing for later retry", "secret", key)
+	}
+	g.queue.AddRateLimited(key)
+	return true
+}
+
+// sync makes the finalizer's presence on the Secret match whether a Network holds it.
+// A Network that starts to need it between the decision and the write makes its own sync
+// put the finalizer back: its update event queues the Secret here again.
+func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error {
+	secret, ok := g.cachedSecret(key)
+	if !ok {
+		return nil
+	}
+	needed, err := g.needed(key)
+	if err != nil {
+		return err
+	}
+	has := slices.Contains(secret.GetFinalizers(), samplecrdv1.CredentialsFinalizerName)
+	logger := klog.FromContext(ctx)
+	switch {
+	case needed && !has && secret.GetDeletionTimestamp() == nil:
+		if err := setCredentialsFinalizer(ctx, g.client, secret, true); err != nil {
+			return ignoreNotFound(err)
+		}
+		logger.Info("Put the credentials finalizer back on a Secret that Networks still need", "secret", key)
+	case !needed && has:
+		if err := setCredentialsFinalizer(ctx, g.client, secret, false); err != nil {
+			return ignoreNotFound(err)
+		}
+		logger.Info("Removed the credentials finalizer: no Network needs the Secret any more", "secret", key)
+	}
+	return nil
+}
+
+// needed reports whether a Network in the cache uses the Secret and holds its finalizer.
+func (g *credentialsGuard) needed(key cache.ObjectName) (bool, error) {
+	users, err := g.networks.Indexer(key.Namespace).ByIndex(bySecretIndex, key.String())
+	if err != nil {
+		return false, fmt.Errorf("finding the Networks that use Secret %s: %w", key, err)
+	}
+	for _, obj := range users {
+		if network, ok := obj.(*samplecrdv1.Network); ok && holdsCredentials(network) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func (g *credentialsGuard) cachedSecret(key cache.ObjectName) (metav1.Object, bool) {
+	obj, exists, err := g.secrets.Indexer(key.Namespace).GetByKey(key.String())
+	if err != nil || !exists {
+		return nil, false
+	}
+	secret, err := meta.Accessor(obj)
+	return secret, err == nil
+}
+
+// ignoreNotFound: a Secret deleted meanwhile needs no finalizer.
+func ignoreNotFound(err error) error {
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
