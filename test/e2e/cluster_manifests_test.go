@@ -22,7 +22,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestClusterDeployManifests checks deploy/40-deployment.yaml as the apiserver sees it
+// TestClusterDeployManifests checks deploy/base/40-deployment.yaml as the apiserver sees it
 // (server-side dry run, with defaults) in a namespace of this test: the security and
 // operational settings the controller relies on, that every argument is a flag the
 // controller binary accepts, and that a Pod made from the template is admitted under the
@@ -33,12 +33,12 @@ func TestClusterDeployManifests(t *testing.T) {
 	MustKubectl(t, "label", "namespace", ns,
 		"pod-security.kubernetes.io/enforce=restricted", "pod-security.kubernetes.io/warn=restricted")
 
-	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "base", "40-deployment.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(raw), "namespace: network-controller\n") {
-		t.Fatalf("deploy/40-deployment.yaml is not in namespace network-controller")
+		t.Fatalf("deploy/base/40-deployment.yaml is not in namespace network-controller")
 	}
 	manifest := WriteFile(t, "deployment.yaml", strings.ReplaceAll(string(raw), "namespace: network-controller\n", "namespace: "+ns+"\n"))
 	stdout, stderr, err := KubectlAs(t, Kubeconfig, "apply", "--dry-run=server", "-o", "json", "-f", manifest)
@@ -178,37 +178,46 @@ func flagDefault(t *testing.T, name string) time.Duration {
 // TestClusterKustomize renders deploy/ as `kubectl apply -k deploy/` does and has the
 // apiserver accept every object in a server-side dry run (after creating the Namespace for
 // real: a dry run would not create it for the namespaced objects). It also checks that
-// every manifest of deploy/ is a resource of the kustomization, that the image is set by
-// the kustomization, and that an overlay's images: entry reaches the Deployment, as the
+// every manifest of deploy/ and deploy/base/ is a resource of its kustomization, that the
+// image is set by deploy/base/kustomization.yaml, and that an overlay's images: entry reaches the Deployment, as the
 // README tells operators who run their own image.
 func TestClusterKustomize(t *testing.T) {
 	t.Parallel()
-	MustKubectl(t, "apply", "-f", filepath.Join("deploy", "00-namespace.yaml"))
+	MustKubectl(t, "apply", "-f", filepath.Join("deploy", "base", "00-namespace.yaml"))
 
-	var kustomization struct {
+	// Every manifest of deploy/ and deploy/base/ is a resource of its folder's kustomization.
+	type kustomizationFile struct {
 		Resources []string `json:"resources"`
 		Images    []struct {
 			Name, NewName, NewTag string
 		} `json:"images"`
 	}
-	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "kustomization.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := yaml.Unmarshal(raw, &kustomization); err != nil {
-		t.Fatalf("parsing deploy/kustomization.yaml: %v", err)
-	}
-	manifests, err := filepath.Glob(filepath.Join(RepoRoot, "deploy", "*.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range manifests {
-		if base := filepath.Base(m); base != "kustomization.yaml" && !slices.Contains(kustomization.Resources, base) {
-			t.Errorf("deploy/%s is not a resource of deploy/kustomization.yaml, so kubectl apply -k deploy/ leaves it out", base)
+	var base kustomizationFile
+	for _, dir := range []string{"deploy", "deploy/base"} {
+		var kustomization kustomizationFile
+		raw, err := os.ReadFile(filepath.Join(RepoRoot, dir, "kustomization.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := yaml.Unmarshal(raw, &kustomization); err != nil {
+			t.Fatalf("parsing %s/kustomization.yaml: %v", dir, err)
+		}
+		manifests, err := filepath.Glob(filepath.Join(RepoRoot, dir, "*.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range manifests {
+			if name := filepath.Base(m); name != "kustomization.yaml" && !slices.Contains(kustomization.Resources, name) {
+				t.Errorf("%s/%s is not a resource of %s/kustomization.yaml, so kubectl apply -k deploy/ leaves it out", dir, name, dir)
+			}
+		}
+		if dir == "deploy/base" {
+			base = kustomization
 		}
 	}
+	kustomization := base
 	if len(kustomization.Images) != 1 || kustomization.Images[0].Name != "network-controller" {
-		t.Fatalf("deploy/kustomization.yaml images = %+v, want one entry for network-controller", kustomization.Images)
+		t.Fatalf("deploy/base/kustomization.yaml images = %+v, want one entry for network-controller", kustomization.Images)
 	}
 	wantImage := kustomization.Images[0].NewName + ":" + kustomization.Images[0].NewTag
 
@@ -243,6 +252,7 @@ func TestClusterKustomize(t *testing.T) {
 		"ClusterRole/network-controller", "ClusterRoleBinding/network-controller", "Deployment/network-controller",
 		"Namespace/network-controller", "PodDisruptionBudget/network-controller", "Role/network-controller-leader-election",
 		"RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
+		"ValidatingAdmissionPolicy/network-controller-secrets", "ValidatingAdmissionPolicyBinding/network-controller-secrets",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("kubectl kustomize deploy/ objects accepted by the apiserver:\n got %q\nwant %q", got, want)
@@ -296,19 +306,19 @@ func deploymentImage(t *testing.T, obj unstructured.Unstructured) string {
 	return image
 }
 
-// readDeployment parses deploy/40-deployment.yaml.
+// readDeployment parses deploy/base/40-deployment.yaml.
 func readDeployment(t *testing.T) *appsv1.Deployment {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "40-deployment.yaml"))
+	raw, err := os.ReadFile(filepath.Join(RepoRoot, "deploy", "base", "40-deployment.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var d appsv1.Deployment
 	if err := yaml.UnmarshalStrict(raw, &d); err != nil {
-		t.Fatalf("parsing deploy/40-deployment.yaml: %v", err)
+		t.Fatalf("parsing deploy/base/40-deployment.yaml: %v", err)
 	}
 	if len(d.Spec.Template.Spec.Containers) != 1 {
-		t.Fatalf("deploy/40-deployment.yaml has %d containers, want 1", len(d.Spec.Template.Spec.Containers))
+		t.Fatalf("deploy/base/40-deployment.yaml has %d containers, want 1", len(d.Spec.Template.Spec.Containers))
 	}
 	return &d
 }

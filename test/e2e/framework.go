@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	versioned "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 )
 
@@ -122,9 +124,9 @@ func Clients(t testing.TB) (kubernetes.Interface, versioned.Interface) {
 }
 
 // NewNamespace creates a namespace e2e-<random> and, at the end of the test, removes the
-// Networks in it (finalizers included, so nothing waits for a stopped controller) and asks
-// for the namespace's deletion without waiting for it (the local cluster has no
-// kube-controller-manager to finish it).
+// Networks in it and the controller's finalizer from its Secrets (so nothing waits for a
+// stopped controller) and asks for the namespace's deletion, which the
+// kube-controller-manager completes without the test waiting for it.
 func NewNamespace(t testing.TB) string {
 	t.Helper()
 	lockCluster(t)
@@ -148,11 +150,30 @@ func NewNamespace(t testing.TB) string {
 				t.Logf("cleanup: deleting Network %s/%s: %v", name, n.Name, err)
 			}
 		}
+		releaseSecrets(ctx, t, kube, name)
 		if err := kube.CoreV1().Namespaces().Delete(ctx, name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 			t.Logf("cleanup: deleting namespace %s: %v", name, err)
 		}
 	})
 	return name
+}
+
+// releaseSecrets removes the controller's finalizer from the Secrets of namespace ns.
+func releaseSecrets(ctx context.Context, t testing.TB, kube kubernetes.Interface, ns string) {
+	secrets, err := kube.CoreV1().Secrets(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Logf("cleanup: listing Secrets in %s: %v", ns, err)
+		return
+	}
+	for _, s := range secrets.Items {
+		if !slices.Contains(s.Finalizers, samplecrdv1.CredentialsFinalizerName) {
+			continue
+		}
+		s.Finalizers = slices.DeleteFunc(s.Finalizers, func(f string) bool { return f == samplecrdv1.CredentialsFinalizerName })
+		if _, err := kube.CoreV1().Secrets(ns).Update(ctx, &s, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			t.Logf("cleanup: removing the controller's finalizer from Secret %s/%s: %v", ns, s.Name, err)
+		}
+	}
 }
 
 // The cluster lock (README.md): the name of the one test that, with its subtests, owns the

@@ -4,10 +4,7 @@ package e2e
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -26,18 +23,20 @@ const (
 	deployUser           = "system:serviceaccount:" + deployNamespace + ":" + deployServiceAccount
 )
 
-// rbacManifests are the deploy/ files that create the controller's identity and rights.
+// rbacManifests are the deploy/ files that create the controller's identity and rights,
+// and the policy that limits what it may change of a Secret.
 var rbacManifests = []string{
-	"00-namespace.yaml",
-	"10-serviceaccount.yaml",
+	"base/00-namespace.yaml",
+	"base/10-serviceaccount.yaml",
 	"20-clusterrole.yaml",
 	"21-clusterrolebinding.yaml",
-	"30-role-leader-election.yaml",
-	"31-rolebinding-leader-election.yaml",
+	"base/30-role-leader-election.yaml",
+	"base/31-rolebinding-leader-election.yaml",
+	"base/70-validatingadmissionpolicy.yaml",
 }
 
-// applyDeployRBAC applies the RBAC part of deploy/ for real (idempotent; it stays: the
-// namespace could not be deleted anyway without a kube-controller-manager).
+// applyDeployRBAC applies the RBAC part of deploy/ for real (idempotent; it stays, since
+// other tests run controllers with this identity at the same time).
 func applyDeployRBAC(t *testing.T) {
 	t.Helper()
 	args := []string{"apply"}
@@ -71,13 +70,15 @@ func TestRBACInCluster(t *testing.T) {
 		"deployment.apps/network-controller",
 		"poddisruptionbudget.policy/network-controller",
 		"service/network-controller-metrics",
+		"validatingadmissionpolicy.admissionregistration.k8s.io/network-controller-secrets",
+		"validatingadmissionpolicybinding.admissionregistration.k8s.io/network-controller-secrets",
 	} {
 		if !strings.Contains(stdout, obj+" ") {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 9 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 9:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 11 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 11:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)
@@ -89,70 +90,8 @@ func TestRBACInCluster(t *testing.T) {
 	checkRules(t)
 	checkCanI(t)
 
-	// A token for the ServiceAccount, as the kubelet would mount it.
-	token := strings.TrimSpace(MustKubectl(t, "create", "token", deployServiceAccount, "-n", deployNamespace, "--duration=1h"))
-	if strings.Count(token, ".") != 2 {
-		t.Fatalf("kubectl create token returned %q, not a JWT", token)
-	}
+	inCluster, _ := InClusterAs(t, deployNamespace, deployServiceAccount)
 	cfg := AdminConfig(t)
-	server, err := url.Parse(cfg.Host)
-	if err != nil {
-		t.Fatalf("parsing the apiserver URL %q: %v", cfg.Host, err)
-	}
-	ca := cfg.CAData
-	if len(ca) == 0 && cfg.CAFile != "" {
-		if ca, err = os.ReadFile(cfg.CAFile); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(ca) == 0 {
-		t.Fatalf("the admin kubeconfig has no CA")
-	}
-
-	// The token is this ServiceAccount's.
-	saKubeconfig := filepath.Join(t.TempDir(), "sa.kubeconfig")
-	if err := os.WriteFile(saKubeconfig, []byte(fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster:
-    server: %s
-    certificate-authority-data: %s
-users:
-- name: sa
-  user:
-    token: %s
-contexts:
-- name: c
-  context: {cluster: c, user: sa}
-current-context: c
-`, cfg.Host, base64.StdEncoding.EncodeToString(ca), token)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	who, _, err := KubectlAs(t, saKubeconfig, "auth", "whoami", "-o", "jsonpath={.status.userInfo.username}")
-	if err != nil || who != deployUser {
-		t.Fatalf("kubectl auth whoami with the token = %q (%v), want %s", who, err, deployUser)
-	}
-
-	// The service account folder client-go reads in a pod, in a private mount namespace:
-	// a folder bind-mounted over /run (/var/run is a link to it here) for this process only.
-	runDir := filepath.Join(t.TempDir(), "run")
-	saDir := filepath.Join(runDir, "secrets", "kubernetes.io", "serviceaccount")
-	if err := os.MkdirAll(saDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range map[string][]byte{"token": []byte(token), "ca.crt": ca, "namespace": []byte(deployNamespace)} {
-		if err := os.WriteFile(filepath.Join(saDir, name), content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	varRun, err := filepath.EvalSymlinks("/var/run")
-	if err != nil {
-		t.Fatalf("resolving /var/run: %v", err)
-	}
-	if os.Geteuid() != 0 {
-		t.Fatalf("this test needs root for unshare --mount (the in-cluster token path %s is fixed in client-go)", filepath.Join(varRun, "secrets"))
-	}
 
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
@@ -163,22 +102,11 @@ current-context: c
 		defer cancel()
 		_ = kube.CoordinationV1().Leases(deployNamespace).Delete(ctx, lease, metav1.DeleteOptions{})
 	})
-	// No -kubeconfig and leader election on with only the Lease name given: the in-cluster
-	// defaults (Lease namespace from POD_NAMESPACE). unshare gives the process a private
-	// mount namespace in which runDir is bind-mounted over /run.
-	ctrl := StartController(t, ControllerOptions{
-		ClusterID: clusterID,
-		InCluster: true,
-		Wrapper: []string{"unshare", "--mount", "--propagation", "private", "--",
-			"sh", "-c", `set -e; mount --bind "$1" "$2"; shift 2; exec "$@"`, "sh", runDir, varRun},
-		Env: []string{
-			"HOME=" + t.TempDir(), // no ~/.kube/config to fall back to
-			"KUBERNETES_SERVICE_HOST=" + server.Hostname(),
-			"KUBERNETES_SERVICE_PORT=" + server.Port(),
-			"POD_NAMESPACE=" + deployNamespace,
-		},
-		Args: []string{"-leader-elect=true", "-leader-elect-lease-name=" + lease},
-	})
+	// Leader election on with only the Lease name given: the in-cluster defaults (Lease
+	// namespace from POD_NAMESPACE).
+	inCluster.ClusterID = clusterID
+	inCluster.Args = []string{"-leader-elect=true", "-leader-elect-lease-name=" + lease}
+	ctrl := StartController(t, inCluster)
 	ctrl.WaitConnected()
 
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "the in-cluster controller to lead", func() error {
@@ -276,7 +204,7 @@ var expectedClusterRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/status"}, Verbs: []string{"update", "patch"}},
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/finalizers"}, Verbs: []string{"update"}},
 	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
-	{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}},
+	{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch", "patch"}},
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"kube-system"}, Verbs: []string{"get"}},
 }
 

@@ -115,7 +115,6 @@ func checkCanI(t *testing.T) {
 	no := [][]string{
 		{"create", "secrets", "-n", "default"},
 		{"update", "secrets", "-n", "default"},
-		{"patch", "secrets", "-n", "default"},
 		{"delete", "secrets", "-n", deployNamespace},
 		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
 		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
