@@ -27,7 +27,7 @@ import (
 const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 
 // TestContainerImage runs the image built from the Dockerfile (from the tracked files of
-// this tree) the way deploy/40-deployment.yaml's pod runs it: its user and group, a
+// this tree) the way deploy/base/40-deployment.yaml's pod runs it: its user and group, a
 // read-only root filesystem, no capabilities, no new privileges, the engine's default
 // seccomp profile, its memory limit, its environment and arguments, and the
 // ServiceAccount's token and the apiserver CA mounted where the kubelet mounts them, with
