@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
 // tenantsResult describes Networks spread evenly over projects on the
@@ -109,12 +112,21 @@ func (b *bench) putSecret(ctx context.Context, name, cloudsYAML string) error {
 	return nil
 }
 
-// deleteSecrets deletes the named Secrets of the bench namespace, reporting failures.
+// deleteSecrets deletes the named Secrets of the bench namespace, reporting failures. No
+// controller runs by then, so the finalizer it put on them is removed first.
 func (b *bench) deleteSecrets(names []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, name := range names {
-		err := b.kube.CoreV1().Secrets(b.o.namespace).Delete(ctx, name, metav1.DeleteOptions{})
+		secret, err := b.kube.CoreV1().Secrets(b.o.namespace).Get(ctx, name, metav1.GetOptions{})
+		if err == nil && slices.Contains(secret.Finalizers, samplecrdv1.CredentialsFinalizerName) {
+			secret.Finalizers = slices.DeleteFunc(secret.Finalizers, func(f string) bool { return f == samplecrdv1.CredentialsFinalizerName })
+			_, err = b.kube.CoreV1().Secrets(b.o.namespace).Update(ctx, secret, metav1.UpdateOptions{})
+		}
+		if err != nil && !apierrors.IsNotFound(err) {
+			logf("removing the controller's finalizer from Secret %s/%s: %v", b.o.namespace, name, err)
+		}
+		err = b.kube.CoreV1().Secrets(b.o.namespace).Delete(ctx, name, metav1.DeleteOptions{})
 		if err != nil && !apierrors.IsNotFound(err) {
 			logf("deleting Secret %s/%s: %v", b.o.namespace, name, err)
 		}
