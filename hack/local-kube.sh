@@ -1,29 +1,37 @@
 #!/usr/bin/env bash
-# Runs a real, local Kubernetes control plane (etcd + kube-apiserver only: no
-# kubelet, scheduler or controller-manager) on 127.0.0.1 for the end-to-end
-# tests and `make run`.
+# Runs a real, local Kubernetes control plane (etcd + kube-apiserver +
+# kube-controller-manager: no kubelet or scheduler, so Pods stay Pending) on
+# 127.0.0.1 for the end-to-end tests and `make run`.
 #
 # Usage: hack/local-kube.sh build|start|stop|status|reset
 #
-#   build   build etcd and kube-apiserver into _output/bin (skipped when the
-#           stamp of hack/tools matches)
-#   start   build if needed, create PKI/tokens once, start etcd and
-#           kube-apiserver, wait until ready, write the kubeconfig
-#   stop    stop both servers (TERM, then KILL after 10 s)
+#   build   build etcd, kube-apiserver and kube-controller-manager into
+#           _output/bin (each skipped when its stamp of hack/tools matches)
+#   start   build if needed, create PKI/tokens once, start etcd,
+#           kube-apiserver and kube-controller-manager, wait until ready,
+#           write the kubeconfig
+#   stop    stop the three servers, kube-controller-manager first (TERM, then
+#           KILL after 10 s)
 #   status  exit 0 when running and ready, 1 otherwise
 #   reset   stop and delete _output/local/kube (binaries are kept)
 #
 # Environment:
-#   LOCAL_KUBE_PORT       kube-apiserver secure port   (default 16443)
-#   LOCAL_ETCD_PORT       etcd client port             (default 12379)
-#   LOCAL_ETCD_PEER_PORT  etcd peer port               (default 12380)
-#   LOCAL_KUBE_TIMEOUT    readiness timeout in seconds (default 90)
+#   LOCAL_KUBE_PORT       kube-apiserver secure port          (default 16443)
+#   LOCAL_KCM_PORT        kube-controller-manager secure port (default 16257)
+#   LOCAL_ETCD_PORT       etcd client port                    (default 12379)
+#   LOCAL_ETCD_PEER_PORT  etcd peer port                      (default 12380)
+#   LOCAL_KUBE_TIMEOUT    readiness timeout in seconds        (default 90)
 #
 # Outputs (repo-root relative):
-#   _output/bin/{etcd,kube-apiserver}      binaries (+ *.stamp)
+#   _output/bin/{etcd,kube-apiserver,kube-controller-manager}  binaries (+ *.stamp)
 #   _output/local/kube/kubeconfig          admin kubeconfig (token, system:masters)
 #   _output/local/kube/env                 sourceable KUBECONFIG and ports
-#   _output/local/kube/{etcd,kube-apiserver}.{log,pid}
+#   _output/local/kube/{etcd,kube-apiserver,kube-controller-manager}.{log,pid}
+#   _output/local/kube/kube-controller-manager.kubeconfig
+#                                          its own identity (token,
+#                                          system:kube-controller-manager)
+#   _output/local/kube/kube-controller-manager-certs/  its self-signed serving cert
+#   _output/local/kube/kube-controller-manager-flexvolume/  (empty) plugin dir
 #   _output/local/kube/pki/                CA, serving cert, SA key pair, tokens
 set -euo pipefail
 
@@ -36,8 +44,10 @@ PKI_DIR="${STATE_DIR}/pki"
 LOCK_FILE="${LOCAL_DIR}/kube.lock"
 KUBECONFIG_FILE="${STATE_DIR}/kubeconfig"
 TOKEN_FILE="${PKI_DIR}/tokens.csv"
+KCM_KUBECONFIG="${STATE_DIR}/kube-controller-manager.kubeconfig"
 
 KUBE_PORT="${LOCAL_KUBE_PORT:-16443}"
+KCM_PORT="${LOCAL_KCM_PORT:-16257}"
 ETCD_PORT="${LOCAL_ETCD_PORT:-12379}"
 ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-12380}"
 TIMEOUT="${LOCAL_KUBE_TIMEOUT:-90}"
@@ -57,6 +67,7 @@ cmd_build() {
   local start=${SECONDS}
   build_one etcd
   build_one kube-apiserver
+  build_one kube-controller-manager
   log "build done in $((SECONDS - start))s"
 }
 
@@ -77,7 +88,15 @@ pid_of() {
   echo "${pid}"
 }
 
-kube_port_in_use() { [[ -f "${STATE_DIR}/env" ]] && sed -n 's/^LOCAL_KUBE_PORT=//p' "${STATE_DIR}/env" || echo "${KUBE_PORT}"; }
+# port_in_use VAR DEFAULT: the port VAR of the running control plane, as
+# recorded in its env file (the environment of a later call may differ).
+port_in_use() {
+  local p
+  p="$({ sed -n "s/^$1=//p" "${STATE_DIR}/env"; } 2>/dev/null || true)"
+  echo "${p:-$2}"
+}
+kube_port_in_use() { port_in_use LOCAL_KUBE_PORT "${KUBE_PORT}"; }
+kcm_port_in_use() { port_in_use LOCAL_KCM_PORT "${KCM_PORT}"; }
 
 etcd_healthy() {
   curl -fsS --noproxy '*' --max-time 3 "http://${HOST}:${ETCD_PORT}/health" 2>/dev/null |
@@ -92,8 +111,18 @@ apiserver_ready() {
         -H "Authorization: Bearer ${token}" "https://${HOST}:${port}/readyz" 2>/dev/null)" == "ok" ]]
 }
 
+# kcm_healthy [PORT]: its /healthz is open to anonymous requests (the default
+# --authorization-always-allow-paths). -k: it serves a self-signed certificate
+# of its own making; nothing secret is sent.
+kcm_healthy() {
+  local port=${1:-${KCM_PORT}}
+  [[ "$(curl -fsSk --noproxy '*' --max-time 3 "https://${HOST}:${port}/healthz" 2>/dev/null)" == "ok" ]]
+}
+
 is_running() {
-  pid_of etcd >/dev/null && pid_of kube-apiserver >/dev/null && apiserver_ready "$(kube_port_in_use)"
+  pid_of etcd >/dev/null && pid_of kube-apiserver >/dev/null &&
+    pid_of kube-controller-manager >/dev/null &&
+    apiserver_ready "$(kube_port_in_use)" && kcm_healthy "$(kcm_port_in_use)"
 }
 
 port_busy() { (exec 3<>"/dev/tcp/${HOST}/$1") 2>/dev/null; }
@@ -159,6 +188,7 @@ launch() {
   rm -f "${pf}"
   : >"${STATE_DIR}/${name}.log"
   STARTED+=("${name}")
+  # shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
   setsid nohup bash -c 'echo $$ >"$0.tmp" && mv -f "$0.tmp" "$0" && exec "$@"' \
     "${pf}" "${BIN_DIR}/${name}" "$@" >>"${STATE_DIR}/${name}.log" 2>&1 </dev/null 9>&- &
   for ((i = 0; i < 100; i++)); do
@@ -202,9 +232,10 @@ cmd_start() {
     log "already running: $(sed -n 's/^    server: //p' "${KUBECONFIG_FILE}") (KUBECONFIG=${KUBECONFIG_FILE#"${ROOT}"/})"
     return 0
   fi
-  # Anything left over is stale (dead PIDs) or half-up: clean it away.
+  # Anything left over is stale (dead PIDs) or half-up (e.g. no
+  # kube-controller-manager): stop it all, clients first, and start afresh.
   local name
-  for name in kube-apiserver etcd; do
+  for name in kube-controller-manager kube-apiserver etcd; do
     if pid_of "${name}" >/dev/null; then
       log "${name} is running but the control plane is not ready; restarting it"
     elif [[ -f "$(pid_file "${name}")" ]]; then
@@ -221,8 +252,8 @@ cmd_start() {
   (umask 077 && gen_pki)
 
   local port
-  for port in "${ETCD_PORT}" "${ETCD_PEER_PORT}" "${KUBE_PORT}"; do
-    port_busy "${port}" && die "port ${HOST}:${port} is already in use (set LOCAL_KUBE_PORT / LOCAL_ETCD_PORT / LOCAL_ETCD_PEER_PORT)"
+  for port in "${ETCD_PORT}" "${ETCD_PEER_PORT}" "${KUBE_PORT}" "${KCM_PORT}"; do
+    port_busy "${port}" && die "port ${HOST}:${port} is already in use (set LOCAL_KUBE_PORT / LOCAL_KCM_PORT / LOCAL_ETCD_PORT / LOCAL_ETCD_PEER_PORT)"
   done
 
   # Only a kubeconfig of a ready control plane is left behind.
@@ -246,9 +277,9 @@ cmd_start() {
   log "etcd is healthy"
 
   log "starting kube-apiserver on https://${HOST}:${KUBE_PORT}"
-  # No kubelet/controller-manager here, hence:
-  #  - ServiceAccount admission off: without the controller-manager no
-  #    "default" ServiceAccount is created, and that plugin rejects every Pod.
+  # The default admission plugins, ServiceAccount included (it rejects Pods
+  # until the controller-manager has made their namespace's "default"
+  # ServiceAccount). Also:
   #  - endpoint reconciler off: it would publish 127.0.0.1 as the endpoint of
   #    the "kubernetes" Service, which validation rejects (loopback), and log
   #    an error every 10 s.
@@ -269,25 +300,73 @@ cmd_start() {
     --service-account-key-file="${PKI_DIR}/sa.pub" \
     --service-account-signing-key-file="${PKI_DIR}/sa.key" \
     --service-cluster-ip-range=10.96.0.0/24 \
-    --disable-admission-plugins=ServiceAccount \
     --endpoint-reconciler-type=none \
     --shutdown-send-retry-after=true \
     --profiling=false
   wait_for kube-apiserver "${deadline}" apiserver_ready "${KUBE_PORT}"
+  log "kube-apiserver is ready ($((SECONDS - start))s)"
+  local kcm_start=${SECONDS}
+
+  log "starting kube-controller-manager on https://${HOST}:${KCM_PORT}"
+  # Its own identity (system:kube-controller-manager, bound by the bootstrap
+  # RBAC policy) for the API and for the delegated authn/authz of its port;
+  # each controller then acts as its own ServiceAccount in kube-system. The
+  # CA signs CSRs and is the root CA put into each namespace's
+  # kube-root-ca.crt; sa.key signs legacy ServiceAccount token Secrets.
+  # The default set of controllers: those needing a cloud or
+  # --allocate-node-cidrs skip themselves, the node ones idle without nodes.
+  #  - --authentication-skip-lookup: the apiserver has no front-proxy
+  #    (request-header) CA, and looking one up in the ConfigMap
+  #    kube-system/extension-apiserver-authentication would log "missing
+  #    content for CA bundle" every minute, forever. Its port then takes
+  #    bearer tokens only (checked by TokenReview), no client certificates.
+  #  - --flex-volume-plugin-dir: the default is created (as root) under
+  #    /usr/libexec/kubernetes; keep it in the state folder (made here, or it
+  #    warns that it is missing).
+  #  - --leader-elect=false: a single instance; spares a Lease update every 2 s.
+  #  - --profiling=false: no /debug/pprof on its port, as for the apiserver.
+  (umask 077 && write_kcm_kubeconfig)
+  mkdir -p "${STATE_DIR}/kube-controller-manager-flexvolume"
+  launch kube-controller-manager \
+    --bind-address="${HOST}" \
+    --secure-port="${KCM_PORT}" \
+    --cert-dir="${STATE_DIR}/kube-controller-manager-certs" \
+    --kubeconfig="${KCM_KUBECONFIG}" \
+    --authentication-kubeconfig="${KCM_KUBECONFIG}" \
+    --authorization-kubeconfig="${KCM_KUBECONFIG}" \
+    --authentication-skip-lookup=true \
+    --flex-volume-plugin-dir="${STATE_DIR}/kube-controller-manager-flexvolume" \
+    --leader-elect=false \
+    --use-service-account-credentials=true \
+    --root-ca-file="${PKI_DIR}/ca.crt" \
+    --service-account-private-key-file="${PKI_DIR}/sa.key" \
+    --cluster-signing-cert-file="${PKI_DIR}/ca.crt" \
+    --cluster-signing-key-file="${PKI_DIR}/ca.key" \
+    --profiling=false
+  # /healthz is ok as soon as it serves; its controllers run about 1 s later
+  # (some seconds more on a new state folder, where it first creates their
+  # ServiceAccounts): clients wait for what they need, e.g. a "default"
+  # ServiceAccount, as on any cluster.
+  wait_for kube-controller-manager "${deadline}" kcm_healthy "${KCM_PORT}"
   trap - INT TERM
+  log "kube-controller-manager is healthy ($((SECONDS - kcm_start))s after kube-apiserver)"
 
   (umask 077 && write_kubeconfig)
-  log "kube-apiserver is ready ($((SECONDS - start))s)"
+  log "control plane is ready ($((SECONDS - start))s)"
   log "export KUBECONFIG=${KUBECONFIG_FILE}"
 }
 
 cmd_stop() {
   with_lock
-  if ! pid_of kube-apiserver >/dev/null && ! pid_of etcd >/dev/null; then
-    rm -f "$(pid_file kube-apiserver)" "$(pid_file etcd)"
+  if ! pid_of kube-controller-manager >/dev/null && ! pid_of kube-apiserver >/dev/null &&
+     ! pid_of etcd >/dev/null; then
+    rm -f "$(pid_file kube-controller-manager)" "$(pid_file kube-apiserver)" "$(pid_file etcd)"
     log "not running"
     return 0
   fi
+  # Clients first: the controller-manager would otherwise log connection
+  # errors while it outlives the apiserver.
+  stop_one kube-controller-manager
   stop_one kube-apiserver
   stop_one etcd
   reap_dead

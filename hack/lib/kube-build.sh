@@ -1,5 +1,6 @@
-# Sourced by hack/local-kube.sh: builds etcd and kube-apiserver from the modules under
-# hack/tools into _output/bin, each only when the stamp of its sources changed.
+# Sourced by hack/local-kube.sh: builds etcd, kube-apiserver and kube-controller-manager
+# from the modules under hack/tools into _output/bin, each only when the stamp of its
+# sources changed.
 #
 # Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
 
@@ -17,7 +18,7 @@ go_bin() {
 stamp_of() {
   local files
   case "$1" in
-    kube-apiserver) files=(go.mod go.sum kube-apiserver/main.go) ;;
+    kube-apiserver | kube-controller-manager) files=(go.mod go.sum "$1/main.go") ;;
     etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
     *) die "unknown binary $1" ;;
   esac
@@ -36,9 +37,11 @@ build_one() {
     return 0
   fi
   case "${name}" in
-    kube-apiserver)
+    kube-apiserver | kube-controller-manager)
+      # One module (hack/tools) pins k8s.io/kubernetes for both, so both report
+      # the same version.
       moddir="${TOOLS_DIR}"
-      pkg=./kube-apiserver
+      pkg="./${name}"
       local v major minor
       v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${TOOLS_DIR}/go.mod")"
       [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in hack/tools/go.mod"
@@ -56,11 +59,11 @@ build_one() {
       ;;
   esac
   mkdir -p "${BIN_DIR}"
-  if [[ "${name}" == kube-apiserver ]]; then
-    log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..."
-  else
-    log "building ${name}..."
-  fi
+  case "${name}" in
+    kube-apiserver) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..." ;;
+    kube-controller-manager) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
+    *) log "building ${name}..." ;;
+  esac
   start=${SECONDS}
   # The tools modules are never vendored: override any -mod=vendor from the
   # caller's GOFLAGS, ignore go.work, and refuse to touch go.mod/go.sum.

@@ -1,16 +1,42 @@
 # Sourced by hack/local-kube.sh: the local control plane's credentials, made once per
-# state folder (CA, serving certificate, service-account keys, admin token), and the
-# kubeconfig and env file that hand them to clients.
+# state folder (CA, serving certificate, service-account keys, the tokens of the admin
+# and of kube-controller-manager), and the kubeconfigs and env file that hand them to
+# clients and to kube-controller-manager.
 #
-# Needs STATE_DIR, PKI_DIR, TOKEN_FILE, KUBECONFIG_FILE, HOST, the ports, log and die.
+# Needs STATE_DIR, PKI_DIR, TOKEN_FILE, KUBECONFIG_FILE, KCM_KUBECONFIG, HOST, the
+# ports, log and die.
 
+KCM_USER=system:kube-controller-manager
+
+# The admin's token is the first line of the token file.
 admin_token() { { cut -d, -f1 "${TOKEN_FILE}" | head -n1; } 2>/dev/null || true; }
 
+kcm_token() {
+  { awk -F, -v u="${KCM_USER}" '$2 == u { print $1; exit }' "${TOKEN_FILE}"; } 2>/dev/null || true
+}
+
 gen_pki() {
-  [[ -f "${PKI_DIR}/ca.crt" && -f "${PKI_DIR}/ca.key" && -f "${PKI_DIR}/apiserver.crt" &&
-     -f "${PKI_DIR}/apiserver.key" && -f "${PKI_DIR}/sa.key" && -f "${PKI_DIR}/sa.pub" &&
-     -s "${TOKEN_FILE}" ]] && return 0
-  log "generating CA, serving certificate, service-account keys and admin token"
+  if ! [[ -f "${PKI_DIR}/ca.crt" && -f "${PKI_DIR}/ca.key" && -f "${PKI_DIR}/apiserver.crt" &&
+          -f "${PKI_DIR}/apiserver.key" && -f "${PKI_DIR}/sa.key" && -f "${PKI_DIR}/sa.pub" &&
+          -s "${TOKEN_FILE}" ]]; then
+    gen_all_pki
+  fi
+  # State folders made before kube-controller-manager was added have the admin
+  # token only: add its token rather than replace the CA that clients already
+  # trust. kube-apiserver reads the file at start only; cmd_start calls this
+  # before starting it.
+  if [[ -z "$(kcm_token)" ]]; then
+    log "adding the ${KCM_USER} token to ${TOKEN_FILE##*/}"
+    add_kcm_token
+  fi
+}
+
+# token,user,uid: the bootstrap RBAC policy binds the ClusterRole of the same
+# name to this user; it needs no group.
+add_kcm_token() { echo "$(openssl rand -hex 32),${KCM_USER},${KCM_USER}" >>"${TOKEN_FILE}"; }
+
+gen_all_pki() {
+  log "generating CA, serving certificate, service-account keys and tokens"
   rm -rf "${PKI_DIR}"
   mkdir -p "${PKI_DIR}"
   local tmp="${PKI_DIR}/.tmp" out
@@ -43,6 +69,7 @@ EOF
 
   # token,user,uid,"group1,group2"
   echo "$(openssl rand -hex 32),admin,admin,\"system:masters\"" >"${TOKEN_FILE}"
+  add_kcm_token
   rm -rf "${tmp}"
 }
 
@@ -76,5 +103,34 @@ KUBECONFIG=${KUBECONFIG_FILE}
 LOCAL_KUBE_PORT=${KUBE_PORT}
 LOCAL_ETCD_PORT=${ETCD_PORT}
 LOCAL_ETCD_PEER_PORT=${ETCD_PEER_PORT}
+LOCAL_KCM_PORT=${KCM_PORT}
 EOF
+}
+
+# write_kcm_kubeconfig: kube-controller-manager's own identity, for its
+# --kubeconfig and its delegated authentication and authorization. Rewritten at
+# each start, as the apiserver port may change.
+write_kcm_kubeconfig() {
+  local ca tmp="${KCM_KUBECONFIG}.tmp"
+  ca="$(base64 -w0 <"${PKI_DIR}/ca.crt")"
+  cat >"${tmp}" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: local-kube
+  cluster:
+    server: https://${HOST}:${KUBE_PORT}
+    certificate-authority-data: ${ca}
+users:
+- name: ${KCM_USER}
+  user:
+    token: $(kcm_token)
+contexts:
+- name: local-kube
+  context:
+    cluster: local-kube
+    user: ${KCM_USER}
+current-context: local-kube
+EOF
+  mv -f "${tmp}" "${KCM_KUBECONFIG}"
 }
