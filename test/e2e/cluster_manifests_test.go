@@ -144,7 +144,9 @@ func TestClusterDeployManifests(t *testing.T) {
 		t.Errorf("the controller does not accept the Deployment's args %q: %v\n%s", expanded, err, LastLines(string(out), 5))
 	}
 
-	// A Pod from the template is admitted where "restricted" is enforced.
+	// A Pod from the template is admitted where "restricted" is enforced. Its
+	// ServiceAccount must exist (the ServiceAccount admission plugin), as deploy/ makes it.
+	MustKubectl(t, "create", "serviceaccount", spec.ServiceAccountName, "-n", ns)
 	pod := corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{Name: "network-controller-psa-check", Namespace: ns, Labels: d.Spec.Template.Labels},
