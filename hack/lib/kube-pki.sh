@@ -73,10 +73,12 @@ EOF
   rm -rf "${tmp}"
 }
 
-write_kubeconfig() {
-  local ca token tmp="${KUBECONFIG_FILE}.tmp"
+# kubeconfig_file FILE USER TOKEN: a kubeconfig for the local apiserver that
+# authenticates as USER with TOKEN, replaced in one step. Rewritten at each start,
+# as the apiserver port may change.
+kubeconfig_file() {
+  local file=$1 user=$2 token=$3 ca tmp="$1.tmp"
   ca="$(base64 -w0 <"${PKI_DIR}/ca.crt")"
-  token="$(admin_token)"
   cat >"${tmp}" <<EOF
 apiVersion: v1
 kind: Config
@@ -86,18 +88,24 @@ clusters:
     server: https://${HOST}:${KUBE_PORT}
     certificate-authority-data: ${ca}
 users:
-- name: admin
+- name: ${user}
   user:
     token: ${token}
 contexts:
 - name: local-kube
   context:
     cluster: local-kube
-    user: admin
+    user: ${user}
     namespace: default
 current-context: local-kube
 EOF
-  mv -f "${tmp}" "${KUBECONFIG_FILE}"
+  mv -f "${tmp}" "${file}"
+}
+
+# write_kubeconfig: the admin's kubeconfig and the env file, written once the control
+# plane is ready.
+write_kubeconfig() {
+  kubeconfig_file "${KUBECONFIG_FILE}" admin "$(admin_token)"
   cat >"${STATE_DIR}/env" <<EOF
 KUBECONFIG=${KUBECONFIG_FILE}
 LOCAL_KUBE_PORT=${KUBE_PORT}
@@ -108,29 +116,5 @@ EOF
 }
 
 # write_kcm_kubeconfig: kube-controller-manager's own identity, for its
-# --kubeconfig and its delegated authentication and authorization. Rewritten at
-# each start, as the apiserver port may change.
-write_kcm_kubeconfig() {
-  local ca tmp="${KCM_KUBECONFIG}.tmp"
-  ca="$(base64 -w0 <"${PKI_DIR}/ca.crt")"
-  cat >"${tmp}" <<EOF
-apiVersion: v1
-kind: Config
-clusters:
-- name: local-kube
-  cluster:
-    server: https://${HOST}:${KUBE_PORT}
-    certificate-authority-data: ${ca}
-users:
-- name: ${KCM_USER}
-  user:
-    token: $(kcm_token)
-contexts:
-- name: local-kube
-  context:
-    cluster: local-kube
-    user: ${KCM_USER}
-current-context: local-kube
-EOF
-  mv -f "${tmp}" "${KCM_KUBECONFIG}"
-}
+# --kubeconfig and its delegated authentication and authorization.
+write_kcm_kubeconfig() { kubeconfig_file "${KCM_KUBECONFIG}" "${KCM_USER}" "$(kcm_token)"; }
