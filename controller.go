@@ -134,7 +134,7 @@ func NewController(
 	if err := c.watchCredentials(secrets); err != nil {
 		return nil, err
 	}
-	if c.guard, err = newCredentialsGuard(networks, secrets, kubeclientset.CoreV1(), config); err != nil {
+	if c.guard, err = newCredentialsGuard(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -170,7 +170,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		go c.resyncEvery(ctx, c.config.NeutronResyncPeriod)
 	}
 	if c.guard != nil {
-		go c.guard.run(ctx)
+		go c.guard.work(ctx)
 	}
 
 	logger.Info("Started workers")

@@ -33,18 +33,23 @@ type credentialsGuard struct {
 	networks *scope.Informers
 	secrets  *scope.Informers
 	client   typedcorev1.SecretsGetter
-	queue    workqueue.TypedRateLimitingInterface[cache.ObjectName]
+	// manager names the controller in the Secrets' managedFields.
+	manager string
+	queue   workqueue.TypedRateLimitingInterface[cache.ObjectName]
 }
 
 const credentialsQueueName = "credentials-secrets"
 
-func newCredentialsGuard(networks, secrets *scope.Informers, client typedcorev1.SecretsGetter, config Config) (*credentialsGuard, error) {
+// newCredentialsGuard watches networks (indexed by bySecretIndex) and secrets, and retries
+// a failed Secret after retryBase, doubling up to retryMax.
+func newCredentialsGuard(networks, secrets *scope.Informers, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*credentialsGuard, error) {
 	g := &credentialsGuard{
 		networks: networks,
 		secrets:  secrets,
 		client:   client,
+		manager:  manager,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(
-			workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](config.RetryBaseDelay, config.RetryMaxDelay),
+			workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](retryBase, retryMax),
 			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: credentialsQueueName}),
 	}
 	if err := networks.AddEventHandler(g.networkEvents()); err != nil {
@@ -91,14 +96,6 @@ func holdsCredentials(network *samplecrdv1.Network) bool {
 	return network.Spec.CloudCredentialsRef != nil && slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 }
 
-// secretOf returns the key of the Secret a Network's credentials are in, or a zero key.
-func secretOf(network *samplecrdv1.Network) cache.ObjectName {
-	if network.Spec.CloudCredentialsRef == nil {
-		return cache.ObjectName{}
-	}
-	return cache.NewObjectName(network.Namespace, network.Spec.CloudCredentialsRef.SecretName)
-}
-
 func (g *credentialsGuard) enqueueSecretOf(obj any) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
@@ -134,15 +131,15 @@ func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Net
 		return &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretDeleting, Message: fmt.Sprintf(
 			"Secret %s is being deleted; nothing is created in Neutron with credentials that could be gone before they are needed to delete it again", key)}
 	}
-	if err := setCredentialsFinalizer(ctx, g.client, secret, true); err != nil {
+	if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, true); err != nil {
 		return err
 	}
 	klog.FromContext(ctx).V(2).Info("Added the credentials finalizer to the Network's Secret", "secret", key)
 	return nil
 }
 
-// run processes the guard's queue with one worker until ctx is done.
-func (g *credentialsGuard) run(ctx context.Context) {
+// work processes the guard's queue with one worker until ctx is done.
+func (g *credentialsGuard) work(ctx context.Context) {
 	go func() {
 		<-ctx.Done()
 		g.queue.ShutDown()
@@ -189,12 +186,12 @@ func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error
 	logger := klog.FromContext(ctx)
 	switch {
 	case needed && !has && secret.GetDeletionTimestamp() == nil:
-		if err := setCredentialsFinalizer(ctx, g.client, secret, true); err != nil {
+		if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, true); err != nil {
 			return ignoreNotFound(err)
 		}
 		logger.Info("Put the credentials finalizer back on a Secret that Networks still need", "secret", key)
 	case !needed && has:
-		if err := setCredentialsFinalizer(ctx, g.client, secret, false); err != nil {
+		if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, false); err != nil {
 			return ignoreNotFound(err)
 		}
 		logger.Info("Removed the credentials finalizer: no Network needs the Secret any more", "secret", key)

@@ -43,7 +43,7 @@ func newGuardFixture(t *testing.T, secrets []*corev1.Secret, networks ...*sample
 	if err := c.watchCredentials(scope.Single(secretInformer)); err != nil {
 		t.Fatal(err)
 	}
-	g, err := newCredentialsGuard(networkScope, scope.Single(secretInformer), client.CoreV1(), Config{RetryBaseDelay: time.Millisecond, RetryMaxDelay: time.Millisecond})
+	g, err := newCredentialsGuard(networkScope, scope.Single(secretInformer), client.CoreV1(), fieldManager, time.Millisecond, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

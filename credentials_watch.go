@@ -7,13 +7,8 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 
-	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/scope"
 )
-
-// bySecretIndex indexes Networks by the namespace/name of the Secret their credentials
-// are in.
-const bySecretIndex = "credentialsSecret"
 
 // watchCredentials queues the Networks that use a Secret whenever it is created, changed
 // or deleted: a rotated credential is used from the next Neutron call on, and a Network
@@ -22,13 +17,7 @@ const bySecretIndex = "credentialsSecret"
 func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 	// A Network whose Secret the cache has not seen yet would be refused as missing.
 	c.synced = append(c.synced, secrets.HasSynced)
-	err := c.networks.AddIndexers(cache.Indexers{bySecretIndex: func(obj any) ([]string, error) {
-		network, ok := obj.(*samplecrdv1.Network)
-		if !ok || network.Spec.CloudCredentialsRef == nil {
-			return nil, nil
-		}
-		return []string{network.Namespace + "/" + network.Spec.CloudCredentialsRef.SecretName}, nil
-	}})
+	err := c.networks.AddIndexers(cache.Indexers{bySecretIndex: indexBySecret})
 	if err != nil {
 		return fmt.Errorf("indexing Networks by credentials Secret: %w", err)
 	}

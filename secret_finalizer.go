@@ -19,7 +19,7 @@ import (
 // answered with a conflict and read again instead of being overwritten; it carries
 // nothing else, which is all deploy/'s ValidatingAdmissionPolicy lets the controller
 // change.
-func setCredentialsFinalizer(ctx context.Context, client typedcorev1.SecretsGetter, secret metav1.Object, on bool) error {
+func setCredentialsFinalizer(ctx context.Context, client typedcorev1.SecretsGetter, manager string, secret metav1.Object, on bool) error {
 	finalizers := slices.DeleteFunc(slices.Clone(secret.GetFinalizers()), func(f string) bool {
 		return f == samplecrdv1.CredentialsFinalizerName
 	})
@@ -34,7 +34,7 @@ func setCredentialsFinalizer(ctx context.Context, client typedcorev1.SecretsGett
 		return fmt.Errorf("encoding the finalizer patch of Secret %s/%s: %w", secret.GetNamespace(), secret.GetName(), err)
 	}
 	_, err = client.Secrets(secret.GetNamespace()).Patch(ctx, secret.GetName(), types.MergePatchType, patch,
-		metav1.PatchOptions{FieldManager: fieldManager})
+		metav1.PatchOptions{FieldManager: manager})
 	if err != nil {
 		verb := "removing"
 		if on {
