@@ -189,7 +189,7 @@ func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error
 		if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, true); err != nil {
 			return ignoreNotFound(err)
 		}
-		logger.Info("Put the credentials finalizer back on a Secret that Networks still need", "secret", key)
+		logger.Info("Added the credentials finalizer to a Secret that Networks hold", "secret", key)
 	case !needed && has:
 		if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, false); err != nil {
 			return ignoreNotFound(err)
