@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 	NeutronEndpoint = os.Getenv("NEUTRON_ENDPOINT")
 	if os.Getenv("KUBECONFIG") == "" || NeutronEndpoint == "" {
 		msg := "e2e: KUBECONFIG (admin kubeconfig of a test cluster) and NEUTRON_ENDPOINT (URL of a noauth " +
-			"Neutron API) must be set; run the suite with hack/e2e.sh, which starts a local kube-apiserver and neutron-server"
+			"Neutron API) must be set; run the suite with hack/e2e.sh, which starts a local Kubernetes control plane and neutron-server"
 		if os.Getenv("CI") == "true" {
 			fmt.Fprintln(os.Stderr, "ERROR: "+msg+" (CI=true: end-to-end tests must not be skipped)")
 			os.Exit(1)
@@ -61,6 +61,9 @@ func setUp(dir string) error {
 			return fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, stdout, stderr)
 		}
 	}
+	if err := checkControllerManager(); err != nil {
+		return err
+	}
 	nc, err := neutron.ConnectEndpoint(NeutronEndpoint, nil)
 	if err != nil {
 		return fmt.Errorf("NEUTRON_ENDPOINT: %w", err)
@@ -71,4 +74,29 @@ func setUp(dir string) error {
 		return fmt.Errorf("Neutron at NEUTRON_ENDPOINT=%s does not answer: %w", NeutronEndpoint, err)
 	}
 	return nil
+}
+
+// checkControllerManager fails unless a kube-controller-manager serves the cluster: the
+// tests delete namespaces and expect them to go. A new namespace gets its "default"
+// ServiceAccount from it within seconds.
+func checkControllerManager() error {
+	ns := "e2e-setup-" + RandomSuffix(6)
+	kubectl := func(args ...string) (string, error) {
+		stdout, stderr, err := runCommand(time.Minute, "kubectl", append([]string{"--kubeconfig", Kubeconfig}, args...)...)
+		return stdout + stderr, err
+	}
+	if out, err := kubectl("create", "namespace", ns); err != nil {
+		return fmt.Errorf("creating namespace %s: %w\n%s", ns, err, out)
+	}
+	defer kubectl("delete", "namespace", ns, "--wait=false")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := kubectl("get", "serviceaccount", "default", "-n", ns); err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("namespace %s got no default ServiceAccount in 60 s: no kube-controller-manager serves the cluster (hack/local-kube.sh starts one)", ns)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
