@@ -1,6 +1,6 @@
-// Package subnetplan turns the cidr and gateway of a Network spec into the exact subnet
-// the controller asks Neutron for: the validated prefix, its IP version, the effective
-// gateway and the allocation pools.
+// Package subnetplan turns the subnet part of a Network spec into the exact subnet the
+// controller asks Neutron for: the validated prefix, its IP version, the effective
+// gateway, the allocation pools, the DNS servers, the host routes and whether DHCP is on.
 //
 // It exists for two reasons. First, the CEL rules in crd/network.yaml only run in the
 // apiserver (and not at all on objects stored before the rules existed), so the
@@ -20,7 +20,10 @@
 //   - gateway, when set, is a canonical IP address of the same family, inside cidr,
 //     not the network address (for IPv6 the subnet-router anycast address) and, for
 //     IPv4, not the broadcast address;
-//   - an empty gateway means the first usable address, network address + 1.
+//   - an empty gateway means the first usable address, network address + 1;
+//   - dnsNameservers are at most 5 canonical IP addresses (either family), each once;
+//   - hostRoutes are at most 20, each a canonical destination CIDR and a canonical
+//     nextHop address, both of the family of cidr, one route per destination.
 //
 // The allocation pools are every usable address except the gateway, where usable means
 // what Neutron itself allocates by default: for IPv4 everything but the network and
@@ -43,6 +46,22 @@ const (
 	MaxPrefixLenIPv6 = 126
 )
 
+// Spec is what a Network spec says about its subnet, as the user wrote it.
+type Spec struct {
+	CIDR string
+	// Gateway empty means the first usable address.
+	Gateway        string
+	DNSNameservers []string
+	HostRoutes     []HostRoute
+	EnableDHCP     bool
+}
+
+// HostRoute is a route as the user wrote it.
+type HostRoute struct {
+	Destination string
+	NextHop     string
+}
+
 // Subnet is the planned Neutron subnet.
 type Subnet struct {
 	// CIDR is the subnet's prefix, canonical (masked).
@@ -54,6 +73,17 @@ type Subnet struct {
 	// AllocationPools are all usable addresses of CIDR except Gateway, in ascending
 	// order: one pool or two, never empty.
 	AllocationPools []Pool
+	// DNSNameservers in the order given: resolvers try them in that order.
+	DNSNameservers []netip.Addr
+	// HostRoutes in the order given, each of the family of CIDR.
+	HostRoutes []Route
+	EnableDHCP bool
+}
+
+// Route is a host route the subnet's DHCP hands out: Destination via NextHop.
+type Route struct {
+	Destination netip.Prefix
+	NextHop     netip.Addr
 }
 
 // Pool is an inclusive range of addresses, Neutron's allocation_pools element. It
@@ -68,14 +98,32 @@ func (p Pool) String() string {
 	return p.Start.String() + "-" + p.End.String()
 }
 
-// Plan validates cidr and gateway (gateway may be empty) and returns the subnet to
-// create. The error message is written for the user: the controller puts it in the
-// Ready condition.
-func Plan(cidr, gateway string) (Subnet, error) {
-	prefix, err := parseCIDR(cidr)
+// Plan validates spec and returns the subnet to create. The error message is written for
+// the user: the controller puts it in the Ready condition.
+func Plan(spec Spec) (Subnet, error) {
+	prefix, err := parseCIDR(spec.CIDR)
 	if err != nil {
 		return Subnet{}, err
 	}
+	gateway, pools, err := planGateway(prefix, spec.Gateway)
+	if err != nil {
+		return Subnet{}, err
+	}
+	nameservers, err := parseNameservers(spec.DNSNameservers)
+	if err != nil {
+		return Subnet{}, err
+	}
+	routes, err := parseRoutes(prefix, spec.HostRoutes)
+	if err != nil {
+		return Subnet{}, err
+	}
+	return Subnet{CIDR: prefix, IPVersion: family(prefix.Addr()), Gateway: gateway, AllocationPools: pools,
+		DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: spec.EnableDHCP}, nil
+}
+
+// planGateway validates gateway (empty means the first usable address) and returns the
+// effective gateway and the pools around it.
+func planGateway(prefix netip.Prefix, gateway string) (netip.Addr, []Pool, error) {
 	network := prefix.Addr()
 	last := lastAddr(prefix)
 	version := 4
@@ -87,15 +135,16 @@ func Plan(cidr, gateway string) (Subnet, error) {
 
 	gw := firstUsable
 	if gateway != "" {
-		if gw, err = parseGateway(gateway); err != nil {
-			return Subnet{}, err
+		var err error
+		if gw, err = parseAddr("gateway", gateway); err != nil {
+			return netip.Addr{}, nil, err
 		}
 		if gw.Is4() != network.Is4() {
-			return Subnet{}, fmt.Errorf("gateway %s is an IPv%d address but cidr %s is IPv%d: they must be the same family",
+			return netip.Addr{}, nil, fmt.Errorf("gateway %s is an IPv%d address but cidr %s is IPv%d: they must be the same family",
 				gw, family(gw), prefix, version)
 		}
 		if !prefix.Contains(gw) {
-			return Subnet{}, fmt.Errorf("gateway %s is not inside cidr %s: use an address from %s to %s",
+			return netip.Addr{}, nil, fmt.Errorf("gateway %s is not inside cidr %s: use an address from %s to %s",
 				gw, prefix, firstUsable, lastUsable)
 		}
 		if gw == network {
@@ -103,11 +152,11 @@ func Plan(cidr, gateway string) (Subnet, error) {
 			if version == 6 {
 				what = "network (subnet-router anycast) address"
 			}
-			return Subnet{}, fmt.Errorf("gateway %s is the %s of %s: use an address from %s to %s",
+			return netip.Addr{}, nil, fmt.Errorf("gateway %s is the %s of %s: use an address from %s to %s",
 				gw, what, prefix, firstUsable, lastUsable)
 		}
 		if version == 4 && gw == last {
-			return Subnet{}, fmt.Errorf("gateway %s is the broadcast address of %s: use an address from %s to %s",
+			return netip.Addr{}, nil, fmt.Errorf("gateway %s is the broadcast address of %s: use an address from %s to %s",
 				gw, prefix, firstUsable, lastUsable)
 		}
 	}
@@ -119,22 +168,15 @@ func Plan(cidr, gateway string) (Subnet, error) {
 	if gw != lastUsable {
 		pools = append(pools, Pool{Start: gw.Next(), End: lastUsable})
 	}
-	return Subnet{CIDR: prefix, IPVersion: version, Gateway: gw, AllocationPools: pools}, nil
+	return gw, pools, nil
 }
 
 // parseCIDR parses and checks cidr: valid (as the apiserver's isCIDR sees it),
 // canonical, and large enough.
 func parseCIDR(cidr string) (netip.Prefix, error) {
-	prefix, err := netip.ParsePrefix(cidr)
-	if err != nil || prefix.Addr().Is4In6() {
-		return netip.Prefix{}, fmt.Errorf("cidr %q is not a valid IPv4 or IPv6 CIDR such as 192.168.0.0/16 or 2001:db8::/64", cidr)
-	}
-	if canonical := prefix.Masked().String(); canonical != cidr {
-		what := "host bits must be zero"
-		if prefix.Masked() == prefix {
-			what = "IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros"
-		}
-		return netip.Prefix{}, fmt.Errorf("cidr %q is not in canonical form (%s): use %s", cidr, what, canonical)
+	prefix, err := parsePrefix("cidr", cidr)
+	if err != nil {
+		return netip.Prefix{}, err
 	}
 	if maxLen := maxPrefixLen(prefix.Addr()); prefix.Bits() > maxLen {
 		return netip.Prefix{}, fmt.Errorf("cidr %s is too small: an IPv%d subnet needs a prefix length of /%d or shorter, to hold a gateway and at least one more address",
@@ -143,19 +185,37 @@ func parseCIDR(cidr string) (netip.Prefix, error) {
 	return prefix, nil
 }
 
-// parseGateway parses a gateway address as the apiserver's isIP does (no zone, no
-// IPv4-mapped IPv6) and requires canonical text, so that it compares equal, as a
-// string, to the gateway_ip Neutron reports.
-func parseGateway(gateway string) (netip.Addr, error) {
-	gw, err := netip.ParseAddr(gateway)
-	if err != nil || gw.Zone() != "" || gw.Is4In6() {
-		return netip.Addr{}, fmt.Errorf("gateway %q is not a valid IPv4 or IPv6 address", gateway)
+// parsePrefix parses the prefix text of field as the apiserver's isCIDR does (no zone,
+// no IPv4-mapped IPv6) and requires canonical text, so that it compares equal, as a
+// string, to what Neutron reports.
+func parsePrefix(field, text string) (netip.Prefix, error) {
+	prefix, err := netip.ParsePrefix(text)
+	if err != nil || prefix.Addr().Is4In6() {
+		return netip.Prefix{}, fmt.Errorf("%s %q is not a valid IPv4 or IPv6 CIDR such as 192.168.0.0/16 or 2001:db8::/64", field, text)
 	}
-	if gw.String() != gateway {
-		return netip.Addr{}, fmt.Errorf("gateway %q is not in canonical form (IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros): use %s",
-			gateway, gw)
+	if canonical := prefix.Masked().String(); canonical != text {
+		what := "host bits must be zero"
+		if prefix.Masked() == prefix {
+			what = "IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros"
+		}
+		return netip.Prefix{}, fmt.Errorf("%s %q is not in canonical form (%s): use %s", field, text, what, canonical)
 	}
-	return gw, nil
+	return prefix, nil
+}
+
+// parseAddr parses the address text of field as the apiserver's isIP does (no zone, no
+// IPv4-mapped IPv6) and requires canonical text, so that it compares equal, as a string,
+// to what Neutron reports.
+func parseAddr(field, text string) (netip.Addr, error) {
+	a, err := netip.ParseAddr(text)
+	if err != nil || a.Zone() != "" || a.Is4In6() {
+		return netip.Addr{}, fmt.Errorf("%s %q is not a valid IPv4 or IPv6 address", field, text)
+	}
+	if a.String() != text {
+		return netip.Addr{}, fmt.Errorf("%s %q is not in canonical form (IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros): use %s",
+			field, text, a)
+	}
+	return a, nil
 }
 
 func maxPrefixLen(a netip.Addr) int {

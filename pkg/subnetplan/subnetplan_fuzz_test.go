@@ -2,15 +2,34 @@ package subnetplan
 
 import (
 	"net/netip"
+	"strings"
 	"testing"
 )
 
-// FuzzPlan feeds Plan arbitrary cidr and gateway text. Plan must never panic, and
-// whatever it accepts must be a subnet Neutron takes as is: the text was canonical, the
-// gateway lies inside the CIDR and is neither its network address nor (IPv4) its
-// broadcast address, and the pools (checked by checkInvariants) stay inside the CIDR and
-// hold no reserved address. The seed corpus runs with the unit tests.
+// FuzzPlan feeds Plan arbitrary cidr, gateway, DNS server and host route text (the lists
+// comma-separated, a route as destination>nextHop). Plan must never panic, and whatever
+// it accepts must be a subnet Neutron takes as is: the text was canonical, the gateway
+// lies inside the CIDR and is neither its network address nor (IPv4) its broadcast
+// address, the pools (checked by checkInvariants) stay inside the CIDR and hold no
+// reserved address, and the DNS servers and routes are within Neutron's limits, each
+// once, the routes of the subnet's family. The seed corpus runs with the unit tests.
 func FuzzPlan(f *testing.F) {
+	for _, seed := range [][4]string{
+		{"10.0.0.0/24", "", "10.0.0.2,10.0.0.3", "10.1.0.0/16>10.0.0.254"},
+		{"10.0.0.0/24", "", "2001:db8::53", "0.0.0.0/0>10.0.0.1,192.168.0.0/24>10.0.0.9"},
+		{"10.0.0.0/24", "", "10.0.0.2,10.0.0.2", ""},
+		{"10.0.0.0/24", "", "1.1.1.1,1.0.0.1,8.8.8.8,8.8.4.4,9.9.9.9,149.112.112.112", ""},
+		{"10.0.0.0/24", "", "", "10.1.0.0/16>10.0.0.254,10.1.0.0/16>10.0.0.253"},
+		{"10.0.0.0/24", "", "", "10.1.0.1/16>10.0.0.254"},
+		{"10.0.0.0/24", "", "", "2001:db8::/64>10.0.0.1"},
+		{"10.0.0.0/24", "", "", "10.1.0.0/16>2001:db8::1"},
+		{"10.0.0.0/24", "", "", "10.1.0.0/16"},
+		{"2001:db8::/64", "", "2001:db8::53,10.0.0.53", "2001:db8:1::/64>2001:db8::fe"},
+		{"2001:db8::/64", "", "2001:DB8::53", "2001:db8:1::/64>2001:DB8::fe"},
+		{"2001:db8::/64", "", "fe80::1%eth0", "::ffff:10.0.0.0/104>2001:db8::1"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
 	for _, seed := range [][2]string{
 		{"192.168.0.0/16", "192.168.0.1"},
 		{"10.0.0.0/24", ""},
@@ -36,16 +55,17 @@ func FuzzPlan(f *testing.F) {
 		{"", ""},
 		{"banana", "10.0.0.1"},
 	} {
-		f.Add(seed[0], seed[1])
+		f.Add(seed[0], seed[1], "", "")
 	}
-	f.Fuzz(func(t *testing.T, cidr, gateway string) {
-		s, err := Plan(cidr, gateway)
+	f.Fuzz(func(t *testing.T, cidr, gateway, nameservers, routes string) {
+		s, err := Plan(Spec{CIDR: cidr, Gateway: gateway, DNSNameservers: splitList(nameservers), HostRoutes: splitRoutes(routes)})
 		if err != nil {
 			if err.Error() == "" {
 				t.Errorf("Plan(%q, %q): empty error message", cidr, gateway)
 			}
 			return
 		}
+		checkOptions(t, s, splitList(nameservers), splitRoutes(routes))
 		if s.CIDR.String() != cidr {
 			t.Errorf("Plan(%q, %q) accepted a cidr that is not canonical: planned %s", cidr, gateway, s.CIDR)
 		}
@@ -79,7 +99,7 @@ func FuzzPlan(f *testing.F) {
 		checkInvariants(t, s)
 
 		// Naming the effective gateway explicitly plans the same subnet.
-		again, err := Plan(cidr, s.Gateway.String())
+		again, err := Plan(Spec{CIDR: cidr, Gateway: s.Gateway.String()})
 		if err != nil {
 			t.Fatalf("Plan(%q, %q) rejects the gateway %s it planned itself: %v", cidr, gateway, s.Gateway, err)
 		}
@@ -115,7 +135,7 @@ func FuzzPlanAddresses(f *testing.F) {
 		if g, ok := netip.AddrFromSlice(gw); ok {
 			gateway = g.String()
 		}
-		s, err := Plan(prefix.String(), gateway)
+		s, err := Plan(Spec{CIDR: prefix.String(), Gateway: gateway})
 		tooSmall := bits > uint8(maxPrefixLen(a))
 		// Masking can turn a mapped address into a plain IPv6 one (::ffff:a.b.c.d/58 is
 		// ::/58): judge the prefix Plan is given.
@@ -142,4 +162,54 @@ func FuzzPlanAddresses(f *testing.F) {
 		}
 		checkInvariants(t, s)
 	})
+}
+
+// splitList splits comma-separated text; empty text is no entry.
+func splitList(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(text, ",")
+}
+
+// splitRoutes splits comma-separated destination>nextHop text.
+func splitRoutes(text string) []HostRoute {
+	var routes []HostRoute
+	for _, r := range splitList(text) {
+		dst, hop, _ := strings.Cut(r, ">")
+		routes = append(routes, HostRoute{Destination: dst, NextHop: hop})
+	}
+	return routes
+}
+
+// checkOptions checks the DNS servers and routes Plan accepted: as given and in order,
+// within Neutron's limits, each once, the routes of the subnet's family.
+func checkOptions(t *testing.T, s Subnet, nameservers []string, routes []HostRoute) {
+	t.Helper()
+	if len(s.DNSNameservers) != len(nameservers) || len(s.DNSNameservers) > MaxDNSNameservers {
+		t.Fatalf("planned %d DNS servers for %q, want them all and at most %d", len(s.DNSNameservers), nameservers, MaxDNSNameservers)
+	}
+	seen := map[netip.Addr]bool{}
+	for i, a := range s.DNSNameservers {
+		if a.String() != nameservers[i] || seen[a] {
+			t.Errorf("DNS server %d planned as %s from %q (repeated: %v)", i, a, nameservers[i], seen[a])
+		}
+		seen[a] = true
+	}
+	if len(s.HostRoutes) != len(routes) || len(s.HostRoutes) > MaxHostRoutes {
+		t.Fatalf("planned %d routes for %q, want them all and at most %d", len(s.HostRoutes), routes, MaxHostRoutes)
+	}
+	destinations := map[netip.Prefix]bool{}
+	for i, r := range s.HostRoutes {
+		if r.Destination.String() != routes[i].Destination || r.NextHop.String() != routes[i].NextHop {
+			t.Errorf("route %d planned as %s via %s from %+v", i, r.Destination, r.NextHop, routes[i])
+		}
+		if r.Destination != r.Destination.Masked() || destinations[r.Destination] {
+			t.Errorf("route %d: destination %s has host bits set or is repeated", i, r.Destination)
+		}
+		if r.Destination.Addr().Is4() != s.CIDR.Addr().Is4() || r.NextHop.Is4() != s.CIDR.Addr().Is4() {
+			t.Errorf("route %d %s via %s is of another family than %s", i, r.Destination, r.NextHop, s.CIDR)
+		}
+		destinations[r.Destination] = true
+	}
 }

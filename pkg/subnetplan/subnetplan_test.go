@@ -37,7 +37,7 @@ func TestPlanValid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Plan(tt.cidr, tt.gateway)
+			got, err := Plan(Spec{CIDR: tt.cidr, Gateway: tt.gateway})
 			if err != nil {
 				t.Fatalf("Plan(%q, %q): unexpected error: %v", tt.cidr, tt.gateway, err)
 			}
@@ -158,7 +158,7 @@ func TestPlanInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Plan(tt.cidr, tt.gateway)
+			got, err := Plan(Spec{CIDR: tt.cidr, Gateway: tt.gateway})
 			if err == nil {
 				t.Fatalf("Plan(%q, %q) = %+v, want an error containing %q", tt.cidr, tt.gateway, got, tt.wantErr)
 			}
@@ -190,7 +190,7 @@ func TestPlanEveryGateway(t *testing.T) {
 		candidates := append([]netip.Addr{all[0].Prev()}, all...)
 		candidates = append(candidates, all[len(all)-1].Next())
 		for _, gw := range candidates {
-			got, err := Plan(cidr, gw.String())
+			got, err := Plan(Spec{CIDR: cidr, Gateway: gw.String()})
 			if !isUsable[gw] {
 				if err == nil {
 					t.Errorf("Plan(%s, %s) accepted a gateway that is not usable: %+v", cidr, gw, got)
@@ -240,7 +240,7 @@ func TestLastAddr(t *testing.T) {
 }
 
 func TestPoolJSON(t *testing.T) {
-	s, err := Plan("10.0.0.0/24", "10.0.0.10")
+	s, err := Plan(Spec{CIDR: "10.0.0.0/24", Gateway: "10.0.0.10"})
 	if err != nil {
 		t.Fatal(err)
 	}
