@@ -199,7 +199,7 @@ func hasEvent(events []string, fragment string) bool {
 // putRealized makes.
 func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 	n := withFinalizer(newNetwork(name, cidr, gateway))
-	plan, err := subnetplan.Plan(cidr, "")
+	plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: cidr})
 	if err != nil {
 		panic(err)
 	}
@@ -212,9 +212,10 @@ func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 }
 
 // putRealized stores the network and subnet that realizedNetwork's status names, as
-// Neutron holds them after the controller made them for that cidr and gateway.
+// Neutron holds them after the controller made them for that cidr and gateway (and the
+// spec's defaults: no DNS servers, no routes, DHCP on).
 func putRealized(d *neutronfake.Driver, owner neutron.Owner, cidr, gateway string) {
-	plan, err := subnetplan.Plan(cidr, gateway)
+	plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: cidr, Gateway: gateway})
 	if err != nil {
 		panic(err)
 	}
@@ -225,7 +226,7 @@ func putRealized(d *neutronfake.Driver, owner neutron.Owner, cidr, gateway strin
 	netID := "net-of-" + owner.Name
 	d.PutNetwork(neutron.Network{ID: netID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags()})
 	d.PutSubnet(neutron.Subnet{ID: "subnet-of-" + owner.Name, NetworkID: netID, Name: owner.ResourceName(),
-		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4, GatewayIP: gateway, AllocationPools: pools})
+		Description: neutron.ClusterDescription(owner.ClusterID), CIDR: cidr, IPVersion: 4, GatewayIP: gateway, AllocationPools: pools, EnableDHCP: true})
 }
 
 func withFinalizer(n *samplecrdv1.Network) *samplecrdv1.Network {

@@ -23,7 +23,7 @@ func recordedOf(network *samplecrdv1.Network) neutron.Recorded {
 // user, says why the spec cannot be realised: the CRD's validation rules normally stop such
 // a spec at the door, so this guards against a CRD installed without them.
 func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
-	plan, err := subnetplan.Plan(network.Spec.CIDR, network.Spec.Gateway)
+	plan, err := subnetplan.Plan(subnetSpecOf(network.Spec))
 	if err != nil {
 		return neutron.Desired{}, err
 	}
@@ -31,6 +31,15 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	pools := make([]neutron.Pool, 0, len(plan.AllocationPools))
 	for _, p := range plan.AllocationPools {
 		pools = append(pools, neutron.Pool{Start: p.Start.String(), End: p.End.String()})
+	}
+	// Empty, not nil, when the spec lists none: omitted is enforced as Neutron's default.
+	nameservers := make([]string, 0, len(plan.DNSNameservers))
+	for _, a := range plan.DNSNameservers {
+		nameservers = append(nameservers, a.String())
+	}
+	routes := make([]neutron.HostRoute, 0, len(plan.HostRoutes))
+	for _, r := range plan.HostRoutes {
+		routes = append(routes, neutron.HostRoute{Destination: r.Destination.String(), NextHop: r.NextHop.String()})
 	}
 	var mtu *int
 	if network.Spec.MTU != nil {
@@ -42,9 +51,20 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 		Subnet: neutron.DesiredSubnet{
 			CIDR:        plan.CIDR.String(),
 			IPVersion:   plan.IPVersion,
-			SubnetAttrs: neutron.SubnetAttrs{GatewayIP: &gateway, AllocationPools: pools},
+			SubnetAttrs: neutron.SubnetAttrs{GatewayIP: &gateway, AllocationPools: pools,
+				DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: &plan.EnableDHCP},
 		},
 	}, nil
+}
+
+// subnetSpecOf returns the part of spec that decides the subnet.
+func subnetSpecOf(spec samplecrdv1.NetworkSpec) subnetplan.Spec {
+	routes := make([]subnetplan.HostRoute, 0, len(spec.HostRoutes))
+	for _, r := range spec.HostRoutes {
+		routes = append(routes, subnetplan.HostRoute{Destination: r.Destination, NextHop: r.NextHop})
+	}
+	return subnetplan.Spec{CIDR: spec.CIDR, Gateway: spec.Gateway, DNSNameservers: spec.DNSNameservers, HostRoutes: routes,
+		EnableDHCP: spec.EnableDHCP == nil || *spec.EnableDHCP}
 }
 
 // setRealized records in status the network and subnet that realise the spec.

@@ -127,3 +127,34 @@ func TestNeutronResyncCollectsOrphansOfWatchedNamespacesOnly(t *testing.T) {
 		t.Errorf("networks left = %v, want %v (team-a's orphan collected, team-b's left to its controller)", ids, want)
 	}
 }
+
+// DNS servers, routes and DHCP changed by hand are drift like the gateway: the resync
+// says what it restores and queues the Network, at no Neutron cost beyond its two lists.
+func TestNeutronResyncFindsChangedSubnetOptions(t *testing.T) {
+	network := newNetwork("options", "10.8.1.0/24", "")
+	network.Spec.DNSNameservers = []string{"10.8.1.2"}
+	f := newFixture(t, network)
+	f.startLeading()
+	if err := f.sync(network); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	network = f.refresh("default", "options")
+	s := f.neutron.Subnets()[0]
+	s.DNSNameservers, s.HostRoutes, s.EnableDHCP = []string{"8.8.8.8"}, []neutron.HostRoute{{Destination: "0.0.0.0/0", NextHop: "10.8.1.9"}}, false
+	f.neutron.PutSubnet(s)
+	f.events()
+	f.neutron.ClearCalls()
+
+	f.controller.resyncNeutron(f.ctx)
+
+	if got, want := f.neutron.Calls(), []string{"list networks", "list subnets"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if n := f.controller.workqueue.Len(); n != 1 {
+		t.Errorf("queue length = %d, want the changed Network queued", n)
+	}
+	want := "restoring dns nameservers from 8.8.8.8 to 10.8.1.2, host routes from 0.0.0.0/0 via 10.8.1.9 to none, dhcp from off to on"
+	if events := f.events(); !hasEvent(events, want) {
+		t.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
+	}
+}

@@ -59,7 +59,7 @@ func repairCases() []syncCase {
 			owner := ownerOf(newNetwork("landed", "", ""))
 			f.neutron.PutSubnet(neutron.Subnet{ID: "landed-subnet", NetworkID: "landed-net", Name: owner.ResourceName(),
 				Description: neutron.ClusterDescription(owner.ClusterID), CIDR: "10.4.7.0/24", IPVersion: 4, GatewayIP: "10.4.7.1",
-				AllocationPools: []neutron.Pool{{Start: "10.4.7.2", End: "10.4.7.254"}}})
+				AllocationPools: []neutron.Pool{{Start: "10.4.7.2", End: "10.4.7.254"}}, EnableDHCP: true})
 		},
 		want:  retries,
 		retry: succeeds,

@@ -56,9 +56,9 @@ const (
 
 // TestSyncHandler runs the cases of a Network's life (specCases, deletionCases) and of
 // the repairs after a crash, a lost reply or a change made in Neutron by hand (repairCases),
-// and of credentials (tenancyCases).
+// of credentials (tenancyCases) and of the subnet's options (subnetOptionCases).
 func TestSyncHandler(t *testing.T) {
-	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases())
+	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.object)

@@ -55,3 +55,58 @@ func TestDiff(t *testing.T) {
 		})
 	}
 }
+
+// DNS servers compare as a list (resolvers try them in order), host routes as a set
+// (Neutron does not keep their order), and a change sends only what differs.
+func TestDiffSubnetOptions(t *testing.T) {
+	on, off := true, false
+	none, noRoutes := []string{}, []HostRoute{}
+	routes := []HostRoute{{"10.1.0.0/16", "10.0.0.254"}, {"0.0.0.0/0", "10.0.0.1"}}
+	desired := func(servers []string, routes []HostRoute, dhcp *bool) Desired {
+		return Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp}}}
+	}
+	observed := func(servers []string, routes []HostRoute, dhcp bool) Observed {
+		return Observed{Network: &Network{ID: "n"}, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp}}
+	}
+	for _, tc := range []struct {
+		name string
+		want Desired
+		got  Observed
+		out  Changes
+	}{
+		{"Neutron's defaults, as a spec without the fields wants", desired(none, noRoutes, &on), observed(nil, nil, true), Changes{}},
+		{"in step", desired([]string{"10.0.0.2", "2001:db8::53"}, routes, &off),
+			observed([]string{"10.0.0.2", "2001:db8::53"}, routes, false), Changes{}},
+		{"an IPv6 server spelled otherwise is the same server", desired([]string{"2001:db8::53"}, noRoutes, &on),
+			observed([]string{"2001:db8:0:0::53"}, nil, true), Changes{}},
+		{"routes in another order are the same routes", desired(none, routes, &on),
+			observed(nil, []HostRoute{routes[1], routes[0]}, true), Changes{}},
+		{"servers in another order differ: only the servers are sent", desired([]string{"10.0.0.2", "10.0.0.3"}, routes, &on),
+			observed([]string{"10.0.0.3", "10.0.0.2"}, routes, true),
+			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2", "10.0.0.3"}},
+				SubnetDiffs: []Difference{{"dns nameservers", "10.0.0.3,10.0.0.2", "10.0.0.2,10.0.0.3"}}}},
+		{"servers added by hand are removed with an empty list", desired(none, noRoutes, &on),
+			observed([]string{"8.8.8.8"}, nil, true),
+			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: none}, SubnetDiffs: []Difference{{"dns nameservers", "8.8.8.8", "none"}}}},
+		{"a route's next hop changed: only the routes are sent", desired(none, routes, &on),
+			observed(nil, []HostRoute{routes[0], {"0.0.0.0/0", "10.0.0.9"}}, true),
+			Changes{UpdateSubnet: SubnetAttrs{HostRoutes: routes},
+				SubnetDiffs: []Difference{{"host routes", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.9", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.1"}}}},
+		{"routes removed: an empty list is sent", desired(none, noRoutes, &on), observed(nil, routes, true),
+			Changes{UpdateSubnet: SubnetAttrs{HostRoutes: noRoutes},
+				SubnetDiffs: []Difference{{"host routes", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.1", "none"}}}},
+		{"DHCP turned off: only enable_dhcp is sent", desired(none, noRoutes, &off), observed(nil, nil, true),
+			Changes{UpdateSubnet: SubnetAttrs{EnableDHCP: &off}, SubnetDiffs: []Difference{{"dhcp", "on", "off"}}}},
+		{"all three differ: one change carries them", desired([]string{"10.0.0.2"}, routes[:1], &on), observed(nil, nil, false),
+			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2"}, HostRoutes: routes[:1], EnableDHCP: &on},
+				SubnetDiffs: []Difference{{"dns nameservers", "none", "10.0.0.2"}, {"host routes", "none", "10.1.0.0/16 via 10.0.0.254"}, {"dhcp", "off", "on"}}}},
+		{"unmanaged (nil) options are left alone", desired(nil, nil, nil), observed([]string{"8.8.8.8"}, routes, false), Changes{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Diff(tc.want, tc.got)
+			if !reflect.DeepEqual(got, tc.out) {
+				t.Errorf("Diff = %+v\nwant   %+v", got, tc.out)
+			}
+		})
+	}
+}

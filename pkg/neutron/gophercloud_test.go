@@ -33,7 +33,8 @@ func TestFieldsListedAreAllTheStoreReads(t *testing.T) {
 	subnet := `{"id": "s1", "network_id": "n1", "name": "k8s_ns_a_uid", "description": "d", "tags": ["t"],
 		"cidr": "10.0.0.0/24", "ip_version": 4, "gateway_ip": "10.0.0.1",
 		"allocation_pools": [{"start": "10.0.0.2", "end": "10.0.0.254"}], "enable_dhcp": true,
-		"dns_nameservers": [], "host_routes": [], "created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
+		"dns_nameservers": ["10.0.0.53", "10.0.0.54"], "host_routes": [{"destination": "10.1.0.0/16", "nexthop": "10.0.0.254"}],
+		"created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
 
 	checkFieldsLoseNothing[Network](t, network, networkFields)
 	checkFieldsLoseNothing[Subnet](t, subnet, subnetFields)
@@ -71,7 +72,7 @@ func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) 
 // Requests are the JSON of the structs in resources.go under the resource's key; a field
 // left nil is not sent, so Neutron keeps what it has.
 func TestRequestBodiesSendOnlyWhatIsSet(t *testing.T) {
-	gw := "10.0.0.1"
+	gw, off := "10.0.0.1", false
 	for _, tc := range []struct {
 		body body
 		want string
@@ -80,6 +81,11 @@ func TestRequestBodiesSendOnlyWhatIsSet(t *testing.T) {
 		{body{"subnet", SubnetAttrs{AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.9"}}}},
 			`{"subnet":{"allocation_pools":[{"start":"10.0.0.2","end":"10.0.0.9"}]}}`},
 		{body{"network", NetworkRequest{Name: "n", Description: "d"}}, `{"network":{"name":"n","description":"d"}}`},
+		// An empty list is sent, to clear what Neutron has; false is sent too.
+		{body{"subnet", SubnetAttrs{DNSNameservers: []string{}}}, `{"subnet":{"dns_nameservers":[]}}`},
+		{body{"subnet", SubnetAttrs{HostRoutes: []HostRoute{{Destination: "10.1.0.0/16", NextHop: "10.0.0.254"}}}},
+			`{"subnet":{"host_routes":[{"destination":"10.1.0.0/16","nexthop":"10.0.0.254"}]}}`},
+		{body{"subnet", SubnetAttrs{EnableDHCP: &off}}, `{"subnet":{"enable_dhcp":false}}`},
 	} {
 		m, err := tc.body.toMap()
 		if err != nil {

@@ -39,16 +39,19 @@ type NetworkRequest struct {
 
 // Subnet is the part of a Neutron subnet the controller looks at.
 type Subnet struct {
-	ID              string    `json:"id"`
-	NetworkID       string    `json:"network_id"`
-	Name            string    `json:"name"`
-	Description     string    `json:"description"`
-	Tags            []string  `json:"tags"`
-	CIDR            string    `json:"cidr"`
-	IPVersion       int       `json:"ip_version"`
-	GatewayIP       string    `json:"gateway_ip"`
-	AllocationPools []Pool    `json:"allocation_pools"`
-	CreatedAt       time.Time `json:"created_at"`
+	ID              string      `json:"id"`
+	NetworkID       string      `json:"network_id"`
+	Name            string      `json:"name"`
+	Description     string      `json:"description"`
+	Tags            []string    `json:"tags"`
+	CIDR            string      `json:"cidr"`
+	IPVersion       int         `json:"ip_version"`
+	GatewayIP       string      `json:"gateway_ip"`
+	AllocationPools []Pool      `json:"allocation_pools"`
+	DNSNameservers  []string    `json:"dns_nameservers"`
+	HostRoutes      []HostRoute `json:"host_routes"`
+	EnableDHCP      bool        `json:"enable_dhcp"`
+	CreatedAt       time.Time   `json:"created_at"`
 }
 
 // Pool is an inclusive range of addresses Neutron may hand out to ports.
@@ -57,11 +60,21 @@ type Pool struct {
 	End   string `json:"end"`
 }
 
+// HostRoute is a route a subnet's DHCP hands out.
+type HostRoute struct {
+	Destination string `json:"destination"`
+	NextHop     string `json:"nexthop"`
+}
+
 // SubnetAttrs are the attributes of a subnet that a Network's spec decides and Neutron
 // can change in place. In a desired state a nil field is not managed; in a change, not sent.
+// An empty list is not nil: it manages, or sends, "none".
 type SubnetAttrs struct {
-	GatewayIP       *string `json:"gateway_ip,omitempty"`
-	AllocationPools []Pool  `json:"allocation_pools,omitzero"`
+	GatewayIP       *string     `json:"gateway_ip,omitempty"`
+	AllocationPools []Pool      `json:"allocation_pools,omitzero"`
+	DNSNameservers  []string    `json:"dns_nameservers,omitzero"`
+	HostRoutes      []HostRoute `json:"host_routes,omitzero"`
+	EnableDHCP      *bool       `json:"enable_dhcp,omitempty"`
 }
 
 // SubnetRequest creates a subnet.
@@ -123,6 +136,18 @@ func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
 		change.AllocationPools = want.AllocationPools
 		diffs = append(diffs, Difference{"allocation pools", poolsText(got.AllocationPools), poolsText(want.AllocationPools)})
 	}
+	if want.DNSNameservers != nil && !slices.EqualFunc(want.DNSNameservers, got.DNSNameservers, sameAddr) {
+		change.DNSNameservers = want.DNSNameservers
+		diffs = append(diffs, Difference{"dns nameservers", listText(got.DNSNameservers), listText(want.DNSNameservers)})
+	}
+	if want.HostRoutes != nil && !sameRoutes(want.HostRoutes, got.HostRoutes) {
+		change.HostRoutes = want.HostRoutes
+		diffs = append(diffs, Difference{"host routes", routesText(got.HostRoutes), routesText(want.HostRoutes)})
+	}
+	if want.EnableDHCP != nil && *want.EnableDHCP != got.EnableDHCP {
+		change.EnableDHCP = want.EnableDHCP
+		diffs = append(diffs, Difference{"dhcp", onOff(got.EnableDHCP), onOff(*want.EnableDHCP)})
+	}
 	return change, diffs
 }
 
@@ -154,6 +179,53 @@ func samePools(a, b []Pool) bool {
 		}
 	}
 	return true
+}
+
+// sameRoutes compares host routes as sets: Neutron does not keep their order.
+func sameRoutes(a, b []HostRoute) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, r := range a {
+		if !slices.ContainsFunc(b, func(o HostRoute) bool {
+			return samePrefix(r.Destination, o.Destination) && sameAddr(r.NextHop, o.NextHop)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// samePrefix compares two CIDRs as prefixes, as sameAddr compares addresses.
+func samePrefix(a, b string) bool {
+	x, errA := netip.ParsePrefix(a)
+	y, errB := netip.ParsePrefix(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x == y
+}
+
+func routesText(routes []HostRoute) string {
+	parts := make([]string, len(routes))
+	for i, r := range routes {
+		parts[i] = r.Destination + " via " + r.NextHop
+	}
+	return listText(parts)
+}
+
+func listText(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ",")
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 func poolsText(pools []Pool) string {

@@ -170,7 +170,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 
 // auditMismatch compares an object's one network and subnet with its spec and status.
 func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) string {
-	plan, err := subnetplan.Plan(o.Spec.CIDR, o.Spec.Gateway)
+	plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: o.Spec.CIDR, Gateway: o.Spec.Gateway})
 	if err != nil {
 		return fmt.Sprintf("spec cidr %q gateway %q does not plan: %v", o.Spec.CIDR, o.Spec.Gateway, err)
 	}

@@ -23,7 +23,9 @@ type Driver struct {
 	// lostReplies are failures reported after the operation was carried out, once each.
 	lostReplies map[string]error
 	calls       []string
-	now         func() time.Time
+	// bodies are the JSON bodies of the create and update requests, by operation.
+	bodies map[string][]string
+	now    func() time.Time
 }
 
 var _ neutron.Driver = (*Driver)(nil)
@@ -35,6 +37,7 @@ func New() *Driver {
 		subnets:     map[string]neutron.Subnet{},
 		failures:    map[string]error{},
 		lostReplies: map[string]error{},
+		bodies:      map[string][]string{},
 		now:         time.Now,
 	}
 }
@@ -71,6 +74,15 @@ func (d *Driver) Calls() []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return slices.Clone(d.calls)
+}
+
+// Bodies returns the JSON of the request of each create or update call of op (e.g.
+// "update subnet") so far, in order: what the gophercloud driver sends under the
+// resource's key.
+func (d *Driver) Bodies(op string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.bodies[op])
 }
 
 // Networks returns every stored network.
@@ -147,7 +159,7 @@ func (d *Driver) CreateNetwork(_ context.Context, req neutron.NetworkRequest) (n
 		return neutron.Network{}, err
 	}
 	n := neutron.Network{ID: d.newID("net"), CreatedAt: d.now()}
-	applyRequest(&n, req)
+	d.apply("create network", &n, req)
 	d.networks[n.ID] = n
 	if err := d.lostReply("create network"); err != nil {
 		return neutron.Network{}, err
@@ -222,7 +234,7 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 		}
 	}
 	s := neutron.Subnet{ID: d.newID("subnet"), CreatedAt: d.now()}
-	applyRequest(&s, req)
+	d.apply("create subnet", &s, req)
 	d.subnets[s.ID] = s
 	if err := d.lostReply("create subnet"); err != nil {
 		return neutron.Subnet{}, err
@@ -246,7 +258,7 @@ func update[T any](d *Driver, op string, stored map[string]T, id string, change 
 	if !ok {
 		return r, notFound(op)
 	}
-	applyRequest(&r, change)
+	d.apply(op, &r, change)
 	stored[id] = r
 	return r, nil
 }
@@ -276,9 +288,10 @@ func matches(f neutron.Filter, tags []string, description, name, networkID strin
 	return f.NetworkID == "" || f.NetworkID == networkID
 }
 
-// applyRequest sets on resource the fields a request sends, as Neutron does: a request's
-// JSON names are the resource's, and fields it leaves out keep their values.
-func applyRequest(resource, request any) {
+// apply sets on resource the fields request sends, as Neutron does: a request's JSON
+// names are the resource's, and fields it leaves out keep their values. It records the
+// body as op's. Callers hold d.mu.
+func (d *Driver) apply(op string, resource, request any) {
 	raw, err := json.Marshal(request)
 	if err == nil {
 		err = json.Unmarshal(raw, resource)
@@ -286,6 +299,7 @@ func applyRequest(resource, request any) {
 	if err != nil {
 		panic(fmt.Sprintf("fake Neutron: applying %T to %T: %v", request, resource, err))
 	}
+	d.bodies[op] = append(d.bodies[op], string(raw))
 }
 
 func notFound(op string) error {

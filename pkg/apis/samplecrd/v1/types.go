@@ -31,11 +31,33 @@ type NetworkSpec struct {
 	// default and the controller leaves the network's MTU alone.
 	// +optional
 	MTU *int32 `json:"mtu,omitempty"`
+	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
+	// resolvers try them: at most 5 IP addresses, each once. Omitted means none.
+	// +optional
+	// +listType=atomic
+	DNSNameservers []string `json:"dnsNameservers,omitempty"`
+	// HostRoutes are the routes the subnet's DHCP hands out, at most 20, one per
+	// destination, of the family of CIDR. Omitted means none.
+	// +optional
+	// +listType=map
+	// +listMapKey=destination
+	HostRoutes []HostRoute `json:"hostRoutes,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
+	// +optional
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
 	// controller's own cloud, unless the controller requires a reference.
 	// +optional
 	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
+}
+
+// HostRoute is a route to Destination through NextHop.
+type HostRoute struct {
+	// Destination is the CIDR the route leads to, in canonical form.
+	Destination string `json:"destination"`
+	// NextHop is the IP address of the router to send that traffic to.
+	NextHop string `json:"nextHop"`
 }
 
 // CloudCredentialsRef names a cloud in a clouds.yaml kept in a Secret.

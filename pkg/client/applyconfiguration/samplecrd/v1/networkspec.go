@@ -33,6 +33,14 @@ type NetworkSpecApplyConfiguration struct {
 	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
 	// default and the controller leaves the network's MTU alone.
 	MTU *int32 `json:"mtu,omitempty"`
+	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
+	// resolvers try them: at most 5 IP addresses, each once. Omitted means none.
+	DNSNameservers []string `json:"dnsNameservers,omitempty"`
+	// HostRoutes are the routes the subnet's DHCP hands out, at most 20, one per
+	// destination, of the family of CIDR. Omitted means none.
+	HostRoutes []HostRouteApplyConfiguration `json:"hostRoutes,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
 	// controller's own cloud, unless the controller requires a reference.
@@ -66,6 +74,37 @@ func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecAp
 // If called multiple times, the MTU field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
 	b.MTU = &value
+	return b
+}
+
+// WithDNSNameservers adds the given value to the DNSNameservers field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the DNSNameservers field.
+func (b *NetworkSpecApplyConfiguration) WithDNSNameservers(values ...string) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		b.DNSNameservers = append(b.DNSNameservers, values[i])
+	}
+	return b
+}
+
+// WithHostRoutes adds the given value to the HostRoutes field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the HostRoutes field.
+func (b *NetworkSpecApplyConfiguration) WithHostRoutes(values ...*HostRouteApplyConfiguration) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithHostRoutes")
+		}
+		b.HostRoutes = append(b.HostRoutes, *values[i])
+	}
+	return b
+}
+
+// WithEnableDHCP sets the EnableDHCP field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the EnableDHCP field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithEnableDHCP(value bool) *NetworkSpecApplyConfiguration {
+	b.EnableDHCP = &value
 	return b
 }
 
