@@ -185,6 +185,9 @@ func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) st
 		diffs = append(diffs, fmt.Sprintf("status names network %s subnet %s, Neutron has %s %s",
 			o.Status.NetworkID, o.Status.SubnetID, n.ID, s.ID))
 	}
+	if got, want := s.Options(), SpecOptions(o.Spec); got != want {
+		diffs = append(diffs, fmt.Sprintf("subnet %s has %s, spec %s", s.ID, got, want))
+	}
 	if o.Status.Gateway != plan.Gateway.String() {
 		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %s", o.Status.Gateway, plan.Gateway))
 	}

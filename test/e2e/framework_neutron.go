@@ -40,6 +40,35 @@ type NeutronSubnet struct {
 		Start string `json:"start"`
 		End   string `json:"end"`
 	} `json:"allocation_pools"`
+	DNSNameservers []string `json:"dns_nameservers"`
+	HostRoutes     []struct {
+		Destination string `json:"destination"`
+		NextHop     string `json:"nexthop"`
+	} `json:"host_routes"`
+	EnableDHCP bool `json:"enable_dhcp"`
+}
+
+// Options describes the subnet's DNS servers, host routes (sorted: Neutron keeps no order)
+// and DHCP, e.g. "dns=[10.0.0.2 10.0.0.3] routes=[0.0.0.0/0>10.0.0.1] dhcp=true", for
+// comparing with what a spec asks for.
+func (s NeutronSubnet) Options() string {
+	routes := make([]string, 0, len(s.HostRoutes))
+	for _, r := range s.HostRoutes {
+		routes = append(routes, r.Destination+">"+r.NextHop)
+	}
+	slices.Sort(routes)
+	return fmt.Sprintf("dns=%v routes=%v dhcp=%v", s.DNSNameservers, routes, s.EnableDHCP)
+}
+
+// SpecOptions describes the DNS servers, host routes and DHCP a spec asks for, as
+// NeutronSubnet.Options does.
+func SpecOptions(spec samplecrdv1.NetworkSpec) string {
+	routes := make([]string, 0, len(spec.HostRoutes))
+	for _, r := range spec.HostRoutes {
+		routes = append(routes, r.Destination+">"+r.NextHop)
+	}
+	slices.Sort(routes)
+	return fmt.Sprintf("dns=%v routes=%v dhcp=%v", spec.DNSNameservers, routes, spec.EnableDHCP == nil || *spec.EnableDHCP)
 }
 
 // names reports whether a tag tagPrefix+value, the name or the description names value:

@@ -54,6 +54,34 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			[]string{"spec.gateway", "gateway must be a valid IPv4 or IPv6 address"}, nil},
 		{"missing cidr", `{gateway: "10.0.0.1"}`,
 			[]string{"spec.cidr", "Required value"}, nil},
+		{"dns server not an address", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "dns.example.com"]}`,
+			[]string{"spec.dnsNameservers[1]", `dnsNameservers entry "dns.example.com" is not a valid IPv4 or IPv6 address`}, []string{"dnsNameservers[0]"}},
+		{"dns server not canonical", `{cidr: "10.0.0.0/24", dnsNameservers: ["2001:DB8::53"]}`,
+			[]string{"spec.dnsNameservers[0]", "dnsNameservers entry 2001:DB8::53 must be written in canonical form"}, nil},
+		{"dns server listed twice", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "10.0.0.3", "10.0.0.2"]}`,
+			[]string{"spec.dnsNameservers", "dnsNameservers lists 10.0.0.2 more than once"}, []string{"10.0.0.3 more"}},
+		{"six dns servers", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6", "10.0.0.7"]}`,
+			[]string{"spec.dnsNameservers", "must have at most 5 items"}, nil},
+		{"dns servers as one string", `{cidr: "10.0.0.0/24", dnsNameservers: "10.0.0.2"}`,
+			[]string{"spec.dnsNameservers", "must be of type array"}, nil},
+		{"route destination not a cidr", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.0.0", nextHop: "10.0.0.254"}]}`,
+			[]string{"spec.hostRoutes[0].destination", `hostRoutes destination "10.1.0.0" is not a valid IPv4 or IPv6 CIDR`}, []string{"nextHop"}},
+		{"route destination with host bits", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.2.3/16", nextHop: "10.0.0.254"}]}`,
+			[]string{"spec.hostRoutes[0].destination", "hostRoutes destination 10.1.2.3/16 must have all host bits zero"}, []string{"same IP family"}},
+		{"route next hop not an address", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.0.0/16", nextHop: "router"}]}`,
+			[]string{"spec.hostRoutes[0].nextHop", `hostRoutes nextHop "router" is not a valid IPv4 or IPv6 address`}, []string{"destination"}},
+		{"route without next hop", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.0.0/16"}]}`,
+			[]string{"spec.hostRoutes[0].nextHop", "Required value"}, nil},
+		{"ipv6 route on an ipv4 subnet", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.0.0/16", nextHop: "10.0.0.254"}, {destination: "2001:db8:1::/48", nextHop: "2001:db8::fe"}]}`,
+			[]string{"spec.hostRoutes", "hostRoutes destination 2001:db8:1::/48 must be of the same IP family as cidr 10.0.0.0/24",
+				"hostRoutes nextHop 2001:db8::fe (to 2001:db8:1::/48) must be of the same IP family as cidr 10.0.0.0/24"}, []string{"10.1.0.0/16"}},
+		{"ipv4 next hop on an ipv6 subnet", `{cidr: "2001:db8::/64", hostRoutes: [{destination: "2001:db8:1::/48", nextHop: "10.0.0.254"}]}`,
+			[]string{"spec.hostRoutes", "hostRoutes nextHop 10.0.0.254 (to 2001:db8:1::/48) must be of the same IP family as cidr 2001:db8::/64"},
+			[]string{"hostRoutes destination"}},
+		{"two routes to one destination", `{cidr: "10.0.0.0/24", hostRoutes: [{destination: "10.1.0.0/16", nextHop: "10.0.0.254"}, {destination: "10.1.0.0/16", nextHop: "10.0.0.253"}]}`,
+			[]string{"spec.hostRoutes[1]", "Duplicate value", "10.1.0.0/16"}, nil},
+		{"dhcp as text", `{cidr: "10.0.0.0/24", enableDHCP: "yes"}`,
+			[]string{"spec.enableDHCP", "must be of type boolean"}, nil},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,6 +162,9 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		for i, spec := range []string{
 			`{cidr: "10.8.0.0/30"}`, `{cidr: "10.8.1.0/24", gateway: "10.8.1.254"}`,
 			`{cidr: "2001:db8:8::/64"}`, `{cidr: "2001:db8:9::/126", gateway: "2001:db8:9::3"}`,
+			`{cidr: "10.8.2.0/24", enableDHCP: false, dnsNameservers: ["10.8.2.2", "2001:db8::53", "1.1.1.1", "8.8.8.8", "9.9.9.9"], ` +
+				`hostRoutes: [{destination: "0.0.0.0/0", nextHop: "10.8.2.1"}, {destination: "10.9.0.0/16", nextHop: "10.8.2.254"}]}`,
+			`{cidr: "2001:db8:a::/64", dnsNameservers: ["2001:db8::53"], hostRoutes: [{destination: "::/0", nextHop: "2001:db8:a::fe"}]}`,
 		} {
 			name := fmt.Sprintf("valid-%d", i)
 			file := WriteFile(t, name+".yaml", fmt.Sprintf(
