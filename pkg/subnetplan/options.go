@@ -12,10 +12,10 @@ const (
 	MaxHostRoutes     = 20
 )
 
-// parseNameservers checks the DNS servers: canonical addresses of either family (a DHCP
-// server may hand out servers it reaches by the other), at most MaxDNSNameservers, each
-// once. The order is kept: resolvers try the servers in that order.
-func parseNameservers(texts []string) ([]netip.Addr, error) {
+// parseNameservers checks the DNS servers: canonical addresses of the family of prefix
+// (Neutron refuses others), at most MaxDNSNameservers, each once. The order is kept:
+// resolvers try the servers in that order.
+func parseNameservers(prefix netip.Prefix, texts []string) ([]netip.Addr, error) {
 	if len(texts) > MaxDNSNameservers {
 		return nil, fmt.Errorf("dnsNameservers lists %d addresses: Neutron allows at most %d", len(texts), MaxDNSNameservers)
 	}
@@ -24,6 +24,10 @@ func parseNameservers(texts []string) ([]netip.Addr, error) {
 		a, err := parseAddr(fmt.Sprintf("dnsNameservers[%d]", i), text)
 		if err != nil {
 			return nil, err
+		}
+		if f, want := family(a), family(prefix.Addr()); f != want {
+			return nil, fmt.Errorf("dnsNameservers[%d] %s is IPv%d but cidr %s is IPv%d: a DNS server must be of the subnet's family",
+				i, a, f, prefix, want)
 		}
 		for j, earlier := range servers {
 			if earlier == a {

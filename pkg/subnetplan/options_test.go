@@ -9,7 +9,7 @@ import (
 
 func TestPlanOptionsValid(t *testing.T) {
 	s, err := Plan(Spec{CIDR: "10.0.0.0/24",
-		DNSNameservers: []string{"10.0.0.3", "2001:db8::53", "10.0.0.2"},
+		DNSNameservers: []string{"10.0.0.3", "192.0.2.53", "10.0.0.2"},
 		HostRoutes:     []HostRoute{{"192.168.0.0/16", "10.0.0.254"}, {"0.0.0.0/0", "10.0.0.1"}},
 		EnableDHCP:     true,
 	})
@@ -23,7 +23,7 @@ func TestPlanOptionsValid(t *testing.T) {
 	for _, r := range s.HostRoutes {
 		routes = append(routes, r.Destination.String()+" via "+r.NextHop.String())
 	}
-	if want := []string{"10.0.0.3", "2001:db8::53", "10.0.0.2"}; !slices.Equal(servers, want) {
+	if want := []string{"10.0.0.3", "192.0.2.53", "10.0.0.2"}; !slices.Equal(servers, want) {
 		t.Errorf("DNS servers = %v, want %v in that order", servers, want)
 	}
 	if want := []string{"192.168.0.0/16 via 10.0.0.254", "0.0.0.0/0 via 10.0.0.1"}; !slices.Equal(routes, want) {
@@ -65,6 +65,10 @@ func TestPlanOptionsInvalid(t *testing.T) {
 			`dnsNameservers[0] "10.0.0.2/32" is not a valid IPv4 or IPv6 address`},
 		{"DNS server not canonical", Spec{CIDR: "10.0.0.0/24", DNSNameservers: []string{"2001:DB8::53"}},
 			`dnsNameservers[0] "2001:DB8::53" is not in canonical form (IPv6 must be lower case, without leading zeros, with :: for the longest run of zeros): use 2001:db8::53`},
+		{"IPv6 DNS server on an IPv4 subnet", Spec{CIDR: "10.0.0.0/24", DNSNameservers: []string{"10.0.0.2", "2001:db8::53"}},
+			"dnsNameservers[1] 2001:db8::53 is IPv6 but cidr 10.0.0.0/24 is IPv4: a DNS server must be of the subnet's family"},
+		{"IPv4 DNS server on an IPv6 subnet", Spec{CIDR: "2001:db8::/64", DNSNameservers: []string{"10.0.0.2"}},
+			"dnsNameservers[0] 10.0.0.2 is IPv4 but cidr 2001:db8::/64 is IPv6: a DNS server must be of the subnet's family"},
 		{"DNS server twice", Spec{CIDR: "10.0.0.0/24", DNSNameservers: []string{"10.0.0.2", "10.0.0.3", "10.0.0.2"}},
 			"dnsNameservers[2] 10.0.0.2 repeats dnsNameservers[0]: list each server once"},
 		{"too many routes", Spec{CIDR: "10.0.0.0/24", HostRoutes: many},

@@ -21,7 +21,7 @@
 //     not the network address (for IPv6 the subnet-router anycast address) and, for
 //     IPv4, not the broadcast address;
 //   - an empty gateway means the first usable address, network address + 1;
-//   - dnsNameservers are at most 5 canonical IP addresses (either family), each once;
+//   - dnsNameservers are at most 5 canonical IP addresses of the family of cidr, each once;
 //   - hostRoutes are at most 20, each a canonical destination CIDR and a canonical
 //     nextHop address, both of the family of cidr, one route per destination.
 //
@@ -109,7 +109,7 @@ func Plan(spec Spec) (Subnet, error) {
 	if err != nil {
 		return Subnet{}, err
 	}
-	nameservers, err := parseNameservers(spec.DNSNameservers)
+	nameservers, err := parseNameservers(prefix, spec.DNSNameservers)
 	if err != nil {
 		return Subnet{}, err
 	}

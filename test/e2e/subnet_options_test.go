@@ -43,7 +43,7 @@ func TestSubnetOptions(t *testing.T) {
 
 	// Each field changed in place, one at a time, then one removed: omitted means none.
 	for _, change := range []struct{ patch, event string }{
-		{`{"spec":{"dnsNameservers":["10.74.0.2","10.74.0.3","2001:db8::53"]}}`, "dns nameservers from 10.74.0.3,10.74.0.2 to 10.74.0.2,10.74.0.3,2001:db8::53"},
+		{`{"spec":{"dnsNameservers":["10.74.0.2","10.74.0.3","192.0.2.53"]}}`, "dns nameservers from 10.74.0.3,10.74.0.2 to 10.74.0.2,10.74.0.3,192.0.2.53"},
 		{`{"spec":{"hostRoutes":[{"destination":"10.75.0.0/16","nextHop":"10.74.0.250"}]}}`, "host routes from"},
 		{`{"spec":{"enableDHCP":true}}`, "dhcp from off to on"},
 		{`{"spec":{"dnsNameservers":null}}`, "to none"},

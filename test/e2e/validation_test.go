@@ -58,6 +58,8 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			[]string{"spec.dnsNameservers[1]", `dnsNameservers entry "dns.example.com" is not a valid IPv4 or IPv6 address`}, []string{"dnsNameservers[0]"}},
 		{"dns server not canonical", `{cidr: "10.0.0.0/24", dnsNameservers: ["2001:DB8::53"]}`,
 			[]string{"spec.dnsNameservers[0]", "dnsNameservers entry 2001:DB8::53 must be written in canonical form"}, nil},
+		{"ipv6 dns server on an ipv4 subnet", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "2001:db8::53"]}`,
+			[]string{"spec.dnsNameservers", "dnsNameservers entry 2001:db8::53 must be of the same IP family as cidr 10.0.0.0/24"}, []string{"10.0.0.2"}},
 		{"dns server listed twice", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "10.0.0.3", "10.0.0.2"]}`,
 			[]string{"spec.dnsNameservers", "dnsNameservers lists 10.0.0.2 more than once"}, []string{"10.0.0.3 more"}},
 		{"six dns servers", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5", "10.0.0.6", "10.0.0.7"]}`,
@@ -162,7 +164,7 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		for i, spec := range []string{
 			`{cidr: "10.8.0.0/30"}`, `{cidr: "10.8.1.0/24", gateway: "10.8.1.254"}`,
 			`{cidr: "2001:db8:8::/64"}`, `{cidr: "2001:db8:9::/126", gateway: "2001:db8:9::3"}`,
-			`{cidr: "10.8.2.0/24", enableDHCP: false, dnsNameservers: ["10.8.2.2", "2001:db8::53", "1.1.1.1", "8.8.8.8", "9.9.9.9"], ` +
+			`{cidr: "10.8.2.0/24", enableDHCP: false, dnsNameservers: ["10.8.2.2", "192.0.2.53", "1.1.1.1", "8.8.8.8", "9.9.9.9"], ` +
 				`hostRoutes: [{destination: "0.0.0.0/0", nextHop: "10.8.2.1"}, {destination: "10.9.0.0/16", nextHop: "10.8.2.254"}]}`,
 			`{cidr: "2001:db8:a::/64", dnsNameservers: ["2001:db8::53"], hostRoutes: [{destination: "::/0", nextHop: "2001:db8:a::fe"}]}`,
 		} {
