@@ -72,9 +72,13 @@ func (r *rawLoop) create(ctx context.Context, n int) ([]string, error) {
 		if _, err := attributestags.ReplaceAll(ctx, r.sc, "networks", net.ID, attributestags.ReplaceAllOpts{Tags: tags}).Extract(); err != nil {
 			return fmt.Errorf("raw loop: tagging network %s (%s): %w", name, net.ID, err)
 		}
+		destination, nextHop := benchRoute(i)
+		dhcp := true
 		if _, err := subnets.Create(ctx, r.sc, subnets.CreateOpts{
 			NetworkID: net.ID, Name: name, CIDR: benchCIDR(i), IPVersion: gophercloud.IPv4,
-			Description: "network-controller bench raw loop " + name,
+			Description:    "network-controller bench raw loop " + name,
+			DNSNameservers: benchDNS(i), HostRoutes: []subnets.HostRoute{{DestinationCIDR: destination, NextHop: nextHop}},
+			EnableDHCP: &dhcp,
 		}).Extract(); err != nil {
 			return fmt.Errorf("raw loop: creating subnet %s on network %s: %w", benchCIDR(i), net.ID, err)
 		}
@@ -99,4 +103,14 @@ func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 // benchCIDR is the distinct /24 of the i-th Network or pair.
 func benchCIDR(i int) string {
 	return fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256)
+}
+
+// benchDNS and benchRoute are the DNS servers and the host route of the i-th Network or
+// pair: every bench subnet has them (and DHCP on), so the figures include what they cost.
+func benchDNS(i int) []string {
+	return []string{fmt.Sprintf("10.%d.%d.2", (i/256)%256, i%256), fmt.Sprintf("10.%d.%d.3", (i/256)%256, i%256)}
+}
+
+func benchRoute(i int) (destination, nextHop string) {
+	return "172.16.0.0/12", fmt.Sprintf("10.%d.%d.254", (i/256)%256, i%256)
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // The walking skeleton, driven with kubectl as a user would: apply example/, see
-// both Networks Ready with the Neutron subnets they describe, change a gateway, delete.
+// every Network Ready with the Neutron subnet it describes, change a gateway, delete.
 func TestWalkingSkeleton(t *testing.T) {
 	ns := NewNamespace(t)
 	ctrl := StartController(t, ControllerOptions{})
@@ -57,6 +57,20 @@ func TestWalkingSkeleton(t *testing.T) {
 			sub6.CIDR, sub6.IPVersion, sub6.GatewayIP)
 	}
 
+	// The example with DNS servers and a route: Neutron's subnet has exactly them, and
+	// kubectl get -o wide shows the DNS servers and DHCP.
+	dns := WaitReady(t, ns, "example-network-dns", 60*time.Second)
+	subDNS, ok := GetSubnet(t, dns.Status.SubnetID)
+	if want := "dns=[10.30.0.2 10.30.0.3] routes=[172.16.0.0/12>10.30.0.254] dhcp=true"; !ok || subDNS.Options() != want {
+		t.Errorf("Neutron subnet %s of the DNS example (found %v) has %s, want %s", dns.Status.SubnetID, ok, subDNS.Options(), want)
+	}
+	wide := MustKubectl(t, "get", "networks", "-n", ns, "example-network-dns", "-o", "wide")
+	for _, want := range []string{"DNS", "DHCP", `["10.30.0.2","10.30.0.3"]`, "true"} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("kubectl get networks -o wide does not show %s:\n%s", want, wide)
+		}
+	}
+
 	// Change the gateway with kubectl: Neutron follows, in place.
 	MustKubectl(t, "patch", "network", "-n", ns, "example-network", "--type=merge", "-p", `{"spec":{"gateway":"192.168.0.254"}}`)
 	v4b := WaitNetwork(t, ns, "example-network", 60*time.Second, "gateway 192.168.0.254 in status", func(n *samplecrdv1.Network) error {
@@ -80,6 +94,7 @@ func TestWalkingSkeleton(t *testing.T) {
 	MustKubectl(t, "delete", "-n", ns, "-f", "example/", "--wait=true", "--timeout=60s")
 	WaitGone(t, ns, "example-network", 60*time.Second)
 	WaitGone(t, ns, "example-network-ipv6", 60*time.Second)
+	WaitGone(t, ns, "example-network-dns", 60*time.Second)
 	if NetworkExists(t, v4.Status.NetworkID) || NetworkExists(t, v6.Status.NetworkID) {
 		t.Errorf("Neutron networks %s / %s still exist after the Networks were deleted", v4.Status.NetworkID, v6.Status.NetworkID)
 	}
