@@ -49,8 +49,8 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	return neutron.Desired{
 		Network: neutron.NetworkAttrs{MTU: mtu},
 		Subnet: neutron.DesiredSubnet{
-			CIDR:        plan.CIDR.String(),
-			IPVersion:   plan.IPVersion,
+			CIDR:      plan.CIDR.String(),
+			IPVersion: plan.IPVersion,
 			SubnetAttrs: neutron.SubnetAttrs{GatewayIP: &gateway, AllocationPools: pools,
 				DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: &plan.EnableDHCP},
 		},
