@@ -27,12 +27,25 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	if err != nil {
 		return neutron.Desired{}, err
 	}
+	var mtu *int
+	if network.Spec.MTU != nil {
+		m := int(*network.Spec.MTU)
+		mtu = &m
+	}
+	return neutron.Desired{
+		Network: neutron.NetworkAttrs{MTU: mtu},
+		Subnet:  neutron.DesiredSubnet{CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion, SubnetAttrs: subnetAttrsOf(plan)},
+	}, nil
+}
+
+// subnetAttrsOf returns the planned subnet's attributes as Neutron takes them. The lists
+// are empty, not nil, when the spec has none: omitted is enforced as Neutron's default.
+func subnetAttrsOf(plan subnetplan.Subnet) neutron.SubnetAttrs {
 	gateway := plan.Gateway.String()
 	pools := make([]neutron.Pool, 0, len(plan.AllocationPools))
 	for _, p := range plan.AllocationPools {
 		pools = append(pools, neutron.Pool{Start: p.Start.String(), End: p.End.String()})
 	}
-	// Empty, not nil, when the spec lists none: omitted is enforced as Neutron's default.
 	nameservers := make([]string, 0, len(plan.DNSNameservers))
 	for _, a := range plan.DNSNameservers {
 		nameservers = append(nameservers, a.String())
@@ -41,20 +54,8 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	for _, r := range plan.HostRoutes {
 		routes = append(routes, neutron.HostRoute{Destination: r.Destination.String(), NextHop: r.NextHop.String()})
 	}
-	var mtu *int
-	if network.Spec.MTU != nil {
-		m := int(*network.Spec.MTU)
-		mtu = &m
-	}
-	return neutron.Desired{
-		Network: neutron.NetworkAttrs{MTU: mtu},
-		Subnet: neutron.DesiredSubnet{
-			CIDR:      plan.CIDR.String(),
-			IPVersion: plan.IPVersion,
-			SubnetAttrs: neutron.SubnetAttrs{GatewayIP: &gateway, AllocationPools: pools,
-				DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: &plan.EnableDHCP},
-		},
-	}, nil
+	dhcp := plan.EnableDHCP
+	return neutron.SubnetAttrs{GatewayIP: &gateway, AllocationPools: pools, DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: &dhcp}
 }
 
 // subnetSpecOf returns the part of spec that decides the subnet.
@@ -63,8 +64,10 @@ func subnetSpecOf(spec samplecrdv1.NetworkSpec) subnetplan.Spec {
 	for _, r := range spec.HostRoutes {
 		routes = append(routes, subnetplan.HostRoute{Destination: r.Destination, NextHop: r.NextHop})
 	}
-	return subnetplan.Spec{CIDR: spec.CIDR, Gateway: spec.Gateway, DNSNameservers: spec.DNSNameservers, HostRoutes: routes,
-		EnableDHCP: spec.EnableDHCP == nil || *spec.EnableDHCP}
+	return subnetplan.Spec{
+		CIDR: spec.CIDR, Gateway: spec.Gateway, DNSNameservers: spec.DNSNameservers, HostRoutes: routes,
+		EnableDHCP: spec.EnableDHCP == nil || *spec.EnableDHCP, // the CRD's default
+	}
 }
 
 // setRealized records in status the network and subnet that realise the spec.
