@@ -153,9 +153,15 @@ func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
 
 // sameAddr compares two addresses as addresses, so that the spelling of an IPv6 address
 // does not count as a difference.
-func sameAddr(a, b string) bool {
-	x, errA := netip.ParseAddr(a)
-	y, errB := netip.ParseAddr(b)
+func sameAddr(a, b string) bool { return sameParsed(a, b, netip.ParseAddr) }
+
+// samePrefix compares two CIDRs as prefixes, as sameAddr compares addresses.
+func samePrefix(a, b string) bool { return sameParsed(a, b, netip.ParsePrefix) }
+
+// sameParsed compares a and b as parse reads them, or as text when either does not parse.
+func sameParsed[T comparable](a, b string, parse func(string) (T, error)) bool {
+	x, errA := parse(a)
+	y, errB := parse(b)
 	if errA != nil || errB != nil {
 		return a == b
 	}
@@ -194,16 +200,6 @@ func sameRoutes(a, b []HostRoute) bool {
 		}
 	}
 	return true
-}
-
-// samePrefix compares two CIDRs as prefixes, as sameAddr compares addresses.
-func samePrefix(a, b string) bool {
-	x, errA := netip.ParsePrefix(a)
-	y, errB := netip.ParsePrefix(b)
-	if errA != nil || errB != nil {
-		return a == b
-	}
-	return x == y
 }
 
 func routesText(routes []HostRoute) string {
