@@ -225,14 +225,11 @@ func onOff(on bool) string {
 }
 
 func poolsText(pools []Pool) string {
-	if len(pools) == 0 {
-		return "none"
-	}
 	parts := make([]string, len(pools))
 	for i, p := range pools {
 		parts[i] = p.Start + "-" + p.End
 	}
-	return strings.Join(parts, ",")
+	return listText(parts)
 }
 
 func orNone(s string) string {
