@@ -17,17 +17,25 @@
 //   - the prefix leaves room for a gateway and at least one more address: at most /30
 //     for IPv4 (a /31, even under RFC 3021, or a /32 has no address Neutron would
 //     allocate beside the gateway), at most /126 for IPv6;
+//   - gatewayMode is Automatic (or empty) or None; with None there is no gateway and
+//     gateway must be empty;
 //   - gateway, when set, is a canonical IP address of the same family, inside cidr,
 //     not the network address (for IPv6 the subnet-router anycast address) and, for
 //     IPv4, not the broadcast address;
-//   - an empty gateway means the first usable address, network address + 1;
+//   - an empty gateway, in mode Automatic, means the first usable address, network
+//     address + 1;
+//   - allocationPools, when set, are at most 16 ranges of canonical addresses of the
+//     family of cidr, each inside its usable addresses (see below), start <= end, not
+//     holding the gateway, and not overlapping one another;
 //   - dnsNameservers are at most 5 canonical IP addresses of the family of cidr, each once;
 //   - hostRoutes are at most 20, each a canonical destination CIDR and a canonical
-//     nextHop address, both of the family of cidr, one route per destination.
+//     nextHop address, both of the family of cidr, one route per destination;
+//   - ipv6AddressMode and ipv6RAMode, each optional, are Neutron's rules: IPv6 only,
+//     equal when both are set, a /64 for slaac and dhcpv6-stateless, DHCP enabled.
 //
-// The allocation pools are every usable address except the gateway, where usable means
-// what Neutron itself allocates by default: for IPv4 everything but the network and
-// broadcast addresses, for IPv6 everything but the subnet-router anycast address. So a
+// Usable means what Neutron itself allocates from: for IPv4 everything but the network
+// and broadcast addresses, for IPv6 everything but the subnet-router anycast address.
+// Without explicit pools the pools are every usable address except the gateway: a
 // gateway at either end gives one pool and a gateway in the middle gives two.
 //
 // Everything is computed with net/netip arithmetic, never by enumerating addresses, so
@@ -46,20 +54,39 @@ const (
 	MaxPrefixLenIPv6 = 126
 )
 
+// Gateway modes: a gateway (given, or the first usable address), or none.
+const (
+	GatewayAutomatic = "Automatic"
+	GatewayNone      = "None"
+)
+
 // Spec is what a Network spec says about its subnet, as the user wrote it.
 type Spec struct {
 	CIDR string
-	// Gateway empty means the first usable address.
-	Gateway        string
-	DNSNameservers []string
-	HostRoutes     []HostRoute
-	EnableDHCP     bool
+	// GatewayMode is GatewayAutomatic (also when empty) or GatewayNone.
+	GatewayMode string
+	// Gateway empty means the first usable address, in mode Automatic.
+	Gateway string
+	// AllocationPools empty means every usable address but the gateway.
+	AllocationPools []PoolRange
+	DNSNameservers  []string
+	HostRoutes      []HostRoute
+	EnableDHCP      bool
+	// IPv6AddressMode and IPv6RAMode are Neutron's values; empty means not set.
+	IPv6AddressMode string
+	IPv6RAMode      string
 }
 
 // HostRoute is a route as the user wrote it.
 type HostRoute struct {
 	Destination string
 	NextHop     string
+}
+
+// PoolRange is an allocation pool as the user wrote it.
+type PoolRange struct {
+	Start string
+	End   string
 }
 
 // Subnet is the planned Neutron subnet.
@@ -69,15 +96,19 @@ type Subnet struct {
 	// IPVersion is 4 or 6, Neutron's ip_version.
 	IPVersion int
 	// Gateway is the gateway address: the one in the spec, or the first usable address.
+	// It is the zero Addr (not valid) for a subnet without gateway.
 	Gateway netip.Addr
-	// AllocationPools are all usable addresses of CIDR except Gateway, in ascending
-	// order: one pool or two, never empty.
+	// AllocationPools are the explicit pools in the order given or, without them, all
+	// usable addresses of CIDR except Gateway, in ascending order. Never empty.
 	AllocationPools []Pool
 	// DNSNameservers in the order given: resolvers try them in that order.
 	DNSNameservers []netip.Addr
 	// HostRoutes in the order given, each of the family of CIDR.
 	HostRoutes []Route
 	EnableDHCP bool
+	// IPv6AddressMode and IPv6RAMode as given: empty, or one of the IPv6Mode constants.
+	IPv6AddressMode string
+	IPv6RAMode      string
 }
 
 // Route is a host route the subnet's DHCP hands out: Destination via NextHop.
@@ -105,9 +136,15 @@ func Plan(spec Spec) (Subnet, error) {
 	if err != nil {
 		return Subnet{}, err
 	}
-	gateway, pools, err := planGateway(prefix, spec.Gateway)
+	gateway, err := planGateway(prefix, spec.GatewayMode, spec.Gateway)
 	if err != nil {
 		return Subnet{}, err
+	}
+	pools := defaultPools(prefix, gateway)
+	if len(spec.AllocationPools) > 0 {
+		if pools, err = parsePools(prefix, gateway, spec.Gateway == "", spec.AllocationPools); err != nil {
+			return Subnet{}, err
+		}
 	}
 	nameservers, err := parseNameservers(prefix, spec.DNSNameservers)
 	if err != nil {
@@ -117,58 +154,71 @@ func Plan(spec Spec) (Subnet, error) {
 	if err != nil {
 		return Subnet{}, err
 	}
+	if err := checkIPv6Modes(prefix, spec.IPv6AddressMode, spec.IPv6RAMode, spec.EnableDHCP); err != nil {
+		return Subnet{}, err
+	}
 	return Subnet{CIDR: prefix, IPVersion: family(prefix.Addr()), Gateway: gateway, AllocationPools: pools,
-		DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: spec.EnableDHCP}, nil
+		DNSNameservers: nameservers, HostRoutes: routes, EnableDHCP: spec.EnableDHCP,
+		IPv6AddressMode: spec.IPv6AddressMode, IPv6RAMode: spec.IPv6RAMode}, nil
 }
 
-// planGateway validates gateway (empty means the first usable address) and returns the
-// effective gateway and the pools around it.
-func planGateway(prefix netip.Prefix, gateway string) (netip.Addr, []Pool, error) {
+// planGateway validates the gateway mode and gateway (empty means the first usable
+// address) and returns the effective gateway, the zero Addr in mode None.
+func planGateway(prefix netip.Prefix, mode, gateway string) (netip.Addr, error) {
+	switch mode {
+	case "", GatewayAutomatic:
+	case GatewayNone:
+		if gateway != "" {
+			return netip.Addr{}, fmt.Errorf("gateway %s is set but gatewayMode is None (a subnet without gateway): remove gateway or set gatewayMode to Automatic", gateway)
+		}
+		return netip.Addr{}, nil
+	default:
+		return netip.Addr{}, fmt.Errorf("gatewayMode %q is neither Automatic nor None", mode)
+	}
+	firstUsable, lastUsable := usableRange(prefix)
+	if gateway == "" {
+		return firstUsable, nil
+	}
 	network := prefix.Addr()
-	last := lastAddr(prefix)
-	version := 4
-	firstUsable, lastUsable := network.Next(), last.Prev()
-	if network.Is6() {
-		version = 6
-		lastUsable = last // IPv6 has no broadcast address
+	version := family(network)
+	gw, err := parseAddr("gateway", gateway)
+	if err != nil {
+		return netip.Addr{}, err
 	}
+	if gw.Is4() != network.Is4() {
+		return netip.Addr{}, fmt.Errorf("gateway %s is an IPv%d address but cidr %s is IPv%d: they must be the same family",
+			gw, family(gw), prefix, version)
+	}
+	if !prefix.Contains(gw) {
+		return netip.Addr{}, fmt.Errorf("gateway %s is not inside cidr %s: use an address from %s to %s",
+			gw, prefix, firstUsable, lastUsable)
+	}
+	if gw == network {
+		return netip.Addr{}, fmt.Errorf("gateway %s is the %s of %s: use an address from %s to %s",
+			gw, networkAddressName(version), prefix, firstUsable, lastUsable)
+	}
+	if version == 4 && gw == lastAddr(prefix) {
+		return netip.Addr{}, fmt.Errorf("gateway %s is the broadcast address of %s: use an address from %s to %s",
+			gw, prefix, firstUsable, lastUsable)
+	}
+	return gw, nil
+}
 
-	gw := firstUsable
-	if gateway != "" {
-		var err error
-		if gw, err = parseAddr("gateway", gateway); err != nil {
-			return netip.Addr{}, nil, err
-		}
-		if gw.Is4() != network.Is4() {
-			return netip.Addr{}, nil, fmt.Errorf("gateway %s is an IPv%d address but cidr %s is IPv%d: they must be the same family",
-				gw, family(gw), prefix, version)
-		}
-		if !prefix.Contains(gw) {
-			return netip.Addr{}, nil, fmt.Errorf("gateway %s is not inside cidr %s: use an address from %s to %s",
-				gw, prefix, firstUsable, lastUsable)
-		}
-		if gw == network {
-			what := "network address"
-			if version == 6 {
-				what = "network (subnet-router anycast) address"
-			}
-			return netip.Addr{}, nil, fmt.Errorf("gateway %s is the %s of %s: use an address from %s to %s",
-				gw, what, prefix, firstUsable, lastUsable)
-		}
-		if version == 4 && gw == last {
-			return netip.Addr{}, nil, fmt.Errorf("gateway %s is the broadcast address of %s: use an address from %s to %s",
-				gw, prefix, firstUsable, lastUsable)
-		}
+// usableRange returns the first and last address Neutron allocates from in prefix: all
+// but the network address and, for IPv4, the broadcast address.
+func usableRange(prefix netip.Prefix) (first, last netip.Addr) {
+	first, last = prefix.Addr().Next(), lastAddr(prefix)
+	if prefix.Addr().Is4() {
+		last = last.Prev()
 	}
+	return first, last
+}
 
-	var pools []Pool
-	if gw != firstUsable {
-		pools = append(pools, Pool{Start: firstUsable, End: gw.Prev()})
+func networkAddressName(version int) string {
+	if version == 6 {
+		return "network (subnet-router anycast) address"
 	}
-	if gw != lastUsable {
-		pools = append(pools, Pool{Start: gw.Next(), End: lastUsable})
-	}
-	return gw, pools, nil
+	return "network address"
 }
 
 // parseCIDR parses and checks cidr: valid (as the apiserver's isCIDR sees it),

@@ -214,3 +214,48 @@ func checkOptions(t *testing.T, s Subnet, nameservers []string, routes []HostRou
 		destinations[r.Destination] = true
 	}
 }
+
+// FuzzPlanPools feeds Plan arbitrary cidr, gateway mode, gateway and explicit pools
+// (comma-separated start-end). Whatever it accepts must be pools Neutron takes: the ones
+// given, inside the CIDR, start <= end, holding neither the network address, the IPv4
+// broadcast address nor the gateway, no two sharing an address (checkPools); and without
+// gateway in mode None.
+func FuzzPlanPools(f *testing.F) {
+	for _, seed := range [][4]string{
+		{"10.0.0.0/24", "", "", "10.0.0.100-10.0.0.199,10.0.0.10-10.0.0.19"},
+		{"10.0.0.0/24", "", "", "10.0.0.1-10.0.0.100"},
+		{"10.0.0.0/24", "", "10.0.0.50", "10.0.0.10-10.0.0.100"},
+		{"10.0.0.0/24", "None", "", "10.0.0.1-10.0.0.254"},
+		{"10.0.0.0/24", "None", "10.0.0.1", ""},
+		{"10.0.0.0/24", "Automatic", "", "10.0.0.0-10.0.0.9"},
+		{"10.0.0.0/24", "", "", "10.0.0.250-10.0.0.255"},
+		{"10.0.0.0/24", "", "", "10.0.0.20-10.0.0.10"},
+		{"10.0.0.0/24", "", "", "10.0.0.10-10.0.0.20,10.0.0.20-10.0.0.30"},
+		{"10.0.0.0/24", "", "", "10.0.0.10-2001:db8::1"},
+		{"2001:db8::/64", "", "", "2001:db8::1:0-2001:db8::ffff:ffff:ffff:ffff"},
+		{"2001:db8::/64", "None", "", "2001:db8::-2001:db8::9"},
+		{"2001:db8::/64", "", "2001:db8::a", "2001:db8::2-2001:db8::ff,2001:db8::f0-2001:db8::1:0"},
+		{"0.0.0.0/0", "", "255.255.255.254", "0.0.0.2-255.255.255.253"},
+		{"::/0", "None", "", "::1-ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, cidr, mode, gateway, pools string) {
+		var given []PoolRange
+		for _, p := range splitList(pools) {
+			start, end, _ := strings.Cut(p, "-")
+			given = append(given, PoolRange{start, end})
+		}
+		s, err := Plan(Spec{CIDR: cidr, GatewayMode: mode, Gateway: gateway, AllocationPools: given})
+		if err != nil {
+			if err.Error() == "" {
+				t.Errorf("Plan(%q, %q, %q, %q): empty error message", cidr, mode, gateway, pools)
+			}
+			return
+		}
+		if (mode == GatewayNone) == s.Gateway.IsValid() {
+			t.Errorf("Plan(%q, %q, %q, %q): gateway %s in mode %q", cidr, mode, gateway, pools, s.Gateway, mode)
+		}
+		checkPools(t, s, given)
+	})
+}
