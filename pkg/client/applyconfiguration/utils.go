@@ -32,6 +32,8 @@ import (
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
 	// Group=samplecrd.k8s.io, Version=v1
+	case v1.SchemeGroupVersion.WithKind("AllocationPool"):
+		return &samplecrdv1.AllocationPoolApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("CloudCredentialsRef"):
 		return &samplecrdv1.CloudCredentialsRefApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HostRoute"):

@@ -26,6 +26,18 @@ type NetworkSpec struct {
 	// nor the IPv4 broadcast address. Empty means the first usable address.
 	// +optional
 	Gateway string `json:"gateway,omitempty"`
+	// GatewayMode is Automatic (the default: Gateway, or the first usable address when
+	// Gateway is empty) or None (a subnet without gateway; Gateway must then be empty).
+	// It can be changed in place.
+	// +optional
+	GatewayMode GatewayMode `json:"gatewayMode,omitempty"`
+	// AllocationPools are the ranges Neutron hands out addresses from: at most 16, each
+	// inside CIDR with start <= end, not overlapping, holding neither the gateway nor the
+	// network address nor the IPv4 broadcast address. Omitted means every usable address
+	// but the gateway. They can be changed in place.
+	// +optional
+	// +listType=atomic
+	AllocationPools []AllocationPool `json:"allocationPools,omitempty"`
 	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
 	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
 	// default and the controller leaves the network's MTU alone.
@@ -45,6 +57,16 @@ type NetworkSpec struct {
 	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// IPv6AddressMode says how hosts on an IPv6 subnet get addresses: slaac,
+	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to IPv6RAMode when both are
+	// set; slaac and dhcpv6-stateless need a /64; needs DHCP. Immutable, as are its
+	// addition and removal: Neutron cannot change it. Omitted means none.
+	// +optional
+	IPv6AddressMode IPv6Mode `json:"ipv6AddressMode,omitempty"`
+	// IPv6RAMode says what Neutron's router advertisements tell hosts, with the same
+	// values and rules as IPv6AddressMode. Immutable. Omitted means none.
+	// +optional
+	IPv6RAMode IPv6Mode `json:"ipv6RAMode,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
 	// controller's own cloud, unless the controller requires a reference.
@@ -59,6 +81,33 @@ type HostRoute struct {
 	// NextHop is the IP address of the router to send that traffic to.
 	NextHop string `json:"nextHop"`
 }
+
+// GatewayMode says whether a subnet has a gateway.
+type GatewayMode string
+
+const (
+	// GatewayModeAutomatic gives the subnet a gateway: the spec's, or the first usable address.
+	GatewayModeAutomatic GatewayMode = "Automatic"
+	// GatewayModeNone makes a subnet without gateway.
+	GatewayModeNone GatewayMode = "None"
+)
+
+// AllocationPool is an inclusive range of addresses Neutron hands out to ports.
+type AllocationPool struct {
+	// Start is the first address of the range.
+	Start string `json:"start"`
+	// End is the last address of the range.
+	End string `json:"end"`
+}
+
+// IPv6Mode is one of Neutron's IPv6 address or router advertisement modes.
+type IPv6Mode string
+
+const (
+	IPv6ModeSLAAC           IPv6Mode = "slaac"
+	IPv6ModeDHCPv6Stateful  IPv6Mode = "dhcpv6-stateful"
+	IPv6ModeDHCPv6Stateless IPv6Mode = "dhcpv6-stateless"
+)
 
 // CloudCredentialsRef names a cloud in a clouds.yaml kept in a Secret.
 type CloudCredentialsRef struct {
@@ -90,7 +139,8 @@ type NetworkStatus struct {
 	// SubnetID is the ID of the Neutron subnet.
 	// +optional
 	SubnetID string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet.
+	// Gateway is the gateway address in effect on the Neutron subnet; empty for a
+	// subnet without gateway.
 	// +optional
 	Gateway string `json:"gateway,omitempty"`
 	// MTU is the MTU in effect on the Neutron network.

@@ -18,6 +18,10 @@ limitations under the License.
 
 package v1
 
+import (
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+)
+
 // NetworkSpecApplyConfiguration represents a declarative configuration of the NetworkSpec type for use
 // with apply.
 //
@@ -29,6 +33,15 @@ type NetworkSpecApplyConfiguration struct {
 	// Gateway of the subnet: an address inside CIDR that is neither the network address
 	// nor the IPv4 broadcast address. Empty means the first usable address.
 	Gateway *string `json:"gateway,omitempty"`
+	// GatewayMode is Automatic (the default: Gateway, or the first usable address when
+	// Gateway is empty) or None (a subnet without gateway; Gateway must then be empty).
+	// It can be changed in place.
+	GatewayMode *samplecrdv1.GatewayMode `json:"gatewayMode,omitempty"`
+	// AllocationPools are the ranges Neutron hands out addresses from: at most 16, each
+	// inside CIDR with start <= end, not overlapping, holding neither the gateway nor the
+	// network address nor the IPv4 broadcast address. Omitted means every usable address
+	// but the gateway. They can be changed in place.
+	AllocationPools []AllocationPoolApplyConfiguration `json:"allocationPools,omitempty"`
 	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
 	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
 	// default and the controller leaves the network's MTU alone.
@@ -41,6 +54,14 @@ type NetworkSpecApplyConfiguration struct {
 	HostRoutes []HostRouteApplyConfiguration `json:"hostRoutes,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// IPv6AddressMode says how hosts on an IPv6 subnet get addresses: slaac,
+	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to IPv6RAMode when both are
+	// set; slaac and dhcpv6-stateless need a /64; needs DHCP. Immutable, as are its
+	// addition and removal: Neutron cannot change it. Omitted means none.
+	IPv6AddressMode *samplecrdv1.IPv6Mode `json:"ipv6AddressMode,omitempty"`
+	// IPv6RAMode says what Neutron's router advertisements tell hosts, with the same
+	// values and rules as IPv6AddressMode. Immutable. Omitted means none.
+	IPv6RAMode *samplecrdv1.IPv6Mode `json:"ipv6RAMode,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
 	// controller's own cloud, unless the controller requires a reference.
@@ -66,6 +87,27 @@ func (b *NetworkSpecApplyConfiguration) WithCIDR(value string) *NetworkSpecApply
 // If called multiple times, the Gateway field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecApplyConfiguration {
 	b.Gateway = &value
+	return b
+}
+
+// WithGatewayMode sets the GatewayMode field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the GatewayMode field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithGatewayMode(value samplecrdv1.GatewayMode) *NetworkSpecApplyConfiguration {
+	b.GatewayMode = &value
+	return b
+}
+
+// WithAllocationPools adds the given value to the AllocationPools field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the AllocationPools field.
+func (b *NetworkSpecApplyConfiguration) WithAllocationPools(values ...*AllocationPoolApplyConfiguration) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithAllocationPools")
+		}
+		b.AllocationPools = append(b.AllocationPools, *values[i])
+	}
 	return b
 }
 
@@ -105,6 +147,22 @@ func (b *NetworkSpecApplyConfiguration) WithHostRoutes(values ...*HostRouteApply
 // If called multiple times, the EnableDHCP field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithEnableDHCP(value bool) *NetworkSpecApplyConfiguration {
 	b.EnableDHCP = &value
+	return b
+}
+
+// WithIPv6AddressMode sets the IPv6AddressMode field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the IPv6AddressMode field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithIPv6AddressMode(value samplecrdv1.IPv6Mode) *NetworkSpecApplyConfiguration {
+	b.IPv6AddressMode = &value
+	return b
+}
+
+// WithIPv6RAMode sets the IPv6RAMode field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the IPv6RAMode field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithIPv6RAMode(value samplecrdv1.IPv6Mode) *NetworkSpecApplyConfiguration {
+	b.IPv6RAMode = &value
 	return b
 }
 
