@@ -39,7 +39,8 @@ type NetworkStatusApplyConfiguration struct {
 	NetworkID *string `json:"networkID,omitempty"`
 	// SubnetID is the ID of the Neutron subnet.
 	SubnetID *string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet.
+	// Gateway is the gateway address in effect on the Neutron subnet; empty for a
+	// subnet without gateway.
 	Gateway *string `json:"gateway,omitempty"`
 	// MTU is the MTU in effect on the Neutron network.
 	MTU *int32 `json:"mtu,omitempty"`
