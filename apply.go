@@ -69,8 +69,7 @@ func (c *Controller) applySubnet(ctx context.Context, store *neutron.Store, netw
 			return neutron.Subnet{}, err
 		}
 		klog.FromContext(ctx).Info("Created Neutron subnet", "subnetID", created.ID, "cidr", created.CIDR, "gateway", created.GatewayIP)
-		c.recorder.Eventf(network, corev1.EventTypeNormal, reasonSubnetCreated, "Created Neutron subnet %s (%s, gateway %s)",
-			created.ID, created.CIDR, created.GatewayIP)
+		c.recorder.Eventf(network, corev1.EventTypeNormal, reasonSubnetCreated, "Created Neutron subnet %s (%s)", created.ID, created.Summary())
 		return created, nil
 	case len(changes.SubnetDiffs) > 0:
 		updated, err := store.UpdateSubnet(ctx, *observed.Subnet, changes.UpdateSubnet)

@@ -34,14 +34,19 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 	}
 	return neutron.Desired{
 		Network: neutron.NetworkAttrs{MTU: mtu},
-		Subnet:  neutron.DesiredSubnet{CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion, SubnetAttrs: subnetAttrsOf(plan)},
+		Subnet: neutron.DesiredSubnet{CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion,
+			IPv6Modes:   neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
+			SubnetAttrs: subnetAttrsOf(plan)},
 	}, nil
 }
 
 // subnetAttrsOf returns the planned subnet's attributes as Neutron takes them. The lists
 // are empty, not nil, when the spec has none: omitted is enforced as Neutron's default.
 func subnetAttrsOf(plan subnetplan.Subnet) neutron.SubnetAttrs {
-	gateway := plan.Gateway.String()
+	var gateway neutron.GatewayIP // none
+	if plan.Gateway.IsValid() {
+		gateway = neutron.GatewayIP(plan.Gateway.String())
+	}
 	pools := make([]neutron.Pool, 0, len(plan.AllocationPools))
 	for _, p := range plan.AllocationPools {
 		pools = append(pools, neutron.Pool{Start: p.Start.String(), End: p.End.String()})
@@ -64,9 +69,15 @@ func subnetSpecOf(spec samplecrdv1.NetworkSpec) subnetplan.Spec {
 	for _, r := range spec.HostRoutes {
 		routes = append(routes, subnetplan.HostRoute{Destination: r.Destination, NextHop: r.NextHop})
 	}
+	pools := make([]subnetplan.PoolRange, 0, len(spec.AllocationPools))
+	for _, p := range spec.AllocationPools {
+		pools = append(pools, subnetplan.PoolRange{Start: p.Start, End: p.End})
+	}
 	return subnetplan.Spec{
-		CIDR: spec.CIDR, Gateway: spec.Gateway, DNSNameservers: spec.DNSNameservers, HostRoutes: routes,
-		EnableDHCP: spec.EnableDHCP == nil || *spec.EnableDHCP, // the CRD's default
+		CIDR: spec.CIDR, GatewayMode: string(spec.GatewayMode), Gateway: spec.Gateway, AllocationPools: pools,
+		DNSNameservers: spec.DNSNameservers, HostRoutes: routes,
+		EnableDHCP:      spec.EnableDHCP == nil || *spec.EnableDHCP, // the CRD's default
+		IPv6AddressMode: string(spec.IPv6AddressMode), IPv6RAMode: string(spec.IPv6RAMode),
 	}
 }
 

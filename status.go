@@ -22,7 +22,7 @@ func (c *Controller) recordReady(ctx context.Context, network *samplecrdv1.Netwo
 	status.ObservedGeneration = network.Generation
 	setRealized(status, net, subnet)
 	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
-		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", net.ID, subnet.ID, subnet.CIDR, subnet.GatewayIP))
+		fmt.Sprintf("Neutron network %s with subnet %s (%s)", net.ID, subnet.ID, subnet.Summary()))
 	if err := c.writeStatus(ctx, network, status); err != nil {
 		return err
 	}

@@ -56,9 +56,10 @@ const (
 
 // TestSyncHandler runs the cases of a Network's life (specCases, deletionCases) and of
 // the repairs after a crash, a lost reply or a change made in Neutron by hand (repairCases),
-// of credentials (tenancyCases) and of the subnet's options (subnetOptionCases).
+// of credentials (tenancyCases) and of the subnet's options (subnetOptionCases,
+// subnetPoolCases).
 func TestSyncHandler(t *testing.T) {
-	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases())
+	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.object)

@@ -13,9 +13,11 @@ type Desired struct {
 
 // DesiredSubnet is the subnet to create, and the attributes to keep as they are.
 type DesiredSubnet struct {
-	// CIDR and IPVersion are set when the subnet is created; Neutron cannot change them.
+	// CIDR, IPVersion and IPv6Modes are set when the subnet is created; Neutron cannot
+	// change them.
 	CIDR      string
 	IPVersion int
+	IPv6Modes
 	SubnetAttrs
 }
 
@@ -59,6 +61,11 @@ func Diff(want Desired, got Observed) Changes {
 	if cidr, err := netip.ParsePrefix(got.Subnet.CIDR); err != nil || cidr.String() != want.Subnet.CIDR {
 		c.Immutable = fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: delete and recreate the Network",
 			got.Subnet.ID, got.Subnet.CIDR, want.Subnet.CIDR)
+		return c
+	}
+	if got.Subnet.IPv6Modes != want.Subnet.IPv6Modes {
+		c.Immutable = fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: delete and recreate the Network",
+			got.Subnet.ID, got.Subnet.IPv6Modes, want.Subnet.IPv6Modes)
 		return c
 	}
 	c.UpdateSubnet, c.SubnetDiffs = diffSubnet(want.Subnet.SubnetAttrs, *got.Subnet)

@@ -6,11 +6,11 @@ import (
 )
 
 func TestDiff(t *testing.T) {
-	gw, otherGW := "10.0.0.1", "10.0.0.9"
+	gw, otherGW := GatewayIP("10.0.0.1"), "10.0.0.9"
 	pools := []Pool{{Start: "10.0.0.2", End: "10.0.0.254"}}
 	want := Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", IPVersion: 4, SubnetAttrs: SubnetAttrs{GatewayIP: &gw, AllocationPools: pools}}}
 	net := &Network{ID: "n"}
-	inStep := &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: gw, AllocationPools: pools}
+	inStep := &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: string(gw), AllocationPools: pools}
 
 	for _, tc := range []struct {
 		name string
@@ -32,14 +32,25 @@ func TestDiff(t *testing.T) {
 			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW}}, Changes{}},
 		{"gateway only changed: only the gateway is sent", want,
 			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW, AllocationPools: pools}},
-			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", otherGW, gw}}}},
+			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", otherGW, string(gw)}}}},
 		{"pools changed: only the pools are sent", want,
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: gw, AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.99"}}}},
+			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: string(gw), AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.99"}}}},
 			Changes{UpdateSubnet: SubnetAttrs{AllocationPools: pools},
 				SubnetDiffs: []Difference{{"allocation pools", "10.0.0.2-10.0.0.99", "10.0.0.2-10.0.0.254"}}}},
 		{"another CIDR cannot be changed", want,
 			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.9.0.0/24"}},
 			Changes{Immutable: "Neutron subnet s has CIDR 10.9.0.0/24, not 10.0.0.0/24, and a subnet's CIDR cannot change: delete and recreate the Network"}},
+		{"gateway removed: null is sent", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}}},
+			Observed{Network: net, Subnet: inStep},
+			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: new(GatewayIP)}, SubnetDiffs: []Difference{{"gateway", "10.0.0.1", "none"}}}},
+		{"no gateway, as wanted", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}}},
+			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24"}}, Changes{}},
+		{"gateway added", want,
+			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", AllocationPools: pools}},
+			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", "none", "10.0.0.1"}}}},
+		{"other IPv6 modes cannot be changed", Desired{Subnet: DesiredSubnet{CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}}},
+			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac"}}},
+			Changes{Immutable: "Neutron subnet s has IPv6 address mode slaac, RA mode none, not address mode slaac, RA mode slaac, and a subnet's IPv6 modes cannot change: delete and recreate the Network"}},
 		{"duplicates are deleted", want,
 			Observed{Network: net, Subnet: inStep, DuplicateNetworks: []Network{{ID: "n2"}}, DuplicateSubnets: []Subnet{{ID: "s2"}}},
 			Changes{DeleteNetworks: []Network{{ID: "n2"}}, DeleteSubnets: []Subnet{{ID: "s2"}}}},

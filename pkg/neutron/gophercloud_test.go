@@ -72,12 +72,16 @@ func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) 
 // Requests are the JSON of the structs in resources.go under the resource's key; a field
 // left nil is not sent, so Neutron keeps what it has.
 func TestRequestBodiesSendOnlyWhatIsSet(t *testing.T) {
-	gw, off := "10.0.0.1", false
+	gw, off := GatewayIP("10.0.0.1"), false
 	for _, tc := range []struct {
 		body body
 		want string
 	}{
 		{body{"subnet", SubnetAttrs{GatewayIP: &gw}}, `{"subnet":{"gateway_ip":"10.0.0.1"}}`},
+		// No gateway is null, not an empty address.
+		{body{"subnet", SubnetAttrs{GatewayIP: new(GatewayIP)}}, `{"subnet":{"gateway_ip":null}}`},
+		{body{"subnet", SubnetRequest{CIDR: "2001:db8::/64", IPVersion: 6, IPv6Modes: IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}}},
+			`{"subnet":{"network_id":"","name":"","description":"","cidr":"2001:db8::/64","ip_version":6,"ipv6_address_mode":"slaac","ipv6_ra_mode":"slaac"}}`},
 		{body{"subnet", SubnetAttrs{AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.9"}}}},
 			`{"subnet":{"allocation_pools":[{"start":"10.0.0.2","end":"10.0.0.9"}]}}`},
 		{body{"network", NetworkRequest{Name: "n", Description: "d"}}, `{"network":{"name":"n","description":"d"}}`},

@@ -1,6 +1,7 @@
 package neutron
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -39,19 +40,52 @@ type NetworkRequest struct {
 
 // Subnet is the part of a Neutron subnet the controller looks at.
 type Subnet struct {
-	ID              string      `json:"id"`
-	NetworkID       string      `json:"network_id"`
-	Name            string      `json:"name"`
-	Description     string      `json:"description"`
-	Tags            []string    `json:"tags"`
-	CIDR            string      `json:"cidr"`
-	IPVersion       int         `json:"ip_version"`
+	ID          string   `json:"id"`
+	NetworkID   string   `json:"network_id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Tags        []string `json:"tags"`
+	CIDR        string   `json:"cidr"`
+	IPVersion   int      `json:"ip_version"`
+	// GatewayIP is "" for a subnet without gateway.
 	GatewayIP       string      `json:"gateway_ip"`
 	AllocationPools []Pool      `json:"allocation_pools"`
 	DNSNameservers  []string    `json:"dns_nameservers"`
 	HostRoutes      []HostRoute `json:"host_routes"`
 	EnableDHCP      bool        `json:"enable_dhcp"`
-	CreatedAt       time.Time   `json:"created_at"`
+	IPv6Modes
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Summary describes the subnet in a few words, e.g. "10.0.0.0/24, gateway 10.0.0.1".
+func (s Subnet) Summary() string {
+	if s.GatewayIP == "" {
+		return s.CIDR + ", no gateway"
+	}
+	return s.CIDR + ", gateway " + s.GatewayIP
+}
+
+// IPv6Modes are how hosts on an IPv6 subnet get addresses (ipv6_address_mode) and what
+// router advertisements tell them (ipv6_ra_mode); "" is none. Neutron sets them when the
+// subnet is created and cannot change them.
+type IPv6Modes struct {
+	AddressMode string `json:"ipv6_address_mode,omitempty"`
+	RAMode      string `json:"ipv6_ra_mode,omitempty"`
+}
+
+func (m IPv6Modes) String() string {
+	return "address mode " + orNone(m.AddressMode) + ", RA mode " + orNone(m.RAMode)
+}
+
+// GatewayIP is a gateway address to send: "" is a subnet without gateway, which Neutron
+// takes as null.
+type GatewayIP string
+
+func (g GatewayIP) MarshalJSON() ([]byte, error) {
+	if g == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(g))
 }
 
 // Pool is an inclusive range of addresses Neutron may hand out to ports.
@@ -70,7 +104,7 @@ type HostRoute struct {
 // can change in place. In a desired state a nil field is not managed; in a change, not sent.
 // An empty list is not nil: it manages, or sends, "none".
 type SubnetAttrs struct {
-	GatewayIP       *string     `json:"gateway_ip,omitempty"`
+	GatewayIP       *GatewayIP  `json:"gateway_ip,omitempty"`
 	AllocationPools []Pool      `json:"allocation_pools,omitzero"`
 	DNSNameservers  []string    `json:"dns_nameservers,omitzero"`
 	HostRoutes      []HostRoute `json:"host_routes,omitzero"`
@@ -84,6 +118,7 @@ type SubnetRequest struct {
 	Description string `json:"description"`
 	CIDR        string `json:"cidr"`
 	IPVersion   int    `json:"ip_version"`
+	IPv6Modes
 	SubnetAttrs
 }
 
@@ -128,9 +163,9 @@ func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
 func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
 	var change SubnetAttrs
 	var diffs []Difference
-	if want.GatewayIP != nil && !sameAddr(*want.GatewayIP, got.GatewayIP) {
+	if want.GatewayIP != nil && !sameAddr(string(*want.GatewayIP), got.GatewayIP) {
 		change.GatewayIP = want.GatewayIP
-		diffs = append(diffs, Difference{"gateway", orNone(got.GatewayIP), *want.GatewayIP})
+		diffs = append(diffs, Difference{"gateway", orNone(got.GatewayIP), orNone(string(*want.GatewayIP))})
 	}
 	if want.AllocationPools != nil && !samePools(want.AllocationPools, got.AllocationPools) {
 		change.AllocationPools = want.AllocationPools

@@ -197,7 +197,7 @@ func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) ([]s
 func (s *Store) CreateSubnet(ctx context.Context, owner Owner, networkID string, want DesiredSubnet) (Subnet, error) {
 	created, err := s.driver.CreateSubnet(ctx, SubnetRequest{
 		NetworkID: networkID, Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID),
-		CIDR: want.CIDR, IPVersion: want.IPVersion, SubnetAttrs: want.SubnetAttrs,
+		CIDR: want.CIDR, IPVersion: want.IPVersion, IPv6Modes: want.IPv6Modes, SubnetAttrs: want.SubnetAttrs,
 	})
 	if err != nil {
 		if outcomeUnknown(err) {

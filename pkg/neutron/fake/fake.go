@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -294,12 +295,41 @@ func matches(f neutron.Filter, tags []string, description, name, networkID strin
 func (d *Driver) apply(op string, resource, request any) {
 	raw, err := json.Marshal(request)
 	if err == nil {
-		err = json.Unmarshal(raw, resource)
+		err = overlay(resource, raw)
 	}
 	if err != nil {
 		panic(fmt.Sprintf("fake Neutron: applying %T to %T: %v", request, resource, err))
 	}
 	d.bodies[op] = append(d.bodies[op], string(raw))
+}
+
+// overlay sets the attributes of the request body raw on resource, a pointer to a struct,
+// as Neutron does: a null clears the attribute (json.Unmarshal alone would keep it).
+func overlay(resource any, raw []byte) error {
+	var current, change map[string]any
+	stored, err := json.Marshal(resource)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(stored, &current); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, &change); err != nil {
+		return err
+	}
+	for k, v := range change {
+		if v == nil {
+			delete(current, k)
+		} else {
+			current[k] = v
+		}
+	}
+	merged, err := json.Marshal(current)
+	if err != nil {
+		return err
+	}
+	reflect.ValueOf(resource).Elem().SetZero()
+	return json.Unmarshal(merged, resource)
 }
 
 func notFound(op string) error {
