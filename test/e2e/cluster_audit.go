@@ -170,16 +170,32 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 
 // auditMismatch compares an object's one network and subnet with its spec and status.
 func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) string {
-	plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: o.Spec.CIDR, Gateway: o.Spec.Gateway})
+	// The pools are compared below, as the spec names them or, without them, as planned.
+	plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: o.Spec.CIDR, GatewayMode: string(o.Spec.GatewayMode), Gateway: o.Spec.Gateway})
 	if err != nil {
 		return fmt.Sprintf("spec cidr %q gateway %q does not plan: %v", o.Spec.CIDR, o.Spec.Gateway, err)
+	}
+	wantGateway := ""
+	if plan.Gateway.IsValid() {
+		wantGateway = plan.Gateway.String()
 	}
 	var diffs []string
 	if cidr, err := netip.ParsePrefix(s.CIDR); err != nil || cidr != plan.CIDR {
 		diffs = append(diffs, fmt.Sprintf("subnet %s has cidr %s, spec %s", s.ID, s.CIDR, o.Spec.CIDR))
 	}
-	if gw, err := netip.ParseAddr(s.GatewayIP); err != nil || gw != plan.Gateway {
-		diffs = append(diffs, fmt.Sprintf("subnet %s has gateway %q, want %s (spec %q)", s.ID, s.GatewayIP, plan.Gateway, o.Spec.Gateway))
+	if gw, _ := netip.ParseAddr(s.GatewayIP); gw != plan.Gateway {
+		diffs = append(diffs, fmt.Sprintf("subnet %s has gateway %q, want %q (spec %q, mode %q)", s.ID, s.GatewayIP, wantGateway, o.Spec.Gateway, o.Spec.GatewayMode))
+	}
+	wantPools := SpecPools(o.Spec)
+	if wantPools == "" {
+		planned := make([]string, 0, len(plan.AllocationPools))
+		for _, p := range plan.AllocationPools {
+			planned = append(planned, p.String())
+		}
+		wantPools = sortedPools(planned)
+	}
+	if s.Pools() != wantPools {
+		diffs = append(diffs, fmt.Sprintf("subnet %s has pools %s, want %s", s.ID, s.Pools(), wantPools))
 	}
 	if o.Status.NetworkID != n.ID || o.Status.SubnetID != s.ID {
 		diffs = append(diffs, fmt.Sprintf("status names network %s subnet %s, Neutron has %s %s",
@@ -188,8 +204,8 @@ func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) st
 	if got, want := s.Options(), SpecOptions(o.Spec); got != want {
 		diffs = append(diffs, fmt.Sprintf("subnet %s has %s, spec %s", s.ID, got, want))
 	}
-	if o.Status.Gateway != plan.Gateway.String() {
-		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %s", o.Status.Gateway, plan.Gateway))
+	if o.Status.Gateway != wantGateway {
+		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %q", o.Status.Gateway, wantGateway))
 	}
 	return strings.Join(diffs, "; ")
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -45,22 +46,54 @@ type NeutronSubnet struct {
 		Destination string `json:"destination"`
 		NextHop     string `json:"nexthop"`
 	} `json:"host_routes"`
-	EnableDHCP bool `json:"enable_dhcp"`
+	EnableDHCP      bool   `json:"enable_dhcp"`
+	IPv6AddressMode string `json:"ipv6_address_mode"`
+	IPv6RAMode      string `json:"ipv6_ra_mode"`
 }
 
-// Options describes the subnet's DNS servers, host routes (sorted: Neutron keeps no order)
-// and DHCP, e.g. "dns=[10.0.0.2 10.0.0.3] routes=[0.0.0.0/0>10.0.0.1] dhcp=true", for
-// comparing with what a spec asks for.
+// Pools describes the subnet's allocation pools, sorted (Neutron keeps no order), e.g.
+// "10.0.0.10-10.0.0.99 10.0.0.200-10.0.0.254".
+func (s NeutronSubnet) Pools() string {
+	pools := make([]string, 0, len(s.AllocationPools))
+	for _, p := range s.AllocationPools {
+		pools = append(pools, p.Start+"-"+p.End)
+	}
+	return sortedPools(pools)
+}
+
+// SpecPools describes the allocation pools a spec names, as NeutronSubnet.Pools does; ""
+// when it names none.
+func SpecPools(spec samplecrdv1.NetworkSpec) string {
+	pools := make([]string, 0, len(spec.AllocationPools))
+	for _, p := range spec.AllocationPools {
+		pools = append(pools, p.Start+"-"+p.End)
+	}
+	return sortedPools(pools)
+}
+
+// sortedPools sorts pools by their start address and joins them.
+func sortedPools(pools []string) string {
+	slices.SortFunc(pools, func(a, b string) int {
+		x, _, _ := strings.Cut(a, "-")
+		y, _, _ := strings.Cut(b, "-")
+		return netip.MustParseAddr(x).Compare(netip.MustParseAddr(y))
+	})
+	return strings.Join(pools, " ")
+}
+
+// Options describes the subnet's DNS servers, host routes (sorted: Neutron keeps no order),
+// DHCP and IPv6 modes, e.g. `dns=[10.0.0.2] routes=[0.0.0.0/0>10.0.0.1] dhcp=true
+// ipv6modes=""/""`, for comparing with what a spec asks for.
 func (s NeutronSubnet) Options() string {
 	routes := make([]string, 0, len(s.HostRoutes))
 	for _, r := range s.HostRoutes {
 		routes = append(routes, r.Destination+">"+r.NextHop)
 	}
 	slices.Sort(routes)
-	return fmt.Sprintf("dns=%v routes=%v dhcp=%v", s.DNSNameservers, routes, s.EnableDHCP)
+	return fmt.Sprintf("dns=%v routes=%v dhcp=%v ipv6modes=%q/%q", s.DNSNameservers, routes, s.EnableDHCP, s.IPv6AddressMode, s.IPv6RAMode)
 }
 
-// SpecOptions describes the DNS servers, host routes and DHCP a spec asks for, as
+// SpecOptions describes the DNS servers, host routes, DHCP and IPv6 modes a spec asks for, as
 // NeutronSubnet.Options does.
 func SpecOptions(spec samplecrdv1.NetworkSpec) string {
 	routes := make([]string, 0, len(spec.HostRoutes))
@@ -68,7 +101,8 @@ func SpecOptions(spec samplecrdv1.NetworkSpec) string {
 		routes = append(routes, r.Destination+">"+r.NextHop)
 	}
 	slices.Sort(routes)
-	return fmt.Sprintf("dns=%v routes=%v dhcp=%v", spec.DNSNameservers, routes, spec.EnableDHCP == nil || *spec.EnableDHCP)
+	return fmt.Sprintf("dns=%v routes=%v dhcp=%v ipv6modes=%q/%q", spec.DNSNameservers, routes, spec.EnableDHCP == nil || *spec.EnableDHCP,
+		spec.IPv6AddressMode, spec.IPv6RAMode)
 }
 
 // names reports whether a tag tagPrefix+value, the name or the description names value:

@@ -37,7 +37,7 @@ func TestSubnetOptions(t *testing.T) {
 	}
 	first := waitSubnetMatchesSpec(t, ns, "options", created.Generation)
 	sub, _ := GetSubnet(t, first.Status.SubnetID)
-	if want := "dns=[10.74.0.3 10.74.0.2] routes=[10.75.0.0/16>10.74.0.254 192.168.0.0/24>10.74.0.253] dhcp=false"; sub.Options() != want {
+	if want := `dns=[10.74.0.3 10.74.0.2] routes=[10.75.0.0/16>10.74.0.254 192.168.0.0/24>10.74.0.253] dhcp=false ipv6modes=""/""`; sub.Options() != want {
 		t.Errorf("Neutron subnet %s has %s, want %s", sub.ID, sub.Options(), want)
 	}
 
@@ -87,7 +87,8 @@ func TestSubnetOptions(t *testing.T) {
 }
 
 // waitSubnetMatchesSpec waits until the Network is Ready for generation and its Neutron
-// subnet has exactly the spec's DNS servers, routes and DHCP.
+// subnet has exactly the spec's DNS servers, routes, DHCP, IPv6 modes and, when the spec
+// names them, allocation pools.
 func waitSubnetMatchesSpec(t *testing.T, ns, name string, generation int64) *samplecrdv1.Network {
 	t.Helper()
 	return WaitNetwork(t, ns, name, 60*time.Second, "Ready with the spec's subnet options", func(n *samplecrdv1.Network) error {
@@ -100,6 +101,9 @@ func waitSubnetMatchesSpec(t *testing.T, ns, name string, generation int64) *sam
 		}
 		if got, want := sub.Options(), SpecOptions(n.Spec); got != want {
 			return fmt.Errorf("subnet %s has %s, spec %s", sub.ID, got, want)
+		}
+		if want := SpecPools(n.Spec); want != "" && sub.Pools() != want {
+			return fmt.Errorf("subnet %s has pools %s, spec %s", sub.ID, sub.Pools(), want)
 		}
 		return nil
 	})

@@ -84,6 +84,46 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			[]string{"spec.hostRoutes[1]", "Duplicate value", "10.1.0.0/16"}, nil},
 		{"dhcp as text", `{cidr: "10.0.0.0/24", enableDHCP: "yes"}`,
 			[]string{"spec.enableDHCP", "must be of type boolean"}, nil},
+		{"pool start not an address", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.x", end: "10.0.0.9"}]}`,
+			[]string{"spec.allocationPools[0].start", `allocationPools start "10.0.0.x" is not a valid IPv4 or IPv6 address`}, []string{"end"}},
+		{"pool end not canonical", `{cidr: "2001:db8::/64", allocationPools: [{start: "2001:db8::10", end: "2001:DB8::20"}]}`,
+			[]string{"spec.allocationPools[0].end", "allocationPools end 2001:DB8::20 must be written in canonical form"}, nil},
+		{"pool reversed", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.10", end: "10.0.0.20"}, {start: "10.0.0.99", end: "10.0.0.90"}]}`,
+			[]string{"spec.allocationPools[1]", "allocationPools pool 10.0.0.99-10.0.0.90 is reversed"}, []string{"10.0.0.10-10.0.0.20"}},
+		{"ipv6 pool on an ipv4 subnet", `{cidr: "10.0.0.0/24", allocationPools: [{start: "2001:db8::10", end: "2001:db8::20"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 2001:db8::10-2001:db8::20 must be of the same IP family as cidr 10.0.0.0/24"}, nil},
+		{"pool outside cidr", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.10", end: "10.0.1.20"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.10-10.0.1.20 must be inside cidr 10.0.0.0/24"}, nil},
+		{"pool with the network address", `{cidr: "10.0.0.0/24", gatewayMode: None, allocationPools: [{start: "10.0.0.0", end: "10.0.0.20"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.0-10.0.0.20 must not contain the network address of cidr 10.0.0.0/24"}, []string{"gateway"}},
+		{"pool with the broadcast address", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.200", end: "10.0.0.255"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.200-10.0.0.255 must not contain the broadcast address of cidr 10.0.0.0/24"}, nil},
+		{"pool with the gateway", `{cidr: "10.0.0.0/24", gateway: "10.0.0.50", allocationPools: [{start: "10.0.0.10", end: "10.0.0.99"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.10-10.0.0.99 must not contain the gateway 10.0.0.50"}, nil},
+		{"pool with the default gateway", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.1", end: "10.0.0.99"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.1-10.0.0.99 must not contain the gateway", "first usable address of 10.0.0.0/24"}, nil},
+		{"ipv6 pool with the default gateway", `{cidr: "2001:db8::/64", allocationPools: [{start: "2001:db8::1", end: "2001:db8::99"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 2001:db8::1-2001:db8::99 must not contain the gateway"}, nil},
+		{"overlapping pools", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.10", end: "10.0.0.30"}, {start: "10.0.0.20", end: "10.0.0.40"}]}`,
+			[]string{"spec.allocationPools", "allocationPools pool 10.0.0.10-10.0.0.30 overlaps another pool"}, nil},
+		{"same pool twice", `{cidr: "10.0.0.0/24", allocationPools: [{start: "10.0.0.10", end: "10.0.0.30"}, {start: "10.0.0.10", end: "10.0.0.30"}]}`,
+			[]string{"spec.allocationPools", "allocationPools lists 10.0.0.10-10.0.0.30 more than once"}, nil},
+		{"seventeen pools", `{cidr: "10.0.0.0/24", allocationPools: [` + strings.Repeat(`{start: "10.0.0.10", end: "10.0.0.10"}, `, 16) + `{start: "10.0.0.11", end: "10.0.0.11"}]}`,
+			[]string{"spec.allocationPools", "must have at most 16 items"}, nil},
+		{"gateway with gatewayMode None", `{cidr: "10.0.0.0/24", gatewayMode: None, gateway: "10.0.0.1"}`,
+			[]string{"spec.gateway", "gateway 10.0.0.1 must be omitted when gatewayMode is None"}, nil},
+		{"unknown gatewayMode", `{cidr: "10.0.0.0/24", gatewayMode: Static}`,
+			[]string{"spec.gatewayMode", `Unsupported value: "Static"`, `"Automatic", "None"`}, nil},
+		{"ipv6 mode on an ipv4 subnet", `{cidr: "10.0.0.0/24", ipv6AddressMode: slaac}`,
+			[]string{"spec.ipv6AddressMode", "ipv6AddressMode slaac applies to IPv6 subnets only, but cidr 10.0.0.0/24 is IPv4"}, nil},
+		{"unknown ipv6 mode", `{cidr: "2001:db8::/64", ipv6RAMode: dhcpv6}`,
+			[]string{"spec.ipv6RAMode", `Unsupported value: "dhcpv6"`}, nil},
+		{"ipv6 modes differ", `{cidr: "2001:db8::/64", ipv6AddressMode: slaac, ipv6RAMode: dhcpv6-stateful}`,
+			[]string{"spec.ipv6RAMode", "ipv6RAMode dhcpv6-stateful must equal ipv6AddressMode slaac when both are set"}, nil},
+		{"slaac on a /80", `{cidr: "2001:db8::/80", ipv6AddressMode: slaac}`,
+			[]string{"spec.ipv6AddressMode", "ipv6AddressMode slaac needs a /64 cidr", "2001:db8::/80"}, nil},
+		{"ipv6 mode without dhcp", `{cidr: "2001:db8::/64", ipv6AddressMode: dhcpv6-stateless, enableDHCP: false}`,
+			[]string{"spec.enableDHCP", "enableDHCP must be true while ipv6AddressMode or ipv6RAMode is set"}, nil},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,6 +199,27 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		}
 	})
 
+	t.Run("ipv6 modes on an existing object", func(t *testing.T) {
+		t.Parallel()
+		file := WriteFile(t, "modes.yaml",
+			"apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: modes\nspec:\n  cidr: 2001:db8:9::/64\n  ipv6AddressMode: slaac\n")
+		MustKubectl(t, "apply", "-n", ns, "-f", file)
+		for _, tc := range []struct{ patch, want string }{
+			{`{"spec":{"ipv6AddressMode":"dhcpv6-stateless"}}`, "ipv6AddressMode is immutable"},
+			{`{"spec":{"ipv6AddressMode":null}}`, "ipv6AddressMode cannot be added or removed once the Network exists"},
+			{`{"spec":{"ipv6RAMode":"slaac"}}`, "ipv6RAMode cannot be added or removed once the Network exists"},
+			{`{"spec":{"enableDHCP":false}}`, "enableDHCP must be true while ipv6AddressMode or ipv6RAMode is set"},
+		} {
+			out, err := Kubectl(t, "patch", "network", "-n", ns, "modes", "--type=merge", "-p", tc.patch)
+			if err == nil || !strings.Contains(out, tc.want) {
+				t.Errorf("patch %s: err=%v, want %q:\n%s", tc.patch, err, tc.want, out)
+			}
+		}
+		if got := GetNetwork(t, ns, "modes").Spec; got.IPv6AddressMode != "slaac" || got.IPv6RAMode != "" || !*got.EnableDHCP {
+			t.Errorf("spec = %+v after the refused changes, want ipv6AddressMode slaac alone, DHCP on", got)
+		}
+	})
+
 	t.Run("valid specs are accepted", func(t *testing.T) {
 		t.Parallel()
 		for i, spec := range []string{
@@ -167,6 +228,11 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			`{cidr: "10.8.2.0/24", enableDHCP: false, dnsNameservers: ["10.8.2.2", "192.0.2.53", "1.1.1.1", "8.8.8.8", "9.9.9.9"], ` +
 				`hostRoutes: [{destination: "0.0.0.0/0", nextHop: "10.8.2.1"}, {destination: "10.9.0.0/16", nextHop: "10.8.2.254"}]}`,
 			`{cidr: "2001:db8:a::/64", dnsNameservers: ["2001:db8::53"], hostRoutes: [{destination: "::/0", nextHop: "2001:db8:a::fe"}]}`,
+			`{cidr: "10.8.3.0/24", gatewayMode: None, allocationPools: [{start: "10.8.3.1", end: "10.8.3.9"}, {start: "10.8.3.10", end: "10.8.3.254"}]}`,
+			`{cidr: "10.8.4.0/24", gateway: "10.8.4.100", allocationPools: [{start: "10.8.4.101", end: "10.8.4.254"}, {start: "10.8.4.2", end: "10.8.4.99"}]}`,
+			`{cidr: "2001:db8:b::/64", ipv6AddressMode: slaac, ipv6RAMode: slaac, allocationPools: [{start: "2001:db8:b::10", end: "2001:db8:b::ffff"}]}`,
+			`{cidr: "2001:db8:c::/80", ipv6AddressMode: dhcpv6-stateful}`,
+			`{cidr: "2001:db8:d::/64", ipv6RAMode: dhcpv6-stateless, gatewayMode: None}`,
 		} {
 			name := fmt.Sprintf("valid-%d", i)
 			file := WriteFile(t, name+".yaml", fmt.Sprintf(
