@@ -146,8 +146,8 @@ func networkNames(stage string, n int) []string {
 	return out
 }
 
-// createNetworks creates one Network per name, the i-th with benchCIDR(i), benchDNS(i) and
-// benchRoute(i), on the controller's own cloud.
+// createNetworks creates one Network per name, the i-th with the subnet benchSubnetOf(i),
+// on the controller's own cloud.
 func createNetworks(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
 	return createNetworksUsing(nil)(ctx, client, namespace, names)
 }
@@ -157,10 +157,17 @@ func createNetworks(ctx context.Context, client versioned.Interface, namespace s
 func createNetworksUsing(secrets []string) func(context.Context, versioned.Interface, string, []string) error {
 	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
 		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
-			destination, nextHop := benchRoute(i)
+			b := benchSubnetOf(i)
 			dhcp := true
-			spec := samplecrdv1.NetworkSpec{CIDR: benchCIDR(i), DNSNameservers: benchDNS(i),
-				HostRoutes: []samplecrdv1.HostRoute{{Destination: destination, NextHop: nextHop}}, EnableDHCP: &dhcp}
+			spec := samplecrdv1.NetworkSpec{CIDR: b.CIDR, DNSNameservers: b.DNS,
+				HostRoutes: []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}, EnableDHCP: &dhcp,
+				IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+			for _, p := range b.Pools {
+				spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
+			}
+			if b.NoGateway {
+				spec.GatewayMode = samplecrdv1.GatewayModeNone
+			}
 			if len(secrets) > 0 && secrets[i%len(secrets)] != "" {
 				spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secrets[i%len(secrets)], CloudName: tenantCloud}
 			}

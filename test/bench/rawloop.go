@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"sync"
 
 	"github.com/gophercloud/gophercloud/v2"
@@ -72,15 +73,22 @@ func (r *rawLoop) create(ctx context.Context, n int) ([]string, error) {
 		if _, err := attributestags.ReplaceAll(ctx, r.sc, "networks", net.ID, attributestags.ReplaceAllOpts{Tags: tags}).Extract(); err != nil {
 			return fmt.Errorf("raw loop: tagging network %s (%s): %w", name, net.ID, err)
 		}
-		destination, nextHop := benchRoute(i)
+		b := benchSubnetOf(i)
 		dhcp := true
-		if _, err := subnets.Create(ctx, r.sc, subnets.CreateOpts{
-			NetworkID: net.ID, Name: name, CIDR: benchCIDR(i), IPVersion: gophercloud.IPv4,
+		opts := subnets.CreateOpts{
+			NetworkID: net.ID, Name: name, CIDR: b.CIDR, IPVersion: gophercloud.IPVersion(b.IPVersion),
 			Description:    "network-controller bench raw loop " + name,
-			DNSNameservers: benchDNS(i), HostRoutes: []subnets.HostRoute{{DestinationCIDR: destination, NextHop: nextHop}},
-			EnableDHCP: &dhcp,
-		}).Extract(); err != nil {
-			return fmt.Errorf("raw loop: creating subnet %s on network %s: %w", benchCIDR(i), net.ID, err)
+			DNSNameservers: b.DNS, HostRoutes: []subnets.HostRoute{{DestinationCIDR: b.RouteDestination, NextHop: b.RouteNextHop}},
+			EnableDHCP: &dhcp, IPv6AddressMode: b.IPv6Mode, IPv6RAMode: b.IPv6Mode,
+		}
+		for _, p := range b.Pools {
+			opts.AllocationPools = append(opts.AllocationPools, subnets.AllocationPool{Start: p[0], End: p[1]})
+		}
+		if b.NoGateway {
+			opts.GatewayIP = new(string) // "" is sent as null: no gateway
+		}
+		if _, err := subnets.Create(ctx, r.sc, opts).Extract(); err != nil {
+			return fmt.Errorf("raw loop: creating subnet %s on network %s: %w", b.CIDR, net.ID, err)
 		}
 		return nil
 	})
@@ -100,17 +108,32 @@ func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 	})
 }
 
-// benchCIDR is the distinct /24 of the i-th Network or pair.
-func benchCIDR(i int) string {
-	return fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256)
+// benchSubnet is the subnet of the i-th Network or pair. Every one has two DNS servers, a
+// host route, DHCP on and two explicit allocation pools; every other one has no gateway,
+// and every fourth (one without gateway) is an IPv6 /64 with both modes slaac: so the
+// figures include what each subnet option costs.
+type benchSubnet struct {
+	CIDR                           string
+	IPVersion                      int
+	DNS                            []string
+	RouteDestination, RouteNextHop string
+	Pools                          [][2]string
+	NoGateway                      bool
+	IPv6Mode                       string
 }
 
-// benchDNS and benchRoute are the DNS servers and the host route of the i-th Network or
-// pair: every bench subnet has them (and DHCP on), so the figures include what they cost.
-func benchDNS(i int) []string {
-	return []string{fmt.Sprintf("10.%d.%d.2", (i/256)%256, i%256), fmt.Sprintf("10.%d.%d.3", (i/256)%256, i%256)}
-}
-
-func benchRoute(i int) (destination, nextHop string) {
-	return "172.16.0.0/12", fmt.Sprintf("10.%d.%d.254", (i/256)%256, i%256)
+func benchSubnetOf(i int) benchSubnet {
+	if i%4 == 3 {
+		// fd00:0:<i>::/64, a distinct /64; the addresses in canonical text, as the CRD wants.
+		addr := func(host uint16) string {
+			return netip.AddrFrom16([16]byte{0xfd, 0, 0, 0, byte(i >> 8), byte(i), 14: byte(host >> 8), 15: byte(host)}).String()
+		}
+		return benchSubnet{CIDR: addr(0) + "/64", IPVersion: 6, DNS: []string{addr(2), addr(3)},
+			RouteDestination: "fc00::/7", RouteNextHop: addr(0xfe),
+			Pools: [][2]string{{addr(0x100), addr(0x1ff)}, {addr(0x1000), addr(0x1fff)}}, NoGateway: true, IPv6Mode: "slaac"}
+	}
+	p := fmt.Sprintf("10.%d.%d.", (i/256)%256, i%256) // a distinct /24
+	return benchSubnet{CIDR: p + "0/24", IPVersion: 4, DNS: []string{p + "2", p + "3"},
+		RouteDestination: "172.16.0.0/12", RouteNextHop: p + "254",
+		Pools: [][2]string{{p + "10", p + "99"}, {p + "200", p + "253"}}, NoGateway: i%2 == 1}
 }

@@ -90,13 +90,13 @@ func TestIPv6SLAACNetwork(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "slaac", Namespace: ns},
 		Spec: samplecrdv1.NetworkSpec{CIDR: "2001:db8:76::/64",
 			IPv6AddressMode: samplecrdv1.IPv6ModeSLAAC, IPv6RAMode: samplecrdv1.IPv6ModeSLAAC,
-			AllocationPools: []samplecrdv1.AllocationPool{{Start: "2001:db8:76::1:0", End: "2001:db8:76::ffff:ffff:ffff:ffff"}}},
+			AllocationPools: []samplecrdv1.AllocationPool{{Start: "2001:db8:76::1:0", End: "2001:db8:76:0:ffff:ffff:ffff:ffff"}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating Network %s/slaac: %v", ns, err)
 	}
 	got := waitSubnetMatchesSpec(t, ns, "slaac", created.Generation)
-	sub := wantSubnet(t, got, "2001:db8:76::1", "2001:db8:76::1:0-2001:db8:76::ffff:ffff:ffff:ffff")
+	sub := wantSubnet(t, got, "2001:db8:76::1", "2001:db8:76::1:0-2001:db8:76:0:ffff:ffff:ffff:ffff")
 	if sub.IPv6AddressMode != "slaac" || sub.IPv6RAMode != "slaac" || sub.IPVersion != 6 {
 		t.Errorf("Neutron subnet %s: IPv%d, modes %q/%q, want IPv6 slaac/slaac", sub.ID, sub.IPVersion, sub.IPv6AddressMode, sub.IPv6RAMode)
 	}
