@@ -61,7 +61,7 @@ func TestWalkingSkeleton(t *testing.T) {
 	// kubectl get -o wide shows the DNS servers and DHCP.
 	dns := WaitReady(t, ns, "example-network-dns", 60*time.Second)
 	subDNS, ok := GetSubnet(t, dns.Status.SubnetID)
-	if want := "dns=[10.30.0.2 10.30.0.3] routes=[172.16.0.0/12>10.30.0.254] dhcp=true"; !ok || subDNS.Options() != want {
+	if want := `dns=[10.30.0.2 10.30.0.3] routes=[172.16.0.0/12>10.30.0.254] dhcp=true ipv6modes=""/""`; !ok || subDNS.Options() != want {
 		t.Errorf("Neutron subnet %s of the DNS example (found %v) has %s, want %s", dns.Status.SubnetID, ok, subDNS.Options(), want)
 	}
 	wide := MustKubectl(t, "get", "networks", "-n", ns, "example-network-dns", "-o", "wide")
@@ -69,6 +69,13 @@ func TestWalkingSkeleton(t *testing.T) {
 		if !strings.Contains(wide, want) {
 			t.Errorf("kubectl get networks -o wide does not show %s:\n%s", want, wide)
 		}
+	}
+
+	// The isolated example: no gateway, and only the pool it names.
+	isolated := WaitReady(t, ns, "example-network-isolated", 60*time.Second)
+	if sub, ok := GetSubnet(t, isolated.Status.SubnetID); !ok || sub.GatewayIP != "" || sub.Pools() != "10.40.0.100-10.40.0.199" {
+		t.Errorf("Neutron subnet %s of the isolated example (found %v): gateway %q, pools %s; want none and 10.40.0.100-10.40.0.199",
+			isolated.Status.SubnetID, ok, sub.GatewayIP, sub.Pools())
 	}
 
 	// Change the gateway with kubectl: Neutron follows, in place.
