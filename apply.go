@@ -48,9 +48,17 @@ func (c *Controller) applyNetwork(ctx context.Context, store *neutron.Store, net
 		c.recorder.Eventf(network, corev1.EventTypeNormal, reasonNetworkCreated, "Created Neutron network %s", created.ID)
 		return created, nil
 	case len(changes.NetworkDiffs) > 0:
-		updated, err := store.UpdateNetwork(ctx, owner, observed.Network.ID, changes.UpdateNetwork)
-		if err != nil {
-			return *observed.Network, err
+		updated := *observed.Network
+		var err error
+		if changes.UpdateNetwork != (neutron.NetworkAttrs{}) {
+			if updated, err = store.UpdateNetwork(ctx, owner, updated.ID, changes.UpdateNetwork); err != nil {
+				return *observed.Network, err
+			}
+		}
+		if changes.RetagNetwork {
+			if updated, err = store.SetDeletionPolicy(ctx, owner, updated, desired.Network.Retain); err != nil {
+				return *observed.Network, err
+			}
 		}
 		what := neutron.Describe(changes.NetworkDiffs)
 		klog.FromContext(ctx).Info("Updated Neutron network", "networkID", updated.ID, "changes", what)

@@ -11,5 +11,6 @@ const (
 	reasonSubnetUpdated    = "SubnetUpdated"
 	reasonDuplicateDeleted = "DuplicateDeleted"
 	reasonNeutronDeleted   = "NeutronDeleted"
+	reasonNeutronRetained  = "NeutronRetained"
 	reasonNeutronDrift     = "NeutronDrift"
 )

@@ -2,16 +2,19 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// finalize removes the Neutron side of a Network being deleted, then its finalizer.
-// Neutron deletes a network's subnets with it, so this is one DELETE per network.
+// finalize carries out the Network's deletion policy, as the spec says it now, on its
+// Neutron side, then removes its finalizer.
 func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network) error {
 	if !slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return nil
@@ -29,7 +32,16 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
-	deleted, err := tenant.Store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
+		return c.finalizeRetain(ctx, tenant.Store, network)
+	}
+	return c.finalizeDelete(ctx, tenant.Store, network)
+}
+
+// finalizeDelete deletes the Neutron side. Neutron deletes a network's subnets with it,
+// so this is one DELETE per network.
+func (c *Controller) finalizeDelete(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+	deleted, err := store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
@@ -40,6 +52,53 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer")
 	c.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
 	return nil
+}
+
+// finalizeRetain keeps the Neutron side and releases it from the cluster (see
+// neutron.Store.ReleaseOwned): nothing is deleted.
+func (c *Controller) finalizeRetain(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+	released, err := store.ReleaseOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+	if err != nil {
+		return c.recordFailure(ctx, network, "", err)
+	}
+	if removed, err := c.removeFinalizer(ctx, network); !removed {
+		return err
+	}
+	kept := keptText(released, network.Status)
+	klog.FromContext(ctx).Info("Kept Neutron resources without this cluster's marks and removed finalizer", "kept", kept)
+	c.recorder.Eventf(network, corev1.EventTypeNormal, reasonNeutronRetained,
+		"Kept %s in Neutron (deletionPolicy Retain); removed this cluster's marks from them", kept)
+	return nil
+}
+
+// keptText names what a release kept, e.g. `network 1f0c… "ns/name" with subnet 9ab2…`.
+// A release resumed after a crash may find the work done: status then names what it kept.
+func keptText(released []neutron.Released, status samplecrdv1.NetworkStatus) string {
+	if len(released) == 0 {
+		if status.NetworkID == "" {
+			return "nothing (no Neutron network of this Network was found)"
+		}
+		return fmt.Sprintf("network %s with subnet %s", status.NetworkID, listOrNone([]string{status.SubnetID}))
+	}
+	parts := make([]string, 0, len(released))
+	for _, r := range released {
+		subnets := make([]string, 0, len(r.Subnets))
+		for _, s := range r.Subnets {
+			subnets = append(subnets, s.ID)
+		}
+		if len(subnets) == 0 && r.Network.ID == status.NetworkID && status.SubnetID != "" {
+			subnets = append(subnets, status.SubnetID)
+		}
+		parts = append(parts, fmt.Sprintf("network %s %q with subnet %s", r.Network.ID, r.Network.Name, listOrNone(subnets)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func listOrNone(ids []string) string {
+	if ids = slices.DeleteFunc(ids, func(id string) bool { return id == "" }); len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
 }
 
 // neverCreated reports whether a Network with its own credentials never reached the point

@@ -33,7 +33,8 @@ func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
 		mtu = &m
 	}
 	return neutron.Desired{
-		Network: neutron.NetworkAttrs{MTU: mtu},
+		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu},
+			Retain: network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain},
 		Subnet: neutron.DesiredSubnet{CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion,
 			IPv6Modes:   neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
 			SubnetAttrs: subnetAttrsOf(plan)},

@@ -132,7 +132,9 @@ func (c *Controller) driftOf(network *samplecrdv1.Network, projectID string) str
 }
 
 // collectOrphans deletes this cluster's Neutron networks in the project whose Network UID
-// is not live, once they are older than the grace period, and returns how many it deleted.
+// is not live, once they are older than the grace period, and returns how many it
+// collected. A network whose tags say its Network's deletion policy was Retain (its
+// finalizer was removed by hand) is released instead: kept, without the cluster's marks.
 func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project, live map[string]bool) int {
 	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("projectID", project.ID)
 	store := project.Store
@@ -150,6 +152,16 @@ func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project
 				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
 				continue
 			}
+			if n.Description != neutron.ClusterDescription(c.config.ClusterID) {
+				// Being released by its Network's finalizer: never deleted.
+				continue
+			}
+			if neutron.Retained(n) {
+				if c.releaseOrphan(ctx, logger, store, uid, n) {
+					collected++
+				}
+				continue
+			}
 			if err := store.DeleteNetwork(ctx, n.ID); err != nil {
 				logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
 				continue
@@ -160,4 +172,21 @@ func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project
 		}
 	}
 	return collected
+}
+
+// releaseOrphan releases an orphaned network whose Network's deletion policy was Retain
+// and reports whether it did.
+func (c *Controller) releaseOrphan(ctx context.Context, logger klog.Logger, store *neutron.Store, uid string, n neutron.Network) bool {
+	released, err := store.Release(ctx, uid, n)
+	if err != nil {
+		logger.Info("Could not release orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
+		return false
+	}
+	if released.Network.ID == "" {
+		return false // deleted in Neutron meanwhile
+	}
+	logger.Info("Released orphaned Neutron network: its Network object, whose deletionPolicy was Retain, no longer exists; kept it without this cluster's marks",
+		"networkID", n.ID, "name", released.Network.Name, "subnets", len(released.Subnets), "ownerUID", uid)
+	c.metrics.OrphanReleased()
+	return true
 }

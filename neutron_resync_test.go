@@ -158,3 +158,24 @@ func TestNeutronResyncFindsChangedSubnetOptions(t *testing.T) {
 		t.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
 	}
 }
+
+// An orphan whose tags say its Network's deletion policy was Retain (the finalizer was
+// removed by hand) is released, not deleted: kept with its subnet, without the cluster's
+// marks. An orphan without that tag is deleted as before.
+func TestNeutronResyncReleasesRetainedOrphans(t *testing.T) {
+	f := newFixture(t)
+	kept := neutron.Owner{ClusterID: testClusterID, Namespace: "team-a", Name: "kept", UID: "uid-a-kept"}
+	doomed := neutron.Owner{ClusterID: testClusterID, Namespace: "team-a", Name: "doomed", UID: "uid-b-doomed"}
+	putRealized(f.neutron, kept, "10.31.0.0/24", "10.31.0.1")
+	addTags(f.neutron, "net-of-kept", neutron.RetainTag, foreignTag)
+	putRealized(f.neutron, doomed, "10.31.1.0/24", "10.31.1.1")
+	f.startLeading()
+
+	f.controller.resyncNeutron(f.ctx)
+
+	want := []string{"list networks", "list subnets", "relabel network", "relabel subnet", "tag network", "delete network"}
+	if got := f.neutron.Calls(); !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	wantReleased("net-of-kept", "subnet-of-kept", "team-a/kept")(t, f, kept)
+}

@@ -26,6 +26,7 @@ type Metrics struct {
 	neutronRateWait   prometheus.Counter
 	managedNetworks   prometheus.Gauge
 	orphansCollected  prometheus.Counter
+	orphansReleased   prometheus.Counter
 	workqueue         *workqueueProvider
 	registry          *prometheus.Registry
 }
@@ -64,12 +65,16 @@ func New() *Metrics {
 			Namespace: namespace, Name: "orphans_collected_total",
 			Help: "Neutron networks deleted because their Network object no longer exists.",
 		}),
+		orphansReleased: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "orphans_released_total",
+			Help: "Neutron networks kept without this cluster's marks because their Network object, whose deletionPolicy was Retain, no longer exists.",
+		}),
 		workqueue: newWorkqueueProvider(),
 		registry:  prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait,
-		m.managedNetworks, m.orphansCollected,
+		m.managedNetworks, m.orphansCollected, m.orphansReleased,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
@@ -99,3 +104,6 @@ func (m *Metrics) SetManagedNetworks(n int) { m.managedNetworks.Set(float64(n)) 
 
 // OrphanCollected counts one orphaned Neutron network deleted.
 func (m *Metrics) OrphanCollected() { m.orphansCollected.Inc() }
+
+// OrphanReleased counts one orphaned Neutron network kept and released from the cluster.
+func (m *Metrics) OrphanReleased() { m.orphansReleased.Inc() }

@@ -7,8 +7,15 @@ import (
 
 // Desired is what Neutron should hold for one Network: a network and one subnet on it.
 type Desired struct {
-	Network NetworkAttrs
+	Network DesiredNetwork
 	Subnet  DesiredSubnet
+}
+
+// DesiredNetwork is the network to create, and the attributes to keep as they are.
+type DesiredNetwork struct {
+	NetworkAttrs
+	// Retain mirrors the owner's deletion policy in the network's tags (see ownership.go).
+	Retain bool
 }
 
 // DesiredSubnet is the subnet to create, and the attributes to keep as they are.
@@ -30,6 +37,9 @@ type Changes struct {
 	// UpdateNetwork holds only the attributes to change, NetworkDiffs says what they are.
 	UpdateNetwork NetworkAttrs
 	NetworkDiffs  []Difference
+	// RetagNetwork says that the tags are to carry the desired deletion policy: a call of
+	// its own, as Neutron sets tags apart from the other attributes.
+	RetagNetwork  bool
 	DeleteSubnets []Subnet
 	CreateSubnet  bool
 	UpdateSubnet  SubnetAttrs
@@ -53,7 +63,11 @@ func Diff(want Desired, got Observed) Changes {
 		c.CreateNetwork, c.CreateSubnet = true, true
 		return c
 	}
-	c.UpdateNetwork, c.NetworkDiffs = diffNetwork(want.Network, *got.Network)
+	c.UpdateNetwork, c.NetworkDiffs = diffNetwork(want.Network.NetworkAttrs, *got.Network)
+	if retained := Retained(*got.Network); retained != want.Network.Retain {
+		c.RetagNetwork = true
+		c.NetworkDiffs = append(c.NetworkDiffs, Difference{"deletion policy", policyName(retained), policyName(want.Network.Retain)})
+	}
 	if got.Subnet == nil {
 		c.CreateSubnet = true
 		return c
@@ -70,4 +84,11 @@ func Diff(want Desired, got Observed) Changes {
 	}
 	c.UpdateSubnet, c.SubnetDiffs = diffSubnet(want.Subnet.SubnetAttrs, *got.Subnet)
 	return c
+}
+
+func policyName(retain bool) string {
+	if retain {
+		return "Retain"
+	}
+	return "Delete"
 }

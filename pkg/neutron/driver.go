@@ -17,6 +17,8 @@ type Driver interface {
 	CreateNetwork(ctx context.Context, req NetworkRequest) (Network, error)
 	// UpdateNetwork sets the attributes that change names, in one request.
 	UpdateNetwork(ctx context.Context, id string, change NetworkAttrs) (Network, error)
+	// RelabelNetwork sets the network's name and description.
+	RelabelNetwork(ctx context.Context, id string, label Label) (Network, error)
 	SetNetworkTags(ctx context.Context, id string, tags []string) error
 	// DeleteNetwork deletes the network together with its subnets, which Neutron does in
 	// one request unless ports other than its own DHCP and router ports use them.
@@ -27,6 +29,8 @@ type Driver interface {
 	// UpdateSubnet sets the attributes that change names, in one request: Neutron checks
 	// a new gateway against the allocation pools sent with it.
 	UpdateSubnet(ctx context.Context, id string, change SubnetAttrs) (Subnet, error)
+	// RelabelSubnet sets the subnet's name and description.
+	RelabelSubnet(ctx context.Context, id string, label Label) (Subnet, error)
 	DeleteSubnet(ctx context.Context, id string) error
 }
 

@@ -123,6 +123,10 @@ func (c *Client) UpdateNetwork(ctx context.Context, id string, change NetworkAtt
 	return one[Network](ctx, c, "update network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", change}) })
 }
 
+func (c *Client) RelabelNetwork(ctx context.Context, id string, label Label) (Network, error) {
+	return one[Network](ctx, c, "relabel network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", label}) })
+}
+
 func (c *Client) SetNetworkTags(ctx context.Context, id string, tags []string) error {
 	return c.call(ctx, "tag network", func() error {
 		_, err := attributestags.ReplaceAll(ctx, c.sc, "networks", id, attributestags.ReplaceAllOpts{Tags: tags}).Extract()
@@ -159,6 +163,10 @@ func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, e
 
 func (c *Client) UpdateSubnet(ctx context.Context, id string, change SubnetAttrs) (Subnet, error) {
 	return one[Subnet](ctx, c, "update subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", change}) })
+}
+
+func (c *Client) RelabelSubnet(ctx context.Context, id string, label Label) (Subnet, error) {
+	return one[Subnet](ctx, c, "relabel subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", label}) })
 }
 
 func (c *Client) DeleteSubnet(ctx context.Context, id string) error {

@@ -23,12 +23,19 @@ import (
 // Networks are tagged as well, with the cluster and the owner's UID, right after the create:
 // tags are what people filter on. Subnets are not tagged: a subnet belongs to the network it
 // sits on, and a tag would cost a fourth call per create.
+//
+// The tags also carry the owner's deletion policy when it is Retain (RetainTag), in the
+// same call: an orphan collector that finds the network without its owner then
+// knows to release it (release.go) rather than delete it.
 const (
 	clusterTagPrefix = "k8s-cluster="
 	ownerTagPrefix   = "k8s-uid="
 	descriptionStart = "Managed by network-controller for cluster "
 	namePrefix       = "k8s_"
 )
+
+// RetainTag is carried by a network whose owner's deletion policy is Retain.
+const RetainTag = "k8s-deletion-policy=Retain"
 
 // MaxClusterIDLength keeps the cluster tag within Neutron's oldest tag limit (60 characters).
 const MaxClusterIDLength = 60 - len(clusterTagPrefix)
@@ -74,6 +81,27 @@ func (o Owner) Tags() []string {
 // never contain "_", so the parts cannot run into each other; the UID is never shortened.
 func (o Owner) ResourceName() string {
 	return fitWithHash(namePrefix+o.Namespace+"_"+o.Name, "_"+o.UID, MaxFieldLength)
+}
+
+// Retained reports whether n's tags say that its owner's deletion policy is Retain.
+func Retained(n Network) bool { return slices.Contains(n.Tags, RetainTag) }
+
+// markedTags returns tags with the owner's ownership tags and policy tag in place of any
+// of this cluster's marks they had; other tags are kept.
+func markedTags(tags []string, owner Owner, retain bool) []string {
+	out := append(unmarkedTags(tags, owner.ClusterID, owner.UID), owner.Tags()...)
+	if retain {
+		out = append(out, RetainTag)
+	}
+	return out
+}
+
+// unmarkedTags returns tags without the marks of the cluster and the owner: what a
+// network released from the cluster keeps.
+func unmarkedTags(tags []string, clusterID, ownerUID string) []string {
+	return slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
+		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag
+	})
 }
 
 // HasTags reports whether tags include every ownership tag of the owner.

@@ -122,6 +122,12 @@ type SubnetRequest struct {
 	SubnetAttrs
 }
 
+// Label is the name and description of a network or subnet, as a request sets them.
+type Label struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
 // GetID returns the network's ID.
 func (n Network) GetID() string { return n.ID }
 

@@ -92,7 +92,7 @@ func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observe
 	var o Observed
 	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
 	if !owner.HasTags(o.Network.Tags) {
-		tagged, err := s.tag(ctx, owner, *o.Network)
+		tagged, err := s.tag(ctx, owner, *o.Network, Retained(*o.Network))
 		if err != nil {
 			return Observed{}, err
 		}
@@ -119,11 +119,11 @@ func (s *Store) Cached(owner Owner, rec Recorded) Observed {
 	return o
 }
 
-// CreateNetwork creates the owner's network with attrs, then tags it. The create request
+// CreateNetwork creates the owner's network as wanted, then tags it. The create request
 // itself carries the marks that find the network if the tag call never happens.
-func (s *Store) CreateNetwork(ctx context.Context, owner Owner, attrs NetworkAttrs) (Network, error) {
+func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetwork) (Network, error) {
 	created, err := s.driver.CreateNetwork(ctx, NetworkRequest{
-		Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID), NetworkAttrs: attrs,
+		Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID), NetworkAttrs: want.NetworkAttrs,
 	})
 	if err != nil {
 		if outcomeUnknown(err) {
@@ -135,12 +135,17 @@ func (s *Store) CreateNetwork(ctx context.Context, owner Owner, attrs NetworkAtt
 	// Known before tagging: if the tag call fails, the retry tags this network.
 	s.index.PutNetwork(owner.UID, created, true)
 	crashpoint.Reached(crashpoint.NetworkCreated)
-	tagged, err := s.tag(ctx, owner, created)
+	tagged, err := s.tag(ctx, owner, created, want.Retain)
 	if err != nil {
 		return Network{}, err
 	}
 	crashpoint.Reached(crashpoint.NetworkTagged)
 	return tagged, nil
+}
+
+// SetDeletionPolicy makes the owner's network n carry the policy in its tags.
+func (s *Store) SetDeletionPolicy(ctx context.Context, owner Owner, n Network, retain bool) (Network, error) {
+	return s.tag(ctx, owner, n, retain)
 }
 
 // UpdateNetwork changes the attributes of the owner's network that change names.
@@ -242,13 +247,14 @@ func (s *Store) DeleteSubnet(ctx context.Context, subnet Subnet) error {
 	return nil
 }
 
-// tag gives n the owner's tags.
-func (s *Store) tag(ctx context.Context, owner Owner, n Network) (Network, error) {
-	if err := s.driver.SetNetworkTags(ctx, n.ID, owner.Tags()); err != nil {
+// tag gives n the owner's tags, with the deletion policy's; tags of others stay.
+func (s *Store) tag(ctx context.Context, owner Owner, n Network, retain bool) (Network, error) {
+	tags := markedTags(n.Tags, owner, retain)
+	if err := s.driver.SetNetworkTags(ctx, n.ID, tags); err != nil {
 		s.forgetIfGone(err, n.ID)
 		return Network{}, err
 	}
-	n.Tags = owner.Tags()
+	n.Tags = tags
 	s.index.PutNetwork(owner.UID, n, false)
 	return n, nil
 }

@@ -197,7 +197,7 @@ func TestEachSecretsProjectHasItsOwnStore(t *testing.T) {
 	if a.ProjectID == b.ProjectID {
 		t.Fatalf("both tenants in project %s", a.ProjectID)
 	}
-	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.NetworkAttrs{}); err != nil {
+	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.DesiredNetwork{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.keystone.neutrons["project-bob"].Networks()) != 0 || len(f.keystone.neutrons["project-alice"].Networks()) != 1 {

@@ -172,6 +172,10 @@ func (d *Driver) UpdateNetwork(_ context.Context, id string, change neutron.Netw
 	return update(d, "update network", d.networks, id, change)
 }
 
+func (d *Driver) RelabelNetwork(_ context.Context, id string, label neutron.Label) (neutron.Network, error) {
+	return update(d, "relabel network", d.networks, id, label)
+}
+
 func (d *Driver) SetNetworkTags(_ context.Context, id string, tags []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -247,6 +251,10 @@ func (d *Driver) UpdateSubnet(_ context.Context, id string, change neutron.Subne
 	return update(d, "update subnet", d.subnets, id, change)
 }
 
+func (d *Driver) RelabelSubnet(_ context.Context, id string, label neutron.Label) (neutron.Subnet, error) {
+	return update(d, "relabel subnet", d.subnets, id, label)
+}
+
 // update applies change to the stored resource id, as Neutron's PUT does.
 func update[T any](d *Driver, op string, stored map[string]T, id string, change any) (T, error) {
 	d.mu.Lock()
@@ -261,6 +269,10 @@ func update[T any](d *Driver, op string, stored map[string]T, id string, change 
 	}
 	d.apply(op, &r, change)
 	stored[id] = r
+	if err := d.lostReply(op); err != nil {
+		var zero T
+		return zero, err
+	}
 	return r, nil
 }
 

@@ -72,7 +72,24 @@ type NetworkSpec struct {
 	// controller's own cloud, unless the controller requires a reference.
 	// +optional
 	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
+	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
+	// is deleted: Delete (the default) deletes them; Retain keeps them and removes every
+	// mark that ties them to this cluster, so that the controller never touches them
+	// again. It can be changed at any time: the value in force when the deletion is
+	// carried out wins.
+	// +optional
+	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
 }
+
+// DeletionPolicy says what becomes of a Network's Neutron resources when it is deleted.
+type DeletionPolicy string
+
+const (
+	// DeletionPolicyDelete deletes the Neutron network and subnet with the Network.
+	DeletionPolicyDelete DeletionPolicy = "Delete"
+	// DeletionPolicyRetain keeps them, without this cluster's marks.
+	DeletionPolicyRetain DeletionPolicy = "Retain"
+)
 
 // HostRoute is a route to Destination through NextHop.
 type HostRoute struct {

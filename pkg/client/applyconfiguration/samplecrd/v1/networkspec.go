@@ -66,6 +66,12 @@ type NetworkSpecApplyConfiguration struct {
 	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
 	// controller's own cloud, unless the controller requires a reference.
 	CloudCredentialsRef *CloudCredentialsRefApplyConfiguration `json:"cloudCredentialsRef,omitempty"`
+	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
+	// is deleted: Delete (the default) deletes them; Retain keeps them and removes every
+	// mark that ties them to this cluster, so that the controller never touches them
+	// again. It can be changed at any time: the value in force when the deletion is
+	// carried out wins.
+	DeletionPolicy *samplecrdv1.DeletionPolicy `json:"deletionPolicy,omitempty"`
 }
 
 // NetworkSpecApplyConfiguration constructs a declarative configuration of the NetworkSpec type for use with
@@ -171,5 +177,13 @@ func (b *NetworkSpecApplyConfiguration) WithIPv6RAMode(value samplecrdv1.IPv6Mod
 // If called multiple times, the CloudCredentialsRef field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithCloudCredentialsRef(value *CloudCredentialsRefApplyConfiguration) *NetworkSpecApplyConfiguration {
 	b.CloudCredentialsRef = value
+	return b
+}
+
+// WithDeletionPolicy sets the DeletionPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DeletionPolicy field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithDeletionPolicy(value samplecrdv1.DeletionPolicy) *NetworkSpecApplyConfiguration {
+	b.DeletionPolicy = &value
 	return b
 }
