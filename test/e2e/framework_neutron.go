@@ -25,6 +25,8 @@ type NeutronNetwork struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Tags        []string `json:"tags"`
+	// RevisionNumber goes up with every change Neutron makes to the network.
+	RevisionNumber int `json:"revision_number"`
 }
 
 // NeutronSubnet is a subnet as Neutron's API shows it to an admin.
@@ -49,6 +51,7 @@ type NeutronSubnet struct {
 	EnableDHCP      bool   `json:"enable_dhcp"`
 	IPv6AddressMode string `json:"ipv6_address_mode"`
 	IPv6RAMode      string `json:"ipv6_ra_mode"`
+	RevisionNumber  int    `json:"revision_number"`
 }
 
 // Pools describes the subnet's allocation pools, sorted (Neutron keeps no order), e.g.
@@ -286,6 +289,22 @@ func GetSubnet(t testing.TB, id string) (sub NeutronSubnet, found bool) {
 		t.Fatalf("GET subnet %s: %d %v %s", id, code, err, body)
 	}
 	return doc.Subnet, true
+}
+
+// GetNeutronNetwork reads one network by ID; found is false on 404.
+func GetNeutronNetwork(t testing.TB, id string) (n NeutronNetwork, found bool) {
+	t.Helper()
+	var doc struct {
+		Network NeutronNetwork `json:"network"`
+	}
+	code, body, err := neutronDo(http.MethodGet, "v2.0/networks/"+id, nil)
+	if err == nil && code == http.StatusNotFound {
+		return n, false
+	}
+	if err != nil || code != http.StatusOK || json.Unmarshal(body, &doc) != nil {
+		t.Fatalf("GET network %s: %d %v %s", id, code, err, body)
+	}
+	return doc.Network, true
 }
 
 // NetworkExists reports whether Neutron has a network with that ID.
