@@ -47,7 +47,8 @@ const MaxFieldLength = 255
 func ClusterTag(clusterID string) string { return clusterTagPrefix + clusterID }
 
 // ClusterDescription is the description of every network and subnet the controller of that
-// cluster creates. The controller never changes or deletes a resource without it.
+// cluster creates. The controller never changes or deletes a resource without it, but to
+// finish releasing one (release.go), whose description goes first.
 func ClusterDescription(clusterID string) string { return descriptionStart + clusterID }
 
 // ValidateClusterID rejects IDs that would not survive as a Neutron tag or a tag filter.
