@@ -286,15 +286,11 @@ func deletionCases() []syncCase {
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRealized(d, owner, "10.5.0.0/24", "10.5.0.1")
 		},
-		want:       succeeds,
-		wantWrites: []string{writeFinalizer},
-		wantCalls:  []string{"delete network"},
-		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n, s := len(f.neutron.Networks()), len(f.neutron.Subnets()); n != 0 || s != 0 {
-				t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
-			}
-		},
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer},
+		wantCalls:   []string{"delete network"},
+		wantEvents:  []string{"Normal NeutronDeleted"},
+		wantNeutron: wantNeutronEmpty,
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			if slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer still present after the Neutron side is gone")
@@ -346,6 +342,13 @@ func deletionCases() []syncCase {
 			}
 		},
 	}}
+}
+
+func wantNeutronEmpty(t *testing.T, f *fixture, _ neutron.Owner) {
+	t.Helper()
+	if n, s := len(f.neutron.Networks()), len(f.neutron.Subnets()); n != 0 || s != 0 {
+		t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
+	}
 }
 
 func withMTU(n *samplecrdv1.Network, mtu int32) *samplecrdv1.Network {

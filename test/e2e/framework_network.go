@@ -21,13 +21,19 @@ import (
 // CreateNetwork creates a Network through the API.
 func CreateNetwork(t testing.TB, ns, name, cidr, gateway string) *samplecrdv1.Network {
 	t.Helper()
+	return CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{CIDR: cidr, Gateway: gateway})
+}
+
+// CreateNetworkWithSpec creates a Network with that spec through the API.
+func CreateNetworkWithSpec(t testing.TB, ns, name string, spec samplecrdv1.NetworkSpec) *samplecrdv1.Network {
+	t.Helper()
 	_, nets := Clients(t)
 	n, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr, Gateway: gateway},
+		Spec:       spec,
 	}, metav1.CreateOptions{})
 	if err != nil {
-		t.Fatalf("creating Network %s/%s (cidr %s, gateway %q): %v", ns, name, cidr, gateway, err)
+		t.Fatalf("creating Network %s/%s (spec %+v): %v", ns, name, spec, err)
 	}
 	return n
 }

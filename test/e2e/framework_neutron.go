@@ -278,33 +278,28 @@ func neutronList(path string, out any) error {
 // GetSubnet reads one subnet by ID; found is false on 404.
 func GetSubnet(t testing.TB, id string) (sub NeutronSubnet, found bool) {
 	t.Helper()
-	var doc struct {
-		Subnet NeutronSubnet `json:"subnet"`
-	}
-	code, body, err := neutronDo(http.MethodGet, "v2.0/subnets/"+id, nil)
-	if err == nil && code == http.StatusNotFound {
-		return sub, false
-	}
-	if err != nil || code != http.StatusOK || json.Unmarshal(body, &doc) != nil {
-		t.Fatalf("GET subnet %s: %d %v %s", id, code, err, body)
-	}
-	return doc.Subnet, true
+	return getNeutronResource[NeutronSubnet](t, "subnet", id)
 }
 
 // GetNeutronNetwork reads one network by ID; found is false on 404.
 func GetNeutronNetwork(t testing.TB, id string) (n NeutronNetwork, found bool) {
 	t.Helper()
-	var doc struct {
-		Network NeutronNetwork `json:"network"`
-	}
-	code, body, err := neutronDo(http.MethodGet, "v2.0/networks/"+id, nil)
+	return getNeutronResource[NeutronNetwork](t, "network", id)
+}
+
+// getNeutronResource reads one resource of kind ("network", "subnet") by ID; found is
+// false on 404.
+func getNeutronResource[T any](t testing.TB, kind, id string) (r T, found bool) {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	code, body, err := neutronDo(http.MethodGet, "v2.0/"+kind+"s/"+id, nil)
 	if err == nil && code == http.StatusNotFound {
-		return n, false
+		return r, false
 	}
-	if err != nil || code != http.StatusOK || json.Unmarshal(body, &doc) != nil {
-		t.Fatalf("GET network %s: %d %v %s", id, code, err, body)
+	if err != nil || code != http.StatusOK || json.Unmarshal(body, &doc) != nil || json.Unmarshal(doc[kind], &r) != nil {
+		t.Fatalf("GET %s %s: %d %v %s", kind, id, code, err, body)
 	}
-	return doc.Network, true
+	return r, true
 }
 
 // NetworkExists reports whether Neutron has a network with that ID.

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
@@ -111,14 +109,7 @@ func TestForceRemovedRetainedNetworkIsReleasedByOrphanCollection(t *testing.T) {
 // at its end.
 func createWithPolicy(t *testing.T, ns, name, cidr string, policy samplecrdv1.DeletionPolicy) *samplecrdv1.Network {
 	t.Helper()
-	_, nets := Clients(t)
-	_, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr, DeletionPolicy: policy},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("creating Network %s/%s: %v", ns, name, err)
-	}
+	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{CIDR: cidr, DeletionPolicy: policy})
 	n := WaitReady(t, ns, name, 60*time.Second)
 	t.Cleanup(func() { deleteNeutronNetworkTree(t, n.Status.NetworkID) })
 	return n
