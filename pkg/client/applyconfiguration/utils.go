@@ -40,6 +40,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.HostRouteApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Network"):
 		return &samplecrdv1.NetworkApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkImport"):
+		return &samplecrdv1.NetworkImportApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkSpec"):
 		return &samplecrdv1.NetworkSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkStatus"):

@@ -10,7 +10,8 @@ import (
 const ConditionReady = "Ready"
 
 // Reasons of the Ready condition. Transient reasons are retried with backoff; terminal ones
-// (IsTerminalReason) wait for the spec, or the credentials Secret, to change.
+// (IsTerminalReason) wait for the spec, or the credentials Secret, to change (an import's,
+// for Neutron to change).
 const (
 	// ReasonProvisioned: Neutron matches the spec.
 	ReasonProvisioned = "Provisioned"
@@ -28,6 +29,29 @@ const (
 	ReasonInvalidSpec = "InvalidSpec"
 	// ReasonSubnetInUse (transient): deletion waits because ports still use the subnet.
 	ReasonSubnetInUse = "SubnetInUse"
+)
+
+// Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
+// the workqueue: only a change in Neutron can help, and each Neutron resync looks again.
+const (
+	// ReasonImported: the imported network exists, with the subnet status names.
+	ReasonImported = "Imported"
+	// ReasonImportNotFound: no network the credentials can see has that ID or name.
+	ReasonImportNotFound = "ImportNotFound"
+	// ReasonImportAmbiguous: several networks the credentials can see have that name; the
+	// message names their IDs.
+	ReasonImportAmbiguous = "ImportAmbiguous"
+	// ReasonImportedNetworkDeleted: the network status names was deleted in Neutron. It
+	// is never recreated.
+	ReasonImportedNetworkDeleted = "ImportedNetworkDeleted"
+	// ReasonImportSubnetNotFound: the network has no subnet with spec.cidr, or no subnet.
+	ReasonImportSubnetNotFound = "ImportSubnetNotFound"
+	// ReasonImportSubnetAmbiguous: spec.cidr is omitted and the network has several
+	// subnets; the message names them.
+	ReasonImportSubnetAmbiguous = "ImportSubnetAmbiguous"
+	// ReasonImportManagedNetwork: the network carries this cluster's marks: the
+	// controller created it for a Network, and only that Network manages it.
+	ReasonImportManagedNetwork = "ImportManagedNetwork"
 )
 
 // Reasons about the credentials of spec.cloudCredentialsRef. All but
@@ -71,14 +95,17 @@ const (
 )
 
 // IsTerminalReason reports whether a Ready reason is one no retry can cure: the Network
-// waits for its spec, or its credentials Secret, to change.
+// waits for its spec, or its credentials Secret, to change, or, for an import, for the
+// Neutron resync to find the network as the spec names it.
 func IsTerminalReason(reason string) bool {
 	switch reason {
 	case ReasonInvalidSpec, ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
 		ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
 		ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
 		ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
-		ReasonCredentialsProjectChanged:
+		ReasonCredentialsProjectChanged,
+		ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
+		ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork:
 		return true
 	}
 	return false

@@ -39,7 +39,7 @@ func TestCompareSchemaDetectsDrift(t *testing.T) {
 		CIDR string `json:"cidr"`
 	}
 	type nowRequired struct {
-		CIDR    string `json:"cidr"`
+		CIDR    string `json:"cidr,omitempty"`
 		Gateway string `json:"gateway"`
 	}
 	type wrongType struct {
@@ -56,7 +56,7 @@ func TestCompareSchemaDetectsDrift(t *testing.T) {
 	}{
 		{reflect.TypeFor[extraField](), "spec.vlan: Go field VLAN has no property in the CRD schema"},
 		{reflect.TypeFor[missingField](), "spec.gateway: property in the CRD schema has no Go field"},
-		{reflect.TypeFor[nowRequired](), "spec: required is [cidr], the Go json tags (fields without omitempty) say [cidr gateway]"},
+		{reflect.TypeFor[nowRequired](), "spec: required is [], the Go json tags (fields without omitempty) say [gateway]"},
 		{reflect.TypeFor[wrongType](), `spec.cidr: type is "string", Go type []string wants "array"`},
 		{reflect.TypeFor[renamed](), "spec.gatewayIP: Go field Gateway has no property in the CRD schema"},
 	} {

@@ -7,7 +7,8 @@ import (
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
-// Network is a request for one OpenStack Neutron network with one subnet.
+// Network is a request for one OpenStack Neutron network with one subnet, or, with
+// spec.import, a read-only view of one the controller did not create.
 // crd/network.yaml holds its OpenAPI schema; a test keeps the two in step.
 type Network struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -21,7 +22,10 @@ type Network struct {
 type NetworkSpec struct {
 	// CIDR of the subnet, IPv4 or IPv6, in canonical form (host bits zero).
 	// It cannot be changed once set: Neutron cannot change a subnet's range in place.
-	CIDR string `json:"cidr"`
+	// Required unless Import is set; with Import it chooses the imported network's
+	// subnet, and may be omitted when that network has exactly one.
+	// +optional
+	CIDR string `json:"cidr,omitempty"`
 	// Gateway of the subnet: an address inside CIDR that is neither the network address
 	// nor the IPv4 broadcast address. Empty means the first usable address.
 	// +optional
@@ -79,6 +83,25 @@ type NetworkSpec struct {
 	// carried out wins.
 	// +optional
 	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
+	// Import makes this Network a read-only view of an existing Neutron network that the
+	// controller did not create: it is looked up with the Network's credentials and
+	// reported in status, and nothing is ever created, changed, tagged or deleted in
+	// Neutron for it. Immutable, as are its addition and removal. With Import, only CIDR
+	// and CloudCredentialsRef may be set besides it.
+	// +optional
+	Import *NetworkImport `json:"import,omitempty"`
+}
+
+// NetworkImport names an existing Neutron network by exactly one of NetworkID and
+// NetworkName.
+type NetworkImport struct {
+	// NetworkID is the ID of the Neutron network.
+	// +optional
+	NetworkID string `json:"networkID,omitempty"`
+	// NetworkName is the exact name of the Neutron network; exactly one network visible
+	// to the credentials must have it.
+	// +optional
+	NetworkName string `json:"networkName,omitempty"`
 }
 
 // DeletionPolicy says what becomes of a Network's Neutron resources when it is deleted.
@@ -174,3 +197,6 @@ type NetworkList struct {
 
 	Items []Network `json:"items"`
 }
+
+// IsImported reports whether the Network imports a network the controller did not create.
+func (n *Network) IsImported() bool { return n.Spec.Import != nil }

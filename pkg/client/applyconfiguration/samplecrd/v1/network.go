@@ -27,7 +27,8 @@ import (
 // NetworkApplyConfiguration represents a declarative configuration of the Network type for use
 // with apply.
 //
-// Network is a request for one OpenStack Neutron network with one subnet.
+// Network is a request for one OpenStack Neutron network with one subnet, or, with
+// spec.import, a read-only view of one the controller did not create.
 // crd/network.yaml holds its OpenAPI schema; a test keeps the two in step.
 type NetworkApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration    `json:",inline"`

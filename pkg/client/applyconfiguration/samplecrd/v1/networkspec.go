@@ -29,6 +29,8 @@ import (
 type NetworkSpecApplyConfiguration struct {
 	// CIDR of the subnet, IPv4 or IPv6, in canonical form (host bits zero).
 	// It cannot be changed once set: Neutron cannot change a subnet's range in place.
+	// Required unless Import is set; with Import it chooses the imported network's
+	// subnet, and may be omitted when that network has exactly one.
 	CIDR *string `json:"cidr,omitempty"`
 	// Gateway of the subnet: an address inside CIDR that is neither the network address
 	// nor the IPv4 broadcast address. Empty means the first usable address.
@@ -72,6 +74,12 @@ type NetworkSpecApplyConfiguration struct {
 	// again. It can be changed at any time: the value in force when the deletion is
 	// carried out wins.
 	DeletionPolicy *samplecrdv1.DeletionPolicy `json:"deletionPolicy,omitempty"`
+	// Import makes this Network a read-only view of an existing Neutron network that the
+	// controller did not create: it is looked up with the Network's credentials and
+	// reported in status, and nothing is ever created, changed, tagged or deleted in
+	// Neutron for it. Immutable, as are its addition and removal. With Import, only CIDR
+	// and CloudCredentialsRef may be set besides it.
+	Import *NetworkImportApplyConfiguration `json:"import,omitempty"`
 }
 
 // NetworkSpecApplyConfiguration constructs a declarative configuration of the NetworkSpec type for use with
@@ -185,5 +193,13 @@ func (b *NetworkSpecApplyConfiguration) WithCloudCredentialsRef(value *CloudCred
 // If called multiple times, the DeletionPolicy field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithDeletionPolicy(value samplecrdv1.DeletionPolicy) *NetworkSpecApplyConfiguration {
 	b.DeletionPolicy = &value
+	return b
+}
+
+// WithImport sets the Import field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Import field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithImport(value *NetworkImportApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.Import = value
 	return b
 }
