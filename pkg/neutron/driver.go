@@ -36,12 +36,16 @@ type Driver interface {
 
 // Filter selects resources in a list call. Empty fields do not filter.
 type Filter struct {
+	// IDs: networks with one of these IDs (ignored for subnets).
+	IDs []string
 	// Tags: a resource must carry all of them.
 	Tags []string
+	// NotTags: a network must not carry all of them (ignored for subnets).
+	NotTags []string
 	// Description: exact match.
 	Description string
 	// Name: exact match.
 	Name string
-	// NetworkID: subnets of this network only (ignored for networks).
-	NetworkID string
+	// NetworkIDs: subnets of one of these networks (ignored for networks).
+	NetworkIDs []string
 }

@@ -104,9 +104,10 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 		// operator capped it, and AllPages follows the next links when it did.
 		pages, err := networks.List(c.sc, networkQuery{networks.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
+			NotTags:     strings.Join(f.NotTags, ","),
 			Description: f.Description,
 			Name:        f.Name,
-		}}).AllPages(ctx)
+		}, f.IDs}).AllPages(ctx)
 		if err != nil {
 			return err
 		}
@@ -147,8 +148,7 @@ func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 			Tags:        strings.Join(f.Tags, ","),
 			Description: f.Description,
 			Name:        f.Name,
-			NetworkID:   f.NetworkID,
-		}}).AllPages(ctx)
+		}, f.NetworkIDs}).AllPages(ctx)
 		if err != nil {
 			return err
 		}
@@ -230,31 +230,41 @@ func jsonNames(t reflect.Type) []string {
 	return names
 }
 
-type networkQuery struct{ networks.ListOpts }
+// networkQuery is a network list query with several IDs, which Neutron takes as repeated
+// id= parameters (any of them matches) and gophercloud's ListOpts cannot say.
+type networkQuery struct {
+	networks.ListOpts
+	ids []string
+}
 
 func (q networkQuery) ToNetworkListQuery() (string, error) {
 	query, err := q.ListOpts.ToNetworkListQuery()
-	return withFields(query, networkFields), err
+	return withRepeated(withRepeated(query, "id", q.ids), "fields", networkFields), err
 }
 
-type subnetQuery struct{ subnets.ListOpts }
+// subnetQuery is a subnet list query with several networks (repeated network_id=).
+type subnetQuery struct {
+	subnets.ListOpts
+	networkIDs []string
+}
 
 func (q subnetQuery) ToSubnetListQuery() (string, error) {
 	query, err := q.ListOpts.ToSubnetListQuery()
-	return withFields(query, subnetFields), err
+	return withRepeated(withRepeated(query, "network_id", q.networkIDs), "fields", subnetFields), err
 }
 
-// withFields appends a fields= selection to a query string that starts with "?" or is empty.
-func withFields(query string, fields []string) string {
+// withRepeated appends key=value for each value to a query string that starts with "?" or
+// is empty.
+func withRepeated(query, key string, values []string) string {
 	var b strings.Builder
 	b.WriteString(query)
-	for _, f := range fields {
+	for _, v := range values {
 		if b.Len() == 0 {
 			b.WriteString("?")
 		} else {
 			b.WriteString("&")
 		}
-		b.WriteString("fields=" + url.QueryEscape(f))
+		b.WriteString(key + "=" + url.QueryEscape(v))
 	}
 	return b.String()
 }

@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 )
 
 func TestListQueriesAskForTheFieldsTheControllerReads(t *testing.T) {
-	q, err := networkQuery{networks.ListOpts{Description: "Managed by x"}}.ToNetworkListQuery()
+	q, err := networkQuery{ListOpts: networks.ListOpts{Description: "Managed by x"}}.ToNetworkListQuery()
 	want := "?description=Managed+by+x"
 	for _, f := range networkFields {
 		want += "&fields=" + f
@@ -18,8 +19,21 @@ func TestListQueriesAskForTheFieldsTheControllerReads(t *testing.T) {
 	if err != nil || q != want {
 		t.Errorf("query = %q (%v), want %q", q, err, want)
 	}
-	if got := withFields("", []string{"id"}); got != "?fields=id" {
-		t.Errorf("withFields on an empty query = %q", got)
+	if got := withRepeated("", "fields", []string{"id"}); got != "?fields=id" {
+		t.Errorf("withRepeated on an empty query = %q", got)
+	}
+}
+
+// Several IDs or networks are repeated parameters, which Neutron ORs; the tag to leave out
+// is not-tags.
+func TestListQueriesRepeatIDsAndNetworks(t *testing.T) {
+	q, err := networkQuery{ListOpts: networks.ListOpts{NotTags: "k8s-cluster=c1"}, ids: []string{"a", "b"}}.ToNetworkListQuery()
+	if err != nil || !strings.HasPrefix(q, "?not-tags=k8s-cluster%3Dc1&id=a&id=b&fields=") {
+		t.Errorf("network query = %q (%v), want not-tags, then id=a&id=b, then the fields", q, err)
+	}
+	q, err = subnetQuery{networkIDs: []string{"n1", "n2"}}.ToSubnetListQuery()
+	if err != nil || !strings.HasPrefix(q, "?network_id=n1&network_id=n2&fields=") {
+		t.Errorf("subnet query = %q (%v), want network_id=n1&network_id=n2, then the fields", q, err)
 	}
 }
 

@@ -97,6 +97,14 @@ func (x *index) Refill(since uint64, networks []Network, subnets []Subnet) {
 	}
 }
 
+// Has reports whether the index holds the network with that ID.
+func (x *index) Has(networkID string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	_, ok := x.networks[networkID]
+	return ok
+}
+
 // Networks returns the owner's networks, oldest first. More than one means duplicates.
 func (x *index) Networks(ownerUID string) []Network {
 	x.mu.Lock()

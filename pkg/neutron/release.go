@@ -116,7 +116,7 @@ func (s *Store) markedSubnets(ctx context.Context, networkID string) ([]Subnet, 
 	if subnets, known := s.index.Subnets(networkID); known {
 		return subnets, nil
 	}
-	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkID: networkID, Description: ClusterDescription(s.clusterID)})
+	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, Description: ClusterDescription(s.clusterID)})
 	if err != nil {
 		return nil, fmt.Errorf("listing this cluster's subnets on Neutron network %s: %w", networkID, err)
 	}

@@ -286,7 +286,7 @@ func (s *Store) networkSubnets(ctx context.Context, owner Owner, networkID, reco
 	if subnets, known := s.index.Subnets(networkID); known && (len(subnets) > 0 || recordedSubnetID == "") {
 		return subnets, nil
 	}
-	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkID: networkID})
+	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}})
 	if err != nil {
 		return nil, fmt.Errorf("listing the subnets of Neutron network %s: %w", networkID, err)
 	}

@@ -146,7 +146,8 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	}
 	var out []neutron.Network
 	for _, n := range d.networks {
-		if matches(f, n.Tags, n.Description, n.Name, "") {
+		if matches(f, n.Tags, n.Description, n.Name) && (len(f.IDs) == 0 || slices.Contains(f.IDs, n.ID)) &&
+			(len(f.NotTags) == 0 || !hasAll(n.Tags, f.NotTags)) {
 			out = append(out, n)
 		}
 	}
@@ -214,7 +215,7 @@ func (d *Driver) ListSubnets(_ context.Context, f neutron.Filter) ([]neutron.Sub
 	}
 	var out []neutron.Subnet
 	for _, s := range d.subnets {
-		if matches(f, s.Tags, s.Description, s.Name, s.NetworkID) {
+		if matches(f, s.Tags, s.Description, s.Name) && (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, s.NetworkID)) {
 			out = append(out, s)
 		}
 	}
@@ -286,19 +287,24 @@ func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
 	return nil
 }
 
-func matches(f neutron.Filter, tags []string, description, name, networkID string) bool {
-	for _, t := range f.Tags {
-		if !slices.Contains(tags, t) {
-			return false
-		}
+// matches applies the filters networks and subnets share.
+func matches(f neutron.Filter, tags []string, description, name string) bool {
+	if !hasAll(tags, f.Tags) {
+		return false
 	}
 	if f.Description != "" && f.Description != description {
 		return false
 	}
-	if f.Name != "" && f.Name != name {
-		return false
+	return f.Name == "" || f.Name == name
+}
+
+func hasAll(tags, want []string) bool {
+	for _, t := range want {
+		if !slices.Contains(tags, t) {
+			return false
+		}
 	}
-	return f.NetworkID == "" || f.NetworkID == networkID
+	return true
 }
 
 // apply sets on resource the fields request sends, as Neutron does: a request's JSON
