@@ -73,7 +73,9 @@ type Controller struct {
 	// the way every change reaches Neutron.
 	tenants *tenancy.Registry
 	metrics *metrics.Metrics
-	config  Config
+	// importFindings are what the Neutron resync found for imports, for their workers.
+	importFindings importFindings
+	config         Config
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
@@ -304,14 +306,18 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 		// Neutron resync as an orphan.
 		logger.V(4).Info("Network no longer exists")
 		c.tenants.Forget(key)
+		c.importFindings.forget(key)
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("reading Network %s from the informer cache: %w", key, err)
 	}
 
-	if network.DeletionTimestamp != nil {
+	switch {
+	case network.DeletionTimestamp != nil:
 		return c.finalize(ctx, network)
+	case network.IsImported():
+		return c.reconcileImport(ctx, network)
 	}
 	return c.reconcile(ctx, network)
 }

@@ -35,6 +35,21 @@ type invalidSpecError struct{ err error }
 func (e *invalidSpecError) Error() string { return e.err.Error() }
 func (e *invalidSpecError) Unwrap() error { return e.err }
 
+// importError is an import that does not resolve to one network and one subnet.
+type importError struct{ result neutron.ImportResult }
+
+func (e *importError) Error() string { return e.result.Message }
+
+// importReasons are the Ready reasons of the problems of an import.
+var importReasons = map[neutron.ImportProblem]string{
+	neutron.ImportNotFound:        samplecrdv1.ReasonImportNotFound,
+	neutron.ImportAmbiguous:       samplecrdv1.ReasonImportAmbiguous,
+	neutron.ImportDeleted:         samplecrdv1.ReasonImportedNetworkDeleted,
+	neutron.ImportManaged:         samplecrdv1.ReasonImportManagedNetwork,
+	neutron.ImportSubnetNotFound:  samplecrdv1.ReasonImportSubnetNotFound,
+	neutron.ImportSubnetAmbiguous: samplecrdv1.ReasonImportSubnetAmbiguous,
+}
+
 // explain maps an error to a Ready reason and a message for the user; whether retrying can
 // help follows from the reason (samplecrdv1.IsTerminalReason). An empty reason means err is
 // not about Neutron or the spec.
@@ -42,6 +57,10 @@ func explain(err error) (reason, message string) {
 	var invalid *invalidSpecError
 	if errors.As(err, &invalid) {
 		return samplecrdv1.ReasonInvalidSpec, invalid.Error()
+	}
+	var imp *importError
+	if errors.As(err, &imp) {
+		return importReasons[imp.result.Problem], imp.Error()
 	}
 	if te, ok := tenancy.AsError(err); ok {
 		return te.Reason, te.Message

@@ -19,9 +19,10 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 	if !slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return nil
 	}
-	if neverCreated(network) {
-		// Its credentials never worked, or it was deleted before its first create:
-		// nothing to delete, and no credentials needed to find that out.
+	if neverCreated(network) || network.IsImported() {
+		// Its credentials never worked, or it was deleted before its first create, or it
+		// imports a network the controller did not create: nothing to delete, and no
+		// credentials needed to find that out.
 		if removed, err := c.removeFinalizer(ctx, network); !removed {
 			return err
 		}

@@ -19,6 +19,13 @@ func recordedOf(network *samplecrdv1.Network) neutron.Recorded {
 	return neutron.Recorded{NetworkID: network.Status.NetworkID, SubnetID: network.Status.SubnetID}
 }
 
+// importRefOf returns the network, and the subnet of it, that a Network imports.
+func importRefOf(network *samplecrdv1.Network) neutron.ImportRef {
+	return neutron.ImportRef{
+		NetworkID: network.Spec.Import.NetworkID, NetworkName: network.Spec.Import.NetworkName, CIDR: network.Spec.CIDR,
+	}
+}
+
 // desiredOf returns what Neutron should hold for the Network. The error, written for the
 // user, says why the spec cannot be realised: the CRD's validation rules normally stop such
 // a spec at the door, so this guards against a CRD installed without them.

@@ -18,8 +18,8 @@ import (
 // resyncNeutron compares what Neutron holds with the Network objects, project by project.
 // Informer events only say when the cluster changes; this catches changes made on the
 // Neutron side: it refills each project's Store, requeues every Network whose Neutron side
-// no longer matches it (or whose retry was lost), and deletes this cluster's Neutron
-// networks whose Network object no longer exists.
+// no longer matches it (or whose retry was lost), deletes this cluster's Neutron
+// networks whose Network object no longer exists, and looks at the imported networks again.
 func (c *Controller) resyncNeutron(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
 	var filled []tenancy.Project
@@ -47,10 +47,16 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 
 	requeued := 0
 	live := make(map[string]bool, len(objects))
+	imports := map[string][]*samplecrdv1.Network{} // by project
 	for _, network := range objects {
 		live[string(network.UID)] = true
 		drift := ""
-		if project, ok := c.pinnedProject(network); ok && !stale[project] {
+		switch project, ok := c.pinnedProject(network); {
+		case network.IsImported():
+			if rechecked(network) {
+				imports[network.Status.ProjectID] = append(imports[network.Status.ProjectID], network)
+			}
+		case ok && !stale[project]:
 			drift = c.driftOf(network, project)
 		}
 		if drift != "" {
@@ -61,12 +67,16 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 			requeued++
 		}
 	}
-	collected := 0
+	collected, imported := 0, 0
 	for _, p := range filled {
 		collected += c.collectOrphans(ctx, p, live)
+		if nets := imports[p.ID]; len(nets) > 0 {
+			imported += len(nets)
+			requeued += c.recheckImports(ctx, logger, p, nets)
+		}
 	}
 	logger.V(2).Info("Neutron resync done", "projects", len(filled), "neutronNetworks", c.tenants.Len(), "networks", len(objects),
-		"requeued", requeued, "orphansCollected", collected)
+		"imports", imported, "requeued", requeued, "orphansCollected", collected)
 }
 
 // needsRetry reports whether a Network is unfinished in a way a lost retry could leave

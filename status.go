@@ -44,15 +44,9 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 	if reason == "" {
 		return err
 	}
-	status := network.Status.DeepCopy()
-	status.ObservedGeneration = network.Generation
-	if networkID != "" {
-		status.NetworkID = networkID
-	}
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
 	changed := old == nil || old.Reason != reason || old.Message != message || old.ObservedGeneration != network.Generation
-	setReady(status, network.Generation, metav1.ConditionFalse, reason, message)
-	if werr := c.writeStatus(ctx, network, status); werr != nil {
+	if werr := c.writeStatus(ctx, network, failedStatus(network, networkID, reason, message)); werr != nil {
 		return errors.Join(err, werr)
 	}
 	terminal := samplecrdv1.IsTerminalReason(reason)
@@ -64,6 +58,18 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 		return &terminalError{reason: reason, err: err}
 	}
 	return &reportedError{err: err}
+}
+
+// failedStatus returns the Network's status with Ready=False for reason, naming networkID
+// when a network exists.
+func failedStatus(network *samplecrdv1.Network, networkID, reason, message string) *samplecrdv1.NetworkStatus {
+	status := network.Status.DeepCopy()
+	status.ObservedGeneration = network.Generation
+	if networkID != "" {
+		status.NetworkID = networkID
+	}
+	setReady(status, network.Generation, metav1.ConditionFalse, reason, message)
+	return status
 }
 
 // setReady sets the Ready condition; its transition time moves only when status changes.

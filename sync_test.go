@@ -57,10 +57,10 @@ const (
 // TestSyncHandler runs the cases of a Network's life (specCases, deletionCases) and of
 // the repairs after a crash, a lost reply or a change made in Neutron by hand (repairCases),
 // of credentials (tenancyCases), of the subnet's options (subnetOptionCases,
-// subnetPoolCases) and of the deletion policy (retentionCases).
+// subnetPoolCases), of the deletion policy (retentionCases) and of imports (importCases).
 func TestSyncHandler(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(),
-		retentionCases())
+		retentionCases(), importCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.object)

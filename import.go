@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// reconcileImport reports in status the network a Network imports (spec.import). It only
+// reads Neutron, and the Network gets no finalizer: deleting it leaves Neutron alone.
+//
+// A Network Ready for its generation costs no call: each Neutron resync looks at all of a
+// project's imports at once (recheckImports) and hands what changed over to this.
+func (c *Controller) reconcileImport(ctx context.Context, network *samplecrdv1.Network) error {
+	tenant, err := c.tenants.Resolve(ctx, cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef)
+	if err != nil {
+		return c.recordFailure(ctx, network, "", err)
+	}
+	// Credentials of another project than before are no harm here, unlike for a created
+	// network: nothing was made in the first one. The import is looked up again.
+	moved := network.Status.ProjectID != tenant.ProjectID
+	if network, err = c.recordProject(ctx, network, tenant.ProjectID); err != nil {
+		return err
+	}
+
+	ref := importRefOf(network)
+	result, found := c.importFindings.take(network, tenant.ProjectID)
+	if !found {
+		if network.IsReady() && !moved {
+			return nil
+		}
+		visible, err := tenant.Store.LookupImport(ctx, ref)
+		if err != nil {
+			return c.recordFailure(ctx, network, "", err)
+		}
+		result = visible.Resolve(ref, network.Status.NetworkID)
+	}
+	return c.recordImport(ctx, network, result)
+}
+
+// recordImport records what the import resolved to: Ready=True with the network and
+// subnet, or Ready=False with the problem's reason, which waits for Neutron to change.
+func (c *Controller) recordImport(ctx context.Context, network *samplecrdv1.Network, result neutron.ImportResult) error {
+	if result.Problem != 0 {
+		return c.recordFailure(ctx, network, result.Network.ID, &importError{result: result})
+	}
+	if err := c.writeStatus(ctx, network, importedStatus(network, result)); err != nil {
+		return err
+	}
+	if !network.IsReady() {
+		klog.FromContext(ctx).Info("Network imports a Neutron network", "networkID", result.Network.ID, "subnetID", result.Subnet.ID)
+		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonImported,
+			"Imported Neutron network %s with subnet %s (%s), read-only", result.Network.ID, result.Subnet.ID, result.Subnet.Summary())
+	}
+	return nil
+}
+
+// importStatusOf returns the status recordImport would write for result.
+func importStatusOf(network *samplecrdv1.Network, result neutron.ImportResult) *samplecrdv1.NetworkStatus {
+	if result.Problem != 0 {
+		reason, message := explain(&importError{result: result})
+		return failedStatus(network, result.Network.ID, reason, message)
+	}
+	return importedStatus(network, result)
+}
+
+func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *samplecrdv1.NetworkStatus {
+	status := network.Status.DeepCopy()
+	status.ObservedGeneration = network.Generation
+	setRealized(status, result.Network, result.Subnet)
+	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonImported,
+		fmt.Sprintf("Imported Neutron network %s with subnet %s (%s)", result.Network.ID, result.Subnet.ID, result.Subnet.Summary()))
+	return status
+}
