@@ -116,9 +116,11 @@ func importCases() []syncCase {
 		wantNeutron: wantForeignUntouched,
 		wantObject:  wantNotReady(samplecrdv1.ReasonImportAmbiguous, "twin-a, twin-b"),
 	}, {
-		name:        "two subnets and no cidr: ImportSubnetAmbiguous with both",
-		object:      importedNetwork("unchosen", samplecrdv1.NetworkImport{NetworkID: "dual"}, ""),
-		neutron:     func(d *neutronfake.Driver, _ neutron.Owner) { putForeign(d, "dual", "dual", "10.65.0.0/24", "10.66.0.0/24") },
+		name:   "two subnets and no cidr: ImportSubnetAmbiguous with both",
+		object: importedNetwork("unchosen", samplecrdv1.NetworkImport{NetworkID: "dual"}, ""),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			putForeign(d, "dual", "dual", "10.65.0.0/24", "10.66.0.0/24")
+		},
 		want:        stops,
 		wantWrites:  []string{writeStatus},
 		wantCalls:   []string{"list networks", "list subnets"},
