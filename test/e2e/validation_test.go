@@ -53,7 +53,21 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		{"bad gateway text", `{cidr: "10.0.0.0/24", gateway: "10.0.0.300"}`,
 			[]string{"spec.gateway", "gateway must be a valid IPv4 or IPv6 address"}, nil},
 		{"missing cidr", `{gateway: "10.0.0.1"}`,
-			[]string{"spec.cidr", "Required value"}, nil},
+			[]string{"spec.cidr", "Required value", "cidr is required, unless import names an existing network"}, nil},
+		{"import with fields only a created network takes", `{import: {networkName: public}, gateway: "10.0.0.1", mtu: 1400, deletionPolicy: Retain}`,
+			[]string{"spec.gateway: Forbidden: gateway cannot be set together with import", "spec.mtu: Forbidden: mtu cannot be set",
+				"spec.deletionPolicy: Forbidden: deletionPolicy cannot be set", "only cidr and cloudCredentialsRef may be set with import"},
+			[]string{"no such key"}},
+		{"import with the defaults spelled out", `{import: {networkName: public}, enableDHCP: true, gatewayMode: Automatic}`,
+			[]string{"spec.enableDHCP: Forbidden", "spec.gatewayMode: Forbidden"}, nil},
+		{"import naming both an ID and a name", `{import: {networkName: public, networkID: "5f8e7a10-3c2b-4d1e-9f60-1a2b3c4d5e6f"}}`,
+			[]string{"spec.import", "import must name exactly one of networkID or networkName"}, nil},
+		{"import naming nothing", `{import: {}}`,
+			[]string{"spec.import", "import must name exactly one of networkID or networkName"}, nil},
+		{"import by an ID that is not one", `{import: {networkID: "public"}}`,
+			[]string{"spec.import.networkID", "must be the UUID of a Neutron network"}, nil},
+		{"import with a cidr that is not one", `{import: {networkName: public}, cidr: "10.0.0.1/24"}`,
+			[]string{"spec.cidr", "host bits zero"}, nil},
 		{"dns server not an address", `{cidr: "10.0.0.0/24", dnsNameservers: ["10.0.0.2", "dns.example.com"]}`,
 			[]string{"spec.dnsNameservers[1]", `dnsNameservers entry "dns.example.com" is not a valid IPv4 or IPv6 address`}, []string{"dnsNameservers[0]"}},
 		{"dns server not canonical", `{cidr: "10.0.0.0/24", dnsNameservers: ["2001:DB8::53"]}`,
@@ -199,6 +213,25 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		}
 	})
 
+	t.Run("import on an existing object", func(t *testing.T) {
+		t.Parallel()
+		MustKubectl(t, "apply", "-n", ns, "-f", WriteFile(t, "imported.yaml",
+			"apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: imported\nspec:\n  import:\n    networkName: public\n"))
+		MustKubectl(t, "apply", "-n", ns, "-f", WriteFile(t, "created.yaml",
+			"apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: created\nspec:\n  cidr: 10.9.5.0/24\n"))
+		for _, tc := range []struct{ name, patch, want string }{
+			{"imported", `{"spec":{"import":{"networkName":"other"}}}`, "import is immutable"},
+			{"imported", `{"spec":{"import":null,"cidr":"10.9.6.0/24"}}`, "import cannot be added or removed once the Network exists"},
+			{"imported", `{"spec":{"cidr":"10.9.6.0/24"}}`, "cidr cannot be added or removed once the Network exists"},
+			{"created", `{"spec":{"import":{"networkName":"public"}}}`, "import cannot be added or removed once the Network exists"},
+		} {
+			out, err := Kubectl(t, "patch", "network", "-n", ns, tc.name, "--type=merge", "-p", tc.patch)
+			if err == nil || !strings.Contains(out, tc.want) {
+				t.Errorf("patch %s %s: err=%v, want %q:\n%s", tc.name, tc.patch, err, tc.want, out)
+			}
+		}
+	})
+
 	t.Run("ipv6 modes on an existing object", func(t *testing.T) {
 		t.Parallel()
 		file := WriteFile(t, "modes.yaml",
@@ -215,7 +248,7 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 				t.Errorf("patch %s: err=%v, want %q:\n%s", tc.patch, err, tc.want, out)
 			}
 		}
-		if got := GetNetwork(t, ns, "modes").Spec; got.IPv6AddressMode != "slaac" || got.IPv6RAMode != "" || !*got.EnableDHCP {
+		if got := GetNetwork(t, ns, "modes").Spec; got.IPv6AddressMode != "slaac" || got.IPv6RAMode != "" || (got.EnableDHCP != nil && !*got.EnableDHCP) {
 			t.Errorf("spec = %+v after the refused changes, want ipv6AddressMode slaac alone, DHCP on", got)
 		}
 	})
@@ -233,6 +266,7 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			`{cidr: "2001:db8:b::/64", ipv6AddressMode: slaac, ipv6RAMode: slaac, allocationPools: [{start: "2001:db8:b::10", end: "2001:db8:b::ffff"}]}`,
 			`{cidr: "2001:db8:c::/80", ipv6AddressMode: dhcpv6-stateful}`,
 			`{cidr: "2001:db8:d::/64", ipv6RAMode: dhcpv6-stateless, gatewayMode: None}`,
+			`{import: {networkName: public}}`, `{import: {networkID: "5f8e7a10-3c2b-4d1e-9f60-1a2b3c4d5e6f"}, cidr: "10.8.5.0/24"}`,
 		} {
 			name := fmt.Sprintf("valid-%d", i)
 			file := WriteFile(t, name+".yaml", fmt.Sprintf(
