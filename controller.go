@@ -313,11 +313,8 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 		return fmt.Errorf("reading Network %s from the informer cache: %w", key, err)
 	}
 
-	switch {
-	case network.DeletionTimestamp != nil:
+	if network.DeletionTimestamp != nil {
 		return c.finalize(ctx, network)
-	case network.IsImported():
-		return c.reconcileImport(ctx, network)
 	}
 	return c.reconcile(ctx, network)
 }

@@ -50,6 +50,16 @@ var importReasons = map[neutron.ImportProblem]string{
 	neutron.ImportSubnetAmbiguous: samplecrdv1.ReasonImportSubnetAmbiguous,
 }
 
+// isImportReason reports whether reason is one of an import's problems.
+func isImportReason(reason string) bool {
+	for _, r := range importReasons {
+		if r == reason {
+			return true
+		}
+	}
+	return false
+}
+
 // explain maps an error to a Ready reason and a message for the user; whether retrying can
 // help follows from the reason (samplecrdv1.IsTerminalReason). An empty reason means err is
 // not about Neutron or the spec.

@@ -5,12 +5,14 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // reconcileImport reports in status the network a Network imports (spec.import). It only
@@ -78,4 +80,43 @@ func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *
 	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonImported,
 		fmt.Sprintf("Imported Neutron network %s with subnet %s (%s)", result.Network.ID, result.Subnet.ID, result.Subnet.Summary()))
 	return status
+}
+
+// recheckImports looks at every import of a project with one list of the networks its
+// credentials can see (and one of their subnets), and queues each imported Network whose
+// status no longer tells the truth, with what was found: the worker records it without a
+// lookup of its own. It returns how many it queued.
+func (c *Controller) recheckImports(ctx context.Context, logger klog.Logger, project tenancy.Project, networks []*samplecrdv1.Network) int {
+	refs := make([]neutron.ImportRef, 0, len(networks))
+	for _, network := range networks {
+		refs = append(refs, importRefOf(network))
+	}
+	visible, err := project.Store.ListVisible(ctx, refs)
+	if err != nil {
+		logger.Info("Skipping the imports of a project until the next Neutron resync", "projectID", project.ID, "err", err)
+		return 0
+	}
+	queued := 0
+	for _, network := range networks {
+		result := visible.Resolve(importRefOf(network), network.Status.NetworkID)
+		if equality.Semantic.DeepEqual(network.Status, *importStatusOf(network, result)) {
+			continue
+		}
+		logger.V(2).Info("Imported Neutron network changed", "network", klog.KObj(network), "networkID", result.Network.ID, "problem", result.Message)
+		c.importFindings.put(network, project.ID, result)
+		c.workqueue.Add(cache.MetaObjectToName(network))
+		queued++
+	}
+	return queued
+}
+
+// rechecked reports whether the resync looks at an imported Network's import: one whose
+// last look, for its generation, got through its credentials to Neutron's answer. The
+// others wait for their retry, or for their spec or Secret to change.
+func rechecked(network *samplecrdv1.Network) bool {
+	c := network.ReadyCondition()
+	if network.DeletionTimestamp != nil || c == nil || c.ObservedGeneration != network.Generation {
+		return false
+	}
+	return c.Reason == samplecrdv1.ReasonImported || isImportReason(c.Reason)
 }

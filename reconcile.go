@@ -8,7 +8,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// reconcile makes Neutron match a live Network, in its project and with its credentials:
+// reconcile makes Neutron match a live Network, in its project and with its credentials (or,
+// for an import, only reports what Neutron holds: reconcileImport):
 // what the spec asks for, what Neutron holds
 // (from the Store, which asks Neutron only when its memory cannot prove the answer), the
 // difference between the two, the calls that remove it, then status. A Network whose
@@ -39,6 +40,9 @@ import (
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
 func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
+	if network.IsImported() {
+		return c.reconcileImport(ctx, network)
+	}
 	tenant, err := c.tenantOf(ctx, network)
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
