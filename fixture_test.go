@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2/ktesting"
+	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
@@ -205,6 +206,7 @@ func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 	}
 	n.Status = samplecrdv1.NetworkStatus{
 		ObservedGeneration: 1, NetworkID: "net-of-" + name, SubnetID: "subnet-of-" + name, Gateway: plan.Gateway.String(),
+		EnableDHCP: ptr.To(true),
 	}
 	setReady(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
 		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", n.Status.NetworkID, n.Status.SubnetID, cidr, plan.Gateway))

@@ -95,4 +95,6 @@ func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnet 
 	status.SubnetID = subnet.ID
 	status.Gateway = subnet.GatewayIP
 	status.MTU = int32(net.MTU)
+	dhcp := subnet.EnableDHCP
+	status.EnableDHCP = &dhcp
 }

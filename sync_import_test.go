@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -34,7 +35,8 @@ func putForeign(d *neutronfake.Driver, id, name string, cidrs ...string) {
 // subnet <id>-0.
 func readyImport(name, id string) *samplecrdv1.Network {
 	n := importedNetwork(name, samplecrdv1.NetworkImport{NetworkID: id}, "")
-	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: id, SubnetID: id + "-0", Gateway: "10.60.0.1", MTU: 1442}
+	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: id, SubnetID: id + "-0", Gateway: "10.60.0.1", MTU: 1442,
+		EnableDHCP: ptr.To(true)}
 	setReady(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonImported, "Imported Neutron network "+id+" with subnet "+id+"-0 (10.60.0.0/24, gateway 10.60.0.1)")
 	return n
 }
@@ -48,8 +50,9 @@ func wantImported(id, subnetID, gateway string) func(*testing.T, *samplecrdv1.Ne
 			t.Errorf("Ready = %s/%s %q, want True/Imported", c.Status, c.Reason, c.Message)
 		}
 		s := got.Status
-		if s.NetworkID != id || s.SubnetID != subnetID || s.Gateway != gateway || s.MTU != 1442 || s.ObservedGeneration != got.Generation {
-			t.Errorf("status = %+v, want network %s, subnet %s, gateway %s, MTU 1442", s, id, subnetID, gateway)
+		if s.NetworkID != id || s.SubnetID != subnetID || s.Gateway != gateway || s.MTU != 1442 || s.EnableDHCP == nil || !*s.EnableDHCP ||
+			s.ObservedGeneration != got.Generation {
+			t.Errorf("status = %+v, want network %s, subnet %s, gateway %s, MTU 1442, DHCP on", s, id, subnetID, gateway)
 		}
 		if len(got.Finalizers) != 0 {
 			t.Errorf("finalizers = %q, want none: deleting an import deletes nothing", got.Finalizers)

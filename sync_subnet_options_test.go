@@ -53,7 +53,7 @@ func subnetOptionCases() []syncCase {
 		},
 	}, {
 		name:   "options in step with Neutron, routes in another order: nothing at all",
-		object: withSubnetOptions(realizedNetwork("steady-options", "10.30.0.0/24", ""), []string{"10.30.0.2"}, routes, &off),
+		object: withDHCPInStatus(withSubnetOptions(realizedNetwork("steady-options", "10.30.0.0/24", ""), []string{"10.30.0.2"}, routes, &off), off),
 		neutron: putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) {
 			s.DNSNameservers, s.HostRoutes, s.EnableDHCP = []string{"10.30.0.2"}, []neutron.HostRoute{neutronRoutes[1], neutronRoutes[0]}, false
 		}),
@@ -117,6 +117,12 @@ func subnetOptionCases() []syncCase {
 
 func withSubnetOptions(n *samplecrdv1.Network, nameservers []string, routes []samplecrdv1.HostRoute, dhcp *bool) *samplecrdv1.Network {
 	n.Spec.DNSNameservers, n.Spec.HostRoutes, n.Spec.EnableDHCP = nameservers, routes, dhcp
+	return n
+}
+
+// withDHCPInStatus makes the Network's status report DHCP as on or off.
+func withDHCPInStatus(n *samplecrdv1.Network, on bool) *samplecrdv1.Network {
+	n.Status.EnableDHCP = &on
 	return n
 }
 

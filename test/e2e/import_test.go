@@ -106,7 +106,7 @@ func TestImportedNetworksAreReadOnly(t *testing.T) {
 		n := WaitReady(t, ns, name, 60*time.Second)
 		s := n.Status
 		if s.NetworkID != want.network.ID || s.SubnetID != want.subnet.ID || s.Gateway != want.subnet.GatewayIP ||
-			s.MTU != neutronMTU(t, want.network.ID) || s.ProjectID != project {
+			s.MTU != neutronMTU(t, want.network.ID) || s.ProjectID != project || s.EnableDHCP == nil || *s.EnableDHCP != want.subnet.EnableDHCP {
 			t.Errorf("%s: status %+v, want network %s, subnet %s, gateway %s, MTU %d, project %s",
 				name, s, want.network.ID, want.subnet.ID, want.subnet.GatewayIP, neutronMTU(t, want.network.ID), project)
 		}

@@ -186,6 +186,9 @@ type NetworkStatus struct {
 	// MTU is the MTU in effect on the Neutron network.
 	// +optional
 	MTU int32 `json:"mtu,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
+	// +optional
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object

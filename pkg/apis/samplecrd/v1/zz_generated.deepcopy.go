@@ -212,6 +212,11 @@ func (in *NetworkStatus) DeepCopyInto(out *NetworkStatus) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.EnableDHCP != nil {
+		in, out := &in.EnableDHCP, &out.EnableDHCP
+		*out = new(bool)
+		**out = **in
+	}
 	return
 }
 

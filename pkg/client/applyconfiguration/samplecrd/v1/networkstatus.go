@@ -44,6 +44,8 @@ type NetworkStatusApplyConfiguration struct {
 	Gateway *string `json:"gateway,omitempty"`
 	// MTU is the MTU in effect on the Neutron network.
 	MTU *int32 `json:"mtu,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -110,5 +112,13 @@ func (b *NetworkStatusApplyConfiguration) WithGateway(value string) *NetworkStat
 // If called multiple times, the MTU field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithMTU(value int32) *NetworkStatusApplyConfiguration {
 	b.MTU = &value
+	return b
+}
+
+// WithEnableDHCP sets the EnableDHCP field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the EnableDHCP field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithEnableDHCP(value bool) *NetworkStatusApplyConfiguration {
+	b.EnableDHCP = &value
 	return b
 }
