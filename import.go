@@ -18,8 +18,9 @@ import (
 // reconcileImport reports in status the network a Network imports (spec.import). It only
 // reads Neutron, and the Network gets no finalizer: deleting it leaves Neutron alone.
 //
-// A Network Ready for its generation costs no call: each Neutron resync looks at all of a
-// project's imports at once (recheckImports) and hands what changed over to this.
+// An import that got Neutron's answer for its generation, found or not, costs no call
+// again: each Neutron resync looks at all of a project's imports at once (recheckImports)
+// and hands what changed over to this.
 func (c *Controller) reconcileImport(ctx context.Context, network *samplecrdv1.Network) error {
 	tenant, err := c.tenants.Resolve(ctx, cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef)
 	if err != nil {
@@ -35,7 +36,7 @@ func (c *Controller) reconcileImport(ctx context.Context, network *samplecrdv1.N
 	ref := importRefOf(network)
 	result, found := c.importFindings.take(network, tenant.ProjectID)
 	if !found {
-		if network.IsReady() && !moved {
+		if importSettled(network) && !moved {
 			return nil
 		}
 		visible, err := tenant.Store.LookupImport(ctx, ref)
@@ -110,10 +111,11 @@ func (c *Controller) recheckImports(ctx context.Context, logger klog.Logger, pro
 	return queued
 }
 
-// rechecked reports whether the resync looks at an imported Network's import: one whose
-// last look, for its generation, got through its credentials to Neutron's answer. The
-// others wait for their retry, or for their spec or Secret to change.
-func rechecked(network *samplecrdv1.Network) bool {
+// importSettled reports whether an imported Network's last look, for its generation, got
+// through its credentials to Neutron's answer: Ready, or one of an import's problems. The
+// resync looks at those again; the others wait for their retry, or for their spec or
+// Secret to change.
+func importSettled(network *samplecrdv1.Network) bool {
 	c := network.ReadyCondition()
 	if network.DeletionTimestamp != nil || c == nil || c.ObservedGeneration != network.Generation {
 		return false

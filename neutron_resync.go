@@ -53,7 +53,7 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 		drift := ""
 		switch project, ok := c.pinnedProject(network); {
 		case network.IsImported():
-			if rechecked(network) {
+			if importSettled(network) {
 				imports[network.Status.ProjectID] = append(imports[network.Status.ProjectID], network)
 			}
 		case ok && !stale[project]:

@@ -41,6 +41,14 @@ func readyImport(name, id string) *samplecrdv1.Network {
 	return n
 }
 
+// withImportProblem gives the Network the Ready=False condition of an import problem, for
+// its generation.
+func withImportProblem(n *samplecrdv1.Network, reason string) *samplecrdv1.Network {
+	n.Status.ObservedGeneration = n.Generation
+	setReady(&n.Status, n.Generation, metav1.ConditionFalse, reason, "looked up before")
+	return n
+}
+
 // wantImported checks that the Network reports network id and subnet, read-only: no finalizer.
 func wantImported(id, subnetID, gateway string) func(*testing.T, *samplecrdv1.Network) {
 	return func(t *testing.T, got *samplecrdv1.Network) {
@@ -176,6 +184,11 @@ func importCases() []syncCase {
 		name:        "an import Ready for its generation: no Neutron call, no write (the resync looks again)",
 		object:      readyImport("settled", "ext-4"),
 		neutron:     func(d *neutronfake.Driver, _ neutron.Owner) { putForeign(d, "ext-4", "app", "10.60.0.0/24") },
+		want:        succeeds,
+		wantNeutron: wantForeignUntouched,
+	}, {
+		name:        "an import whose name matched nothing for this generation: no Neutron call (the resync looks again)",
+		object:      withImportProblem(importedNetwork("waiting", samplecrdv1.NetworkImport{NetworkName: "later"}, ""), samplecrdv1.ReasonImportNotFound),
 		want:        succeeds,
 		wantNeutron: wantForeignUntouched,
 	}, {
