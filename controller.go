@@ -7,7 +7,6 @@ import (
 	"math"
 	"time"
 
-	"golang.org/x/time/rate"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -17,14 +16,15 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
-	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -52,6 +52,9 @@ type Config struct {
 	// RetryBaseDelay and RetryMaxDelay bound the per-object exponential backoff.
 	RetryBaseDelay time.Duration
 	RetryMaxDelay  time.Duration
+	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
+	// namespace with user changes first (fairqueue): the baseline for measuring.
+	FIFOQueue bool
 }
 
 // Controller makes the Neutron side of every Network object match its spec.
@@ -66,7 +69,7 @@ type Controller struct {
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
 	// always reads the latest object from the lister, and a key queued many times while
 	// waiting is processed once.
-	workqueue workqueue.TypedRateLimitingInterface[cache.ObjectName]
+	workqueue networkQueue
 	recorder  record.EventRecorder
 	// tenants gives each Network the store of its OpenStack project, reached with its
 	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
@@ -102,30 +105,23 @@ func NewController(
 	eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclientset.CoreV1().Events("")})
 	recorder := eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
 
-	ratelimiter := workqueue.NewTypedMaxOfRateLimiter(
-		workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](config.RetryBaseDelay, config.RetryMaxDelay),
-		// Overall ceiling, so a burst of failures cannot flood the apiserver or Neutron.
-		&workqueue.TypedBucketRateLimiter[cache.ObjectName]{Limiter: rate.NewLimiter(rate.Limit(50), 300)},
-	)
-
 	c := &Controller{
-		client:   networkclientset,
-		networks: networks,
-		synced:   []cache.InformerSynced{networks.HasSynced},
-		workqueue: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
-			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{Name: queueName}),
-		recorder: recorder,
-		tenants:  tenants,
-		metrics:  m,
-		config:   config,
-		now:      time.Now,
+		client:    networkclientset,
+		networks:  networks,
+		synced:    []cache.InformerSynced{networks.HasSynced},
+		workqueue: newNetworkQueue(config.RetryBaseDelay, config.RetryMaxDelay, config.FIFOQueue, m),
+		recorder:  recorder,
+		tenants:   tenants,
+		metrics:   m,
+		config:    config,
+		now:       time.Now,
 	}
 
 	logger.Info("Setting up event handlers")
-	err := networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    c.enqueueNetwork,
+	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc:    c.handleAdd,
 		UpdateFunc: c.handleUpdate,
-		DeleteFunc: c.enqueueNetwork,
+		DeleteFunc: func(obj any) { c.enqueueNetwork(obj, fairqueue.UserChange) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
@@ -247,13 +243,22 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	defer c.workqueue.Done(key)
 
 	// The work item itself runs without the shutdown signal: a Neutron call and the
-	// status write that records it belong together, and the drain waits for both.
-	itemCtx := context.WithoutCancel(ctx)
+	// status write that records it belong together, and the drain waits for both. A
+	// project whose Neutron budget is spent defers the item instead of holding the worker.
+	itemCtx := neutron.DeferOverBudget(context.WithoutCancel(ctx))
 	start := c.now()
 	err := c.syncHandler(itemCtx, key)
 	if err == nil {
 		c.metrics.ObserveReconcile(metrics.ResultSuccess, c.now().Sub(start))
 		c.workqueue.Forget(key)
+		return true
+	}
+	if throttled, ok := neutron.AsThrottled(err); ok {
+		// Not a failure: its backoff stays as it was. What was done so far is in the
+		// store and the status, so the next run goes on from there.
+		c.metrics.ObserveReconcile(metrics.ResultDeferred, c.now().Sub(start))
+		klog.FromContext(ctx).V(4).Info("Deferring Network: its project's Neutron budget is spent", "network", key, "delay", throttled.Delay)
+		c.workqueue.AddAfter(key, throttled.Delay)
 		return true
 	}
 	c.metrics.ObserveReconcile(metrics.ResultError, c.now().Sub(start))
@@ -319,18 +324,28 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 	return c.reconcile(ctx, network)
 }
 
+// handleAdd queues a new Network; those of the informer's initial list (a start, a
+// takeover) wait behind the changes users make meanwhile.
+func (c *Controller) handleAdd(obj any, isInInitialList bool) {
+	if isInInitialList {
+		c.enqueueNetwork(obj, fairqueue.InitialList)
+		return
+	}
+	c.enqueueNetwork(obj, fairqueue.UserChange)
+}
+
 // handleUpdate queues a changed Network. A resync re-delivers every object with an
 // unchanged ResourceVersion; there is nothing new to do for those.
 func (c *Controller) handleUpdate(old, new any) {
 	if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
 		return
 	}
-	c.enqueueNetwork(new)
+	c.enqueueNetwork(new, fairqueue.UserChange)
 }
 
-// enqueueNetwork queues the key of a Network; it accepts the tombstone the informer hands
-// out when it missed a delete.
-func (c *Controller) enqueueNetwork(obj any) {
+// enqueueNetwork queues the key of a Network for the reason class; it accepts the
+// tombstone the informer hands out when it missed a delete.
+func (c *Controller) enqueueNetwork(obj any, class fairqueue.Class) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
@@ -339,5 +354,5 @@ func (c *Controller) enqueueNetwork(obj any) {
 		utilruntime.HandleError(fmt.Errorf("queueing Network: %w", err))
 		return
 	}
-	c.workqueue.Add(key)
+	c.workqueue.addFor(key, class)
 }

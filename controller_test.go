@@ -7,6 +7,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -31,7 +32,7 @@ func TestDeleteHandlerAcceptsTombstone(t *testing.T) {
 	f := newFixture(t)
 	gone := newNetwork("gone", "10.0.0.0/24", "")
 
-	f.controller.enqueueNetwork(cache.DeletedFinalStateUnknown{Key: "default/gone", Obj: gone})
+	f.controller.enqueueNetwork(cache.DeletedFinalStateUnknown{Key: "default/gone", Obj: gone}, fairqueue.UserChange)
 
 	if n := f.controller.workqueue.Len(); n != 1 {
 		t.Fatalf("queue length = %d, want 1", n)

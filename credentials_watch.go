@@ -7,6 +7,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
@@ -21,7 +22,7 @@ func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 	if err != nil {
 		return fmt.Errorf("indexing Networks by credentials Secret: %w", err)
 	}
-	queueUsers := func(obj any) {
+	queueUsers := func(obj any, class fairqueue.Class) {
 		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = tombstone.Obj
 		}
@@ -36,14 +37,20 @@ func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 			return
 		}
 		for _, network := range users {
-			c.enqueueNetwork(network)
+			c.enqueueNetwork(network, class)
 		}
 	}
-	err = secrets.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: queueUsers,
+	err = secrets.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, isInInitialList bool) {
+			if isInInitialList {
+				queueUsers(obj, fairqueue.InitialList)
+			} else {
+				queueUsers(obj, fairqueue.UserChange)
+			}
+		},
 		UpdateFunc: func(old, new any) {
 			if old.(metav1.Object).GetResourceVersion() != new.(metav1.Object).GetResourceVersion() {
-				queueUsers(new)
+				queueUsers(new, fairqueue.UserChange)
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -53,7 +60,7 @@ func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 			if secret, ok := obj.(metav1.Object); ok {
 				c.tenants.ForgetSecret(secret.GetNamespace(), secret.GetName())
 			}
-			queueUsers(obj)
+			queueUsers(obj, fairqueue.UserChange)
 		},
 	})
 	if err != nil {

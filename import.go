@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -105,7 +106,7 @@ func (c *Controller) recheckImports(ctx context.Context, logger klog.Logger, pro
 		}
 		logger.V(2).Info("Imported Neutron network changed", "network", klog.KObj(network), "networkID", result.Network.ID, "problem", result.Message)
 		c.importFindings.put(network, project.ID, result)
-		c.workqueue.Add(cache.MetaObjectToName(network))
+		c.workqueue.addFor(cache.MetaObjectToName(network), fairqueue.Resync)
 		queued++
 	}
 	return queued

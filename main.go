@@ -104,14 +104,18 @@ func run(opts options) error {
 	workqueue.SetProvider(m.WorkqueueProvider())
 	probes := endpoints.NewProbes()
 	observe := neutronObserver(m, probes.ObserveNeutronCall)
-	// One ceiling for every credential's client together.
+	// One ceiling for every credential's client together, and a budget per project.
 	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
+	budgets := neutron.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
+	limitsOf := func(projectID string) neutron.RateLimits {
+		return neutron.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
+	}
 	own, err := connectOwnCloud(startupCtx, opts, observe)
 	if err != nil {
 		return err
 	}
 	if own != nil {
-		own.Driver.(*neutron.Client).LimitRate(limiter, m.ObserveNeutronRateLimitWait)
+		own.Driver.(*neutron.Client).LimitRate(limitsOf(own.ProjectID))
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "projectID", own.ProjectID)
 	} else {
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "ownCloud", false)
@@ -140,7 +144,7 @@ func run(opts options) error {
 		if err != nil {
 			return nil, "", err
 		}
-		client.LimitRate(limiter, m.ObserveNeutronRateLimitWait)
+		client.LimitRate(limitsOf(projectID))
 		return client, projectID, nil
 	})
 
@@ -189,6 +193,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		Namespaces:          opts.namespaces,
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
+		FIFOQueue:           !opts.fairQueue,
 	}
 	err := startup.DefaultRetry.WaitFor(ctx, "the apiserver at "+host, func(ctx context.Context) error {
 		if config.ClusterID == "" {
@@ -224,6 +229,18 @@ func neutronObserver(m *metrics.Metrics, onCall func(error)) neutron.CallObserve
 		}
 		m.ObserveNeutronCall(op, outcome, elapsed)
 		onCall(err)
+	}
+}
+
+// rateLimitObserver reports the time Neutron calls waited for, or were deferred by, the
+// client-side rate limits.
+func rateLimitObserver(m *metrics.Metrics) func(project bool, d time.Duration) {
+	return func(project bool, d time.Duration) {
+		if project {
+			m.ObserveNeutronRateLimitWait(metrics.LimiterProject, d)
+		} else {
+			m.ObserveNeutronRateLimitWait(metrics.LimiterTotal, d)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -63,7 +64,7 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 			c.recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
 		}
 		if drift != "" || needsRetry(network) {
-			c.workqueue.Add(cache.MetaObjectToName(network))
+			c.workqueue.addFor(cache.MetaObjectToName(network), fairqueue.Resync)
 			requeued++
 		}
 	}

@@ -28,6 +28,10 @@ type options struct {
 	osCloud         string
 	neutronQPS      float64
 	neutronBurst    int
+	// The budget of each OpenStack project within the total.
+	neutronProjectQPS   float64
+	neutronProjectBurst int
+	fairQueue           bool
 
 	requireCredentialsRef bool
 	allowedAuthURLs       string
@@ -74,6 +78,12 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	// at once, and is set above what one neutron-server answers, so it only stops a flood.
 	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
 	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
+	// Half the total: one project's burst leaves the other half to the others. A worker
+	// does not wait for a project's budget; the Network is deferred and the worker takes
+	// other work.
+	fs.Float64Var(&o.neutronProjectQPS, "neutron-project-qps", 25, "Sustained Neutron API requests per second of one OpenStack project, within -neutron-qps. Networks of a project over it are deferred, not waited for.")
+	fs.IntVar(&o.neutronProjectBurst, "neutron-project-burst", 50, "Burst of Neutron API requests of one OpenStack project, within -neutron-burst.")
+	fs.BoolVar(&o.fairQueue, "fair-queue", true, "Hand Networks to workers in turns across namespaces, changes users make before the initial list, the Neutron resync and retries. false: first in, first out.")
 	fs.StringVar(&o.clusterID, "cluster-id", "", "Identifies this cluster in the description and tags of the Neutron resources it creates; the controller never touches resources of another cluster. Default: the UID of the kube-system namespace.")
 	fs.DurationVar(&o.neutronResyncPeriod, "neutron-resync-period", 5*time.Minute, "How often Neutron is compared with the cluster to repair changes made in Neutron and collect orphans. 0 disables.")
 	fs.DurationVar(&o.orphanGracePeriod, "orphan-grace-period", 10*time.Minute, "Minimum age of a Neutron network before it may be collected as an orphan.")
@@ -131,6 +141,9 @@ func (o *options) validate() error {
 	}
 	if o.neutronQPS <= 0 || o.neutronBurst < 1 {
 		errs = append(errs, errors.New("-neutron-qps and -neutron-burst must be positive"))
+	}
+	if o.neutronProjectQPS <= 0 || o.neutronProjectBurst < 1 {
+		errs = append(errs, errors.New("-neutron-project-qps and -neutron-project-burst must be positive"))
 	}
 	if o.clusterID != "" {
 		if err := neutron.ValidateClusterID(o.clusterID); err != nil {

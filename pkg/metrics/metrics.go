@@ -15,6 +15,18 @@ const namespace = "network_controller"
 const (
 	ResultSuccess = "success"
 	ResultError   = "error"
+	// ResultDeferred is a reconciliation put off because its project's Neutron budget
+	// was spent; it comes back after the budget's delay.
+	ResultDeferred = "deferred"
+)
+
+// Rate limiters, the values of the "limiter" label of the rate-limit wait.
+const (
+	// LimiterTotal is -neutron-qps, shared by every project: calls wait for it.
+	LimiterTotal = "total"
+	// LimiterProject is -neutron-project-qps: a worker does not wait for it, the
+	// Network is deferred by the time it would have waited.
+	LimiterProject = "project"
 )
 
 // Metrics holds the controller's own series.
@@ -23,7 +35,8 @@ type Metrics struct {
 	reconcileDuration *prometheus.HistogramVec
 	neutronRequests   *prometheus.CounterVec
 	neutronDuration   *prometheus.HistogramVec
-	neutronRateWait   prometheus.Counter
+	neutronRateWait   *prometheus.CounterVec
+	queueWait         *prometheus.HistogramVec
 	managedNetworks   prometheus.Gauge
 	orphansCollected  prometheus.Counter
 	orphansReleased   prometheus.Counter
@@ -53,10 +66,15 @@ func New() *Metrics {
 			Help:    "Latency of Neutron API calls, by operation.",
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 		}, []string{"operation"}),
-		neutronRateWait: prometheus.NewCounter(prometheus.CounterOpts{
+		neutronRateWait: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "neutron_rate_limit_wait_seconds_total",
-			Help: "Time Neutron API calls spent waiting for the client-side rate limit (-neutron-qps, -neutron-burst).",
-		}),
+			Help: "Time Neutron API calls waited for the client-side rate limits, by limiter: total (-neutron-qps) or project (-neutron-project-qps, the delay Networks were deferred by).",
+		}, []string{"limiter"}),
+		queueWait: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "workqueue_wait_seconds",
+			Help:    "Time a Network waited in the workqueue before a worker took it, by why it was queued: user_change, initial_list, resync or retry.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 19),
+		}, []string{"class"}),
 		managedNetworks: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "managed_networks",
 			Help: "Neutron networks carrying this cluster's tag, as of the last fill of the controller's index.",
@@ -73,11 +91,14 @@ func New() *Metrics {
 		registry:  prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
-		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait,
+		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.orphansCollected, m.orphansReleased,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
+	for _, limiter := range []string{LimiterTotal, LimiterProject} {
+		m.neutronRateWait.WithLabelValues(limiter)
+	}
 	return m
 }
 
@@ -96,8 +117,24 @@ func (m *Metrics) ObserveNeutronCall(operation, outcome string, elapsed time.Dur
 	m.neutronDuration.WithLabelValues(operation).Observe(elapsed.Seconds())
 }
 
-// ObserveNeutronRateLimitWait adds the time one Neutron call waited for the rate limit.
-func (m *Metrics) ObserveNeutronRateLimitWait(d time.Duration) { m.neutronRateWait.Add(d.Seconds()) }
+// ObserveNeutronRateLimitWait adds the time one Neutron call waited for limiter
+// (LimiterTotal or LimiterProject).
+func (m *Metrics) ObserveNeutronRateLimitWait(limiter string, d time.Duration) {
+	m.neutronRateWait.WithLabelValues(limiter).Add(d.Seconds())
+}
+
+// DeclareQueueClasses creates the queue wait series of every class, so that each
+// exists, at zero, before its first item.
+func (m *Metrics) DeclareQueueClasses(classes []string) {
+	for _, class := range classes {
+		m.queueWait.WithLabelValues(class)
+	}
+}
+
+// ObserveQueueWait records how long a Network queued for class waited for a worker.
+func (m *Metrics) ObserveQueueWait(class string, waited time.Duration) {
+	m.queueWait.WithLabelValues(class).Observe(waited.Seconds())
+}
 
 // SetManagedNetworks records how many Neutron networks this cluster owns.
 func (m *Metrics) SetManagedNetworks(n int) { m.managedNetworks.Set(float64(n)) }

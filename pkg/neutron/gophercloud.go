@@ -16,7 +16,6 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
 	"github.com/gophercloud/gophercloud/v2/pagination"
-	"golang.org/x/time/rate"
 )
 
 // CallObserver is told about every Neutron call: its operation name, its error (nil on
@@ -27,8 +26,7 @@ type CallObserver func(op string, err error, elapsed time.Duration)
 type Client struct {
 	sc      *gophercloud.ServiceClient
 	observe CallObserver
-	limiter *rate.Limiter
-	onWait  func(time.Duration)
+	limits  RateLimits
 	// refused is set once Keystone refused to renew the token: later calls fail with
 	// it at once instead of asking Keystone again, which locks users out after repeated
 	// failures. New credentials come with a new Client.
@@ -45,16 +43,13 @@ func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
 	return &Client{sc: sc, observe: observe}
 }
 
-// LimitRate makes the client wait for limiter before each request, so that a restart or a
-// flood of new objects cannot overload a shared cloud. Clients of several credentials
-// share one limiter: together they send no more than it allows. onWait (may be nil) is
-// told how long each request waited for its turn.
-func (c *Client) LimitRate(limiter *rate.Limiter, onWait func(time.Duration)) {
-	if onWait == nil {
-		onWait = func(time.Duration) {}
+// LimitRate makes every request keep to limits, so that a restart or a flood of new
+// objects cannot overload a shared cloud, and one project cannot spend the whole total.
+func (c *Client) LimitRate(limits RateLimits) {
+	if limits.OnWait == nil {
+		limits.OnWait = func(bool, time.Duration) {}
 	}
-	c.limiter = limiter
-	c.onWait = onWait
+	c.limits = limits
 }
 
 // call runs fn as operation op after waiting for the rate limit, classifies its error and
@@ -63,12 +58,8 @@ func (c *Client) call(ctx context.Context, op string, fn func() error) error {
 	if refused := c.refused.Load(); refused != nil {
 		return refused
 	}
-	if c.limiter != nil {
-		start := time.Now()
-		if err := c.limiter.Wait(ctx); err != nil {
-			return wrapError(op, err)
-		}
-		c.onWait(time.Since(start))
+	if err := c.waitForLimits(ctx, op); err != nil {
+		return err
 	}
 	start := time.Now()
 	err := wrapError(op, fn())

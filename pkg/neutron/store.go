@@ -325,5 +325,9 @@ func keepOne[T interface{ GetID() string }](items []T, recordedID string) (*T, [
 }
 
 // outcomeUnknown reports whether a failed create may have been carried out all the same:
-// Neutron gave no definite answer (no reply, a reset connection, a timeout or a 5xx).
-func outcomeUnknown(err error) bool { return KindOf(err) == KindUnavailable }
+// Neutron gave no definite answer (no reply, a reset connection, a timeout or a 5xx). A
+// call held back by its project's budget was never sent.
+func outcomeUnknown(err error) bool {
+	_, throttled := AsThrottled(err)
+	return !throttled && KindOf(err) == KindUnavailable
+}

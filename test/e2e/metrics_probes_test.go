@@ -138,7 +138,14 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=create subnet", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=list networks", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=tag network", "outcome=ok"}, positive, "> 0"},
-		{"network_controller_neutron_rate_limit_wait_seconds_total", "COUNTER", nil, nonNegative, ">= 0"},
+		{"network_controller_neutron_rate_limit_wait_seconds_total", "COUNTER", []string{"limiter=total"}, nonNegative, ">= 0"},
+		{"network_controller_neutron_rate_limit_wait_seconds_total", "COUNTER", []string{"limiter=project"}, nonNegative, ">= 0"},
+		// The Network was created after the initial list: a user change. The other
+		// classes exist at zero.
+		{"network_controller_workqueue_wait_seconds", "HISTOGRAM", []string{"class=user_change"}, positive, "count > 0"},
+		{"network_controller_workqueue_wait_seconds", "HISTOGRAM", []string{"class=initial_list"}, nonNegative, "present"},
+		{"network_controller_workqueue_wait_seconds", "HISTOGRAM", []string{"class=resync"}, nonNegative, "present"},
+		{"network_controller_workqueue_wait_seconds", "HISTOGRAM", []string{"class=retry"}, nonNegative, "present"},
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete network", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_request_duration_seconds", "HISTOGRAM", []string{"operation=create network"}, positive, "count > 0"},
 		{"network_controller_managed_networks", "GAUGE", nil, present, "present"},
