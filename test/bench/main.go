@@ -33,6 +33,12 @@ type options struct {
 	tenants  int
 	tenantsN int
 
+	noisyRounds   int
+	noisyN        int
+	noisyB        int
+	noisyInterval time.Duration
+	idleSamples   int
+
 	kubeconfig         string
 	neutronEndpoint    string
 	neutronLog         string
@@ -59,6 +65,11 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.restartN, "restart-n", 1000, "Realized Networks held across the restart measurement; 0 skips it.")
 	fs.IntVar(&o.tenants, "tenants", 10, "Projects of the tenants stage: the controller's own and tenants' with a member user and a credentials Secret each; 0 skips it.")
 	fs.IntVar(&o.tenantsN, "tenants-n", 1000, "Networks of the tenants stage, spread evenly over its projects.")
+	fs.IntVar(&o.noisyRounds, "noisy-rounds", 5, "Rounds of the noisy-neighbour stage, each with the fair queue and first in, first out; 0 skips the stage.")
+	fs.IntVar(&o.noisyN, "noisy-n", 1000, "Networks namespace A applies at once in the noisy-neighbour stage, and the realized Networks of its restart.")
+	fs.IntVar(&o.noisyB, "noisy-b", 20, "Networks namespace B creates during A's burst, one every -noisy-interval.")
+	fs.DurationVar(&o.noisyInterval, "noisy-interval", 2*time.Second, "Time between two of namespace B's creates.")
+	fs.IntVar(&o.idleSamples, "idle-samples", 20, "Networks created one at a time on an idle controller, for the idle time to Ready.")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Admin kubeconfig of the cluster (default $KUBECONFIG).")
 	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", os.Getenv("NEUTRON_ENDPOINT"), "URL of a noauth Neutron (default $NEUTRON_ENDPOINT).")
 	fs.StringVar(&o.neutronLog, "neutron-log", "", "neutron-server's log file, where it logs every API request.")
@@ -88,8 +99,11 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n or -tenants above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 && o.noisyRounds == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n, -tenants or -noisy-rounds above 0")
+	}
+	if o.noisyRounds < 0 || o.noisyRounds > 0 && (o.noisyN < 1 || o.noisyN > 65536 || o.noisyB < 1 || o.noisyInterval <= 0 || o.idleSamples < 1) {
+		errs = append(errs, "-noisy-rounds must be at least 0; with it, -noisy-n between 1 and 65536, -noisy-b, -noisy-interval and -idle-samples positive")
 	}
 	if o.tenants > 0 && (o.cloudsYAML == "" || o.keystoneAccessLog == "" || o.keystoneNeutronLog == "") {
 		errs = append(errs, "the tenants stage needs -clouds-yaml, -keystone-access-log and -neutron-keystone-log (hack/bench.sh sets them)")
@@ -164,6 +178,15 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the restart stage")
 	}
 	res.printRestart(os.Stdout)
+	if o.noisyRounds > 0 {
+		ns, err := b.noisyStage(ctx)
+		if err != nil {
+			return err
+		}
+		res.noisy = ns
+		b.cleanup(ctx, "after the noisy-neighbour stage")
+	}
+	res.printNoisy(os.Stdout)
 	if o.tenants > 0 {
 		ts, err := b.tenantsStage(ctx)
 		if err != nil {

@@ -42,7 +42,12 @@ func (b *bench) isBenchNetwork(n networks.Network) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(n.Name, "bench-raw-") || strings.HasPrefix(n.Name, "k8s_"+b.o.namespace+"_")
+	for _, ns := range append([]string{b.o.namespace}, b.extraNamespaces...) {
+		if strings.HasPrefix(n.Name, "k8s_"+ns+"_") {
+			return true
+		}
+	}
+	return strings.HasPrefix(n.Name, "bench-raw-")
 }
 
 // benchNetworks returns the IDs of the Neutron networks a bench made.
@@ -64,14 +69,14 @@ func (b *bench) benchNetworks(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
-// sweepNeutron deletes the Neutron networks a bench made, -workers at a time, and returns
-// how many it deleted.
+// sweepNeutron deletes the Neutron networks a bench made, apiWorkers at a time (it is
+// not measured), and returns how many it deleted.
 func (b *bench) sweepNeutron(ctx context.Context) (int, error) {
 	doomed, err := b.benchNetworks(ctx)
 	if err != nil {
 		return 0, err
 	}
-	err = parallel(ctx, len(doomed), b.o.workers, func(ctx context.Context, i int) error {
+	err = parallel(ctx, len(doomed), apiWorkers, func(ctx context.Context, i int) error {
 		return deleteNetwork(ctx, b.neutron, doomed[i])
 	})
 	return len(doomed), err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,11 +30,15 @@ type tracker struct {
 	mu      sync.Mutex
 	readyAt map[string]time.Time
 	goneAt  map[string]time.Time
-	latest  map[string]*samplecrdv1.Network
+	// claimedAt is when the controller's finalizer first showed: its first write, so
+	// the end of the Network's wait in the controller's queue.
+	claimedAt map[string]time.Time
+	latest    map[string]*samplecrdv1.Network
 }
 
 func startTracker(ctx context.Context, client versioned.Interface, namespace string) (*tracker, error) {
-	t := &tracker{readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, latest: map[string]*samplecrdv1.Network{}}
+	t := &tracker{readyAt: map[string]time.Time{}, goneAt: map[string]time.Time{}, claimedAt: map[string]time.Time{},
+		latest: map[string]*samplecrdv1.Network{}}
 	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
 	inf := factory.Samplecrd().V1().Networks().Informer()
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -74,6 +79,16 @@ func (t *tracker) seen(obj any) {
 	if _, done := t.readyAt[n.Name]; !done && n.IsReady() {
 		t.readyAt[n.Name] = now
 	}
+	if _, done := t.claimedAt[n.Name]; !done && slices.Contains(n.Finalizers, samplecrdv1.FinalizerName) {
+		t.claimedAt[n.Name] = now
+	}
+}
+
+// times returns when the named Network was claimed by the controller and became Ready.
+func (t *tracker) times(name string) (claimed, ready time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.claimedAt[name], t.readyAt[name]
 }
 
 // waitAll waits until times records a time for every name and returns the latest of
@@ -157,30 +172,46 @@ func createNetworks(ctx context.Context, client versioned.Interface, namespace s
 func createNetworksUsing(secrets []string) func(context.Context, versioned.Interface, string, []string) error {
 	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
 		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
-			b := benchSubnetOf(i)
-			dhcp := true
-			spec := samplecrdv1.NetworkSpec{CIDR: b.CIDR, DNSNameservers: b.DNS,
-				HostRoutes: []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}, EnableDHCP: &dhcp,
-				IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
-			for _, p := range b.Pools {
-				spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
+			secret := ""
+			if len(secrets) > 0 {
+				secret = secrets[i%len(secrets)]
 			}
-			if b.NoGateway {
-				spec.GatewayMode = samplecrdv1.GatewayModeNone
-			}
-			if len(secrets) > 0 && secrets[i%len(secrets)] != "" {
-				spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secrets[i%len(secrets)], CloudName: tenantCloud}
-			}
-			_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
-				ObjectMeta: metav1.ObjectMeta{Name: names[i], Namespace: namespace},
-				Spec:       spec,
-			}, metav1.CreateOptions{})
-			if err != nil {
-				return fmt.Errorf("creating Network %s/%s: %w", namespace, names[i], err)
-			}
-			return nil
+			return createNetworkUsing(ctx, client, namespace, names[i], i, secret)
 		})
 	}
+}
+
+// createNetworkAt creates the Network name with the subnet benchSubnetOf(i), on the
+// controller's own cloud.
+func createNetworkAt(ctx context.Context, client versioned.Interface, namespace, name string, i int) error {
+	return createNetworkUsing(ctx, client, namespace, name, i, "")
+}
+
+// createNetworkUsing creates the Network name with the subnet benchSubnetOf(i), with the
+// credentials in Secret secret ("": the controller's own cloud).
+func createNetworkUsing(ctx context.Context, client versioned.Interface, namespace, name string, i int, secret string) error {
+	b := benchSubnetOf(i)
+	dhcp := true
+	spec := samplecrdv1.NetworkSpec{CIDR: b.CIDR, DNSNameservers: b.DNS,
+		HostRoutes: []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}, EnableDHCP: &dhcp,
+		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+	for _, p := range b.Pools {
+		spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
+	}
+	if b.NoGateway {
+		spec.GatewayMode = samplecrdv1.GatewayModeNone
+	}
+	if secret != "" {
+		spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: tenantCloud}
+	}
+	_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
+		Spec:       spec,
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return fmt.Errorf("creating Network %s/%s: %w", namespace, name, err)
+	}
+	return nil
 }
 
 // deleteNetworks asks for the deletion of every named Network; the controller's
@@ -220,16 +251,16 @@ func purgeNetworks(ctx context.Context, client versioned.Interface, namespace st
 	return len(list.Items), err
 }
 
-// foreignNetworks lists Networks outside namespace: a controller reconciles every
-// namespace, so it would work on those too and distort the counts.
-func foreignNetworks(ctx context.Context, client versioned.Interface, namespace string) ([]string, error) {
+// foreignNetworks lists Networks outside the bench's namespaces: a controller reconciles
+// every namespace, so it would work on those too and distort the counts.
+func foreignNetworks(ctx context.Context, client versioned.Interface, namespaces []string) ([]string, error) {
 	list, err := client.SamplecrdV1().Networks(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("listing Networks: %w", err)
 	}
 	var out []string
 	for _, n := range list.Items {
-		if n.Namespace != namespace {
+		if !slices.Contains(namespaces, n.Namespace) {
 			out = append(out, n.Namespace+"/"+n.Name)
 		}
 	}

@@ -22,6 +22,7 @@ type results struct {
 	started time.Time
 	rounds  []roundResult
 	restart *restartResult
+	noisy   *noisyResult
 	tenants *tenantsResult
 }
 
@@ -189,8 +190,8 @@ func (r *results) printTenants(w io.Writer) {
 func (r *results) printCommand(w io.Writer) {
 	o := r.opts
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d",
-		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN)))
+	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d",
+		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples)))
 }
 
 // perNetwork formats counts divided by n, most frequent first, e.g. "GET 8.20, POST 2.00",

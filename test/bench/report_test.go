@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMedian(t *testing.T) {
@@ -60,5 +61,23 @@ func TestOpCounts(t *testing.T) {
 	}
 	if after.minus(nil) != nil || !math.IsNaN(opCounts(nil).total()) {
 		t.Error("an unknown count did not stay unknown")
+	}
+}
+
+func TestPercentileIsNearestRank(t *testing.T) {
+	var d []time.Duration
+	for i := 20; i >= 1; i-- {
+		d = append(d, time.Duration(i)*time.Second)
+	}
+	for _, c := range []struct {
+		q    float64
+		want time.Duration
+	}{{50, 10 * time.Second}, {99, 20 * time.Second}, {5, time.Second}, {100, 20 * time.Second}} {
+		if got := percentile(d, c.q); got != c.want {
+			t.Errorf("p%v of 1..20 s = %s, want %s", c.q, got, c.want)
+		}
+	}
+	if got := percentile(nil, 50); got != 0 {
+		t.Errorf("p50 of nothing = %s, want 0", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,8 @@ type bench struct {
 	tracker *tracker
 	ctl     controllerConfig
 	running *controllerProcess // stopped by cleanup if a stage failed while it ran
+	// extraNamespaces are bench namespaces besides -namespace that cleanup empties.
+	extraNamespaces []string
 }
 
 // phase is one timed step: how long it took and the Neutron calls it caused, as logged
@@ -81,13 +84,14 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("creating namespace %s: %w", o.namespace, err)
 	}
-	foreign, err := foreignNetworks(ctx, nets, o.namespace)
+	b.extraNamespaces = []string{o.namespace + "-b"}
+	foreign, err := foreignNetworks(ctx, nets, append([]string{o.namespace}, b.extraNamespaces...))
 	if err != nil {
 		return nil, fmt.Errorf("%w (is the CRD installed?)", err)
 	}
 	if len(foreign) > 0 {
-		return nil, fmt.Errorf("the cluster holds %d Networks outside namespace %s (e.g. %s); a controller reconciles every namespace, "+
-			"so they would distort the measurement: use a cluster of its own", len(foreign), o.namespace, foreign[0])
+		return nil, fmt.Errorf("the cluster holds %d Networks outside the bench namespaces %s (e.g. %s); a controller reconciles every namespace, "+
+			"so they would distort the measurement: use a cluster of its own", len(foreign), strings.Join(append([]string{o.namespace}, b.extraNamespaces...), ", "), foreign[0])
 	}
 	if b.tracker, err = startTracker(ctx, nets, o.namespace); err != nil {
 		return nil, err
@@ -105,10 +109,12 @@ func (b *bench) cleanup(ctx context.Context, when string) {
 		}
 		b.running = nil
 	}
-	if n, err := purgeNetworks(ctx, b.nets, b.o.namespace); err != nil {
-		logf("cleanup %s: %v", when, err)
-	} else if n > 0 {
-		logf("cleanup %s: removed %d Network objects", when, n)
+	for _, ns := range append([]string{b.o.namespace}, b.extraNamespaces...) {
+		if n, err := purgeNetworks(ctx, b.nets, ns); err != nil {
+			logf("cleanup %s: %v", when, err)
+		} else if n > 0 {
+			logf("cleanup %s: removed %d Network objects of namespace %s", when, n, ns)
+		}
 	}
 	if n, err := b.sweepNeutron(ctx); err != nil {
 		logf("cleanup %s: %v", when, err)
@@ -198,9 +204,12 @@ func (b *bench) rawRound(ctx context.Context, r int) (stageResult, error) {
 	return res, err
 }
 
-// startSettled starts a controller, waits for /readyz and for its startup calls to end.
-func (b *bench) startSettled(ctx context.Context, clusterID, logName string) (*controllerProcess, error) {
-	p, err := startController(b.ctl, clusterID, logName)
+// startSettled starts a controller, with extraArgs after the bench's, waits for /readyz
+// and for its startup calls to end.
+func (b *bench) startSettled(ctx context.Context, clusterID, logName string, extraArgs ...string) (*controllerProcess, error) {
+	ctl := b.ctl
+	ctl.extraArgs = append(slices.Clone(b.ctl.extraArgs), extraArgs...)
+	p, err := startController(ctl, clusterID, logName)
 	if err != nil {
 		return nil, err
 	}
