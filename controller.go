@@ -33,7 +33,6 @@ const (
 	controllerAgentName = "network-controller"
 	// fieldManager names this controller in managedFields of everything it writes.
 	fieldManager = controllerAgentName
-	queueName    = "networks"
 )
 
 // Config holds the controller's tunables; main fills it from flags.

@@ -11,6 +11,9 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 )
 
+// queueName labels the workqueue's metrics.
+const queueName = "networks"
+
 // networkQueue is the controller's workqueue: client-go's rate-limiting queue, with the
 // order of fairqueue underneath, and the Queue itself to mark why each key is added.
 type networkQueue struct {

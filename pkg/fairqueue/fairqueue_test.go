@@ -47,6 +47,14 @@ func drain(t *testing.T, wq workqueue.TypedInterface[cache.ObjectName], n int) [
 	return out
 }
 
+// expectOrder takes len(want) keys and compares them with want.
+func expectOrder(t *testing.T, wq workqueue.TypedInterface[cache.ObjectName], why string, want ...cache.ObjectName) {
+	t.Helper()
+	if got := drain(t, wq, len(want)); !slices.Equal(got, want) {
+		t.Fatalf("order = %v, want %s: %v", got, why, want)
+	}
+}
+
 func TestNamespacesTakeTurns(t *testing.T) {
 	q := New(Options{})
 	wq := newWorkqueue(q)
@@ -58,11 +66,8 @@ func TestNamespacesTakeTurns(t *testing.T) {
 	add(q, wq, key("c", 0), UserChange)
 	add(q, wq, key("b", 1), UserChange)
 
-	got := drain(t, wq, 6)
-	want := []cache.ObjectName{key("a", 0), key("b", 0), key("c", 0), key("a", 1), key("b", 1), key("a", 2)}
-	if !slices.Equal(got, want) {
-		t.Fatalf("order = %v, want %v", got, want)
-	}
+	expectOrder(t, wq, "one key of each namespace in turn",
+		key("a", 0), key("b", 0), key("c", 0), key("a", 1), key("b", 1), key("a", 2))
 	if n := wq.Len(); n != 97 {
 		t.Fatalf("Len = %d, want the 97 keys of a left", n)
 	}
@@ -79,11 +84,8 @@ func TestUserChangesGoBeforeBackgroundWork(t *testing.T) {
 	add(q, wq, key("a", 4), InitialList)
 	add(q, wq, key("a", 5), UserChange)
 
-	got := drain(t, wq, 6)
-	want := []cache.ObjectName{key("a", 3), key("a", 5), key("a", 0), key("a", 1), key("a", 2), key("a", 4)}
-	if !slices.Equal(got, want) {
-		t.Fatalf("order = %v, want user changes first, then the rest oldest first: %v", got, want)
-	}
+	expectOrder(t, wq, "user changes first, then the rest oldest first",
+		key("a", 3), key("a", 5), key("a", 0), key("a", 1), key("a", 2), key("a", 4))
 }
 
 func TestUserChangeMovesAQueuedKeyUp(t *testing.T) {
@@ -97,11 +99,7 @@ func TestUserChangeMovesAQueuedKeyUp(t *testing.T) {
 	add(q, wq, key("a", 2), UserChange) // edited while waiting in the initial list
 	add(q, wq, key("a", 0), Resync)     // no more urgent: keeps its place and class
 
-	got := drain(t, wq, 3)
-	want := []cache.ObjectName{key("a", 2), key("a", 0), key("a", 1)}
-	if !slices.Equal(got, want) {
-		t.Fatalf("order = %v, want %v", got, want)
-	}
+	expectOrder(t, wq, "the edited key first, the others in their places", key("a", 2), key("a", 0), key("a", 1))
 	if wantClasses := []Class{UserChange, InitialList, InitialList}; !slices.Equal(observed, wantClasses) {
 		t.Fatalf("observed classes %v, want %v", observed, wantClasses)
 	}
@@ -146,11 +144,7 @@ func TestFIFOIgnoresNamespacesAndClasses(t *testing.T) {
 	add(q, wq, key("b", 0), UserChange)
 	add(q, wq, key("a", 0), UserChange)
 
-	got := drain(t, wq, 3)
-	want := []cache.ObjectName{key("a", 0), key("a", 1), key("b", 0)}
-	if !slices.Equal(got, want) {
-		t.Fatalf("order = %v, want arrival order %v", got, want)
-	}
+	expectOrder(t, wq, "arrival order", key("a", 0), key("a", 1), key("b", 0))
 }
 
 func TestObserveReportsClassAndWait(t *testing.T) {
@@ -199,9 +193,7 @@ func TestDuplicateAddsAreOneItem(t *testing.T) {
 		t.Fatalf("Len = %d after Done of a key added meanwhile, want 1", n)
 	}
 	add(q, wq, key("a", 1), InitialList)
-	if got := drain(t, wq, 2); !slices.Equal(got, []cache.ObjectName{key("a", 0), key("a", 1)}) {
-		t.Fatalf("order = %v, want the re-added key first: its mark was a user change", got)
-	}
+	expectOrder(t, wq, "the re-added key first: its mark was a user change", key("a", 0), key("a", 1))
 	if n := q.Len(); n != 0 || len(q.hints) != 0 {
 		t.Fatalf("left %d items and %d hints behind", n, len(q.hints))
 	}

@@ -16,6 +16,16 @@ import (
 // and first in, first out (its -fair-queue=false).
 var queueModes = []string{"fair", "fifo"}
 
+// modesOfRound is the order round r runs the modes in: alternated, so that a drift of
+// the machine over a round does not always favour the same mode.
+func modesOfRound(r int) []string {
+	modes := slices.Clone(queueModes)
+	if r%2 == 0 {
+		slices.Reverse(modes)
+	}
+	return modes
+}
+
 func queueArgs(mode string) []string {
 	if mode == "fifo" {
 		return []string{"-fair-queue=false"}
@@ -64,14 +74,8 @@ func (b *bench) noisyStage(ctx context.Context) (*noisyResult, error) {
 	}
 	b.cleanup(ctx, "after the idle samples")
 	for r := 1; r <= b.o.noisyRounds; r++ {
-		modes := slices.Clone(queueModes)
-		if r%2 == 0 {
-			// Alternate which goes first, so that a drift of the machine over a round
-			// does not always favour the same mode.
-			slices.Reverse(modes)
-		}
 		var rounds []noisyRound
-		for _, mode := range modes {
+		for _, mode := range modesOfRound(r) {
 			nr, err := b.noisyRound(ctx, r, mode, nsB, trackerB)
 			if err != nil {
 				return nil, err
@@ -206,12 +210,8 @@ func (b *bench) restartsWithUser(ctx context.Context) ([][]restartSample, error)
 	}
 	var out [][]restartSample
 	for r := 1; r <= b.o.noisyRounds; r++ {
-		modes := slices.Clone(queueModes)
-		if r%2 == 0 {
-			slices.Reverse(modes)
-		}
 		var samples []restartSample
-		for _, mode := range modes {
+		for _, mode := range modesOfRound(r) {
 			ready, err := b.restartWithUser(ctx, clusterID, fmt.Sprintf("user-%d-%s-%s", r, mode, b.runID), mode, len(names))
 			if err != nil {
 				return nil, err
