@@ -253,8 +253,8 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return true
 	}
 	if throttled, ok := neutron.AsThrottled(err); ok {
-		// Not a failure: its backoff stays as it was. What was done so far is in the
-		// store and the status, so the next run goes on from there.
+		// Not a failure: no status, no Event, its backoff stays as it was. What was done
+		// so far is in the store, so the next run goes on from there.
 		c.metrics.ObserveReconcile(metrics.ResultDeferred, c.now().Sub(start))
 		klog.FromContext(ctx).V(4).Info("Deferring Network: its project's Neutron budget is spent", "network", key, "delay", throttled.Delay)
 		c.workqueue.AddAfter(key, throttled.Delay)
