@@ -7,9 +7,12 @@
 // serves urgent items first, except that after urgentRun urgent items in a row while
 // background items wait it serves one background item, so background work keeps at least
 // one turn in urgentRun+1 and never starves. Within a level, the namespaces that have items
-// at that level take turns, one item per turn, so a namespace with a thousand items
-// delays another namespace's item by at most one item per namespace ahead of it in the
-// turn. Within a namespace and level, the oldest item goes first. A key queued again
+// at that level take turns, one item per turn. A namespace that gets items joins the turns
+// just before the namespace served last: it waits for those that were already waiting, not
+// for another item of the one that just had its turn. So a namespace with a thousand items
+// delays another namespace's item by no item at all when it is the only one with work, and
+// by one item per waiting namespace otherwise. Within a namespace and level, the oldest
+// item goes first. A key queued again
 // before a worker took it keeps its place, or moves to the urgent level when the new
 // reason is a user change.
 package fairqueue
@@ -117,6 +120,8 @@ type lane struct {
 type turns struct {
 	order list.List
 	lanes map[string]*lane
+	// last is the lane served last, at the back of order, while it still has items.
+	last *list.Element
 }
 
 // New returns an empty Queue.
@@ -196,6 +201,9 @@ func (q *Queue) Pop() cache.ObjectName {
 	q.leave(it)
 	if l.items.Len() > 0 {
 		t.order.MoveToBack(l.turn)
+		t.last = l.turn
+	} else {
+		t.last = nil
 	}
 	delete(q.items, it.key)
 	q.observe(it.class, q.now().Sub(it.since))
@@ -249,7 +257,11 @@ func (q *Queue) enter(it *item) {
 	l := t.lanes[name]
 	if l == nil {
 		l = &lane{namespace: name}
-		l.turn = t.order.PushBack(l)
+		if t.last != nil {
+			l.turn = t.order.InsertBefore(l, t.last)
+		} else {
+			l.turn = t.order.PushBack(l)
+		}
 		t.lanes[name] = l
 	}
 	it.lane = l
@@ -265,6 +277,9 @@ func (q *Queue) leave(it *item) {
 		return
 	}
 	t := &q.levels[q.level(it.class)]
+	if t.last == l.turn {
+		t.last = nil
+	}
 	t.order.Remove(l.turn)
 	delete(t.lanes, l.namespace)
 }

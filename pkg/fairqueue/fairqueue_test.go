@@ -73,6 +73,39 @@ func TestNamespacesTakeTurns(t *testing.T) {
 	}
 }
 
+// A namespace that gets work while another works through its backlog goes next: it joins
+// the turns before the namespace that just had its turn, behind those already waiting.
+func TestNamespaceJoinsBeforeTheOneJustServed(t *testing.T) {
+	q := New(Options{})
+	wq := newWorkqueue(q)
+	defer wq.ShutDown()
+	for i := range 10 {
+		add(q, wq, key("a", i), UserChange)
+	}
+	expectOrder(t, wq, "a alone", key("a", 0), key("a", 1))
+	add(q, wq, key("b", 0), UserChange)
+	expectOrder(t, wq, "b at once, not after another of a's", key("b", 0), key("a", 2))
+
+	for i := range 3 {
+		add(q, wq, key("c", i), UserChange)
+	}
+	expectOrder(t, wq, "c joins before a, which was served last", key("c", 0), key("a", 3))
+	// c was served before a: d joins behind c, which has waited since, and before a.
+	add(q, wq, key("d", 0), UserChange)
+	add(q, wq, key("e", 0), UserChange)
+	expectOrder(t, wq, "c, then d and e in the order they came, then a",
+		key("c", 1), key("d", 0), key("e", 0), key("a", 4), key("c", 2), key("a", 5))
+
+	add(q, wq, key("f", 0), UserChange)
+	expectOrder(t, wq, "f first (a was served last), then a", key("f", 0), key("a", 6))
+	add(q, wq, key("g", 0), UserChange)
+	add(q, wq, key("h", 0), UserChange)
+	expectOrder(t, wq, "g, then h", key("g", 0), key("h", 0))
+	// h, served last, left the turns with its only item: a newcomer goes behind a.
+	add(q, wq, key("i", 0), UserChange)
+	expectOrder(t, wq, "a has waited since before h's turn, so it goes before i", key("a", 7), key("i", 0))
+}
+
 func TestUserChangesGoBeforeBackgroundWork(t *testing.T) {
 	q := New(Options{})
 	wq := newWorkqueue(q)
