@@ -161,6 +161,9 @@ func run(opts options) error {
 	if err := endpoints.Serve(ctx, opts.metricsBindAddress, m.Registry(), opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
+	if err := endpoints.ServeProfiling(ctx, opts.profilingAddress); err != nil {
+		return err
+	}
 	secretInformers.Run(ctx)
 	networkInformers.Run(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)

@@ -51,6 +51,7 @@ type options struct {
 	leaseRetryPeriod      time.Duration
 	metricsBindAddress    string
 	healthProbeAddress    string
+	profilingAddress      string
 	shutdownTimeout       time.Duration
 	loggingFormat         string
 	neutronStartupTimeout time.Duration
@@ -98,6 +99,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the Lease.")
 	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", "Address serving Prometheus /metrics; empty or 0 disables.")
 	fs.StringVar(&o.healthProbeAddress, "health-probe-bind-address", "127.0.0.1:8081", "Address serving /healthz and /readyz; empty or 0 disables.")
+	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
 	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
 	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")

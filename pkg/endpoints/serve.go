@@ -1,5 +1,5 @@
-// Package endpoints serves what the process offers over HTTP: Prometheus metrics, and the
-// liveness and readiness probes.
+// Package endpoints serves what the process offers over HTTP: Prometheus metrics, the
+// liveness and readiness probes, and, when asked for, Go's profiles.
 package endpoints
 
 import (
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -28,6 +29,19 @@ func Serve(ctx context.Context, metricsAddress string, registry *prometheus.Regi
 	probeMux.Handle("/healthz", probeHandler(p.healthz))
 	probeMux.Handle("/readyz", probeHandler(p.readyz))
 	return serve(ctx, "health probe", probeAddress, probeMux)
+}
+
+// ServeProfiling serves Go's runtime profiles (net/http/pprof) under /debug/pprof/ on
+// address; empty or "0" leaves it off. They show memory and goroutines, so the address
+// should be loopback or reachable only by whoever may see the process's internals.
+func ServeProfiling(ctx context.Context, address string) error {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return serve(ctx, "profiling", address, mux)
 }
 
 func serve(ctx context.Context, what, address string, handler http.Handler) error {
