@@ -3,6 +3,8 @@ SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
 
 BIN := _output/bin/network-controller
+# Networks of make bench-scale.
+SCALE_N ?= 10000
 
 .PHONY: help
 help: ## List the targets.
@@ -44,6 +46,10 @@ e2e: ## End-to-end tests on a real kube-apiserver and a real neutron-server.
 .PHONY: bench
 bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see README).
 	hack/bench.sh
+
+.PHONY: bench-scale
+bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,000 and at the end; about an hour.
+	hack/bench.sh -rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -scale-n $(SCALE_N)
 
 .PHONY: codegen
 codegen: ## Regenerate deepcopy, clientset, listers and informers after changing pkg/apis.

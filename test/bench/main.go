@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -38,6 +39,10 @@ type options struct {
 	noisyB        int
 	noisyInterval time.Duration
 	idleSamples   int
+
+	scaleN        int
+	scaleAt       intList
+	scaleBaseline string
 
 	kubeconfig         string
 	neutronEndpoint    string
@@ -70,6 +75,10 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.noisyB, "noisy-b", 20, "Networks namespace B creates during A's burst, one every -noisy-interval.")
 	fs.DurationVar(&o.noisyInterval, "noisy-interval", 2*time.Second, "Time between two of namespace B's creates.")
 	fs.IntVar(&o.idleSamples, "idle-samples", 20, "Networks created one at a time on an idle controller, for the idle time to Ready.")
+	fs.IntVar(&o.scaleN, "scale-n", 0, "Networks of the scale stage (make bench-scale: 10000); 0 skips the stage.")
+	o.scaleAt = intList{1000}
+	fs.Var(&o.scaleAt, "scale-at", "Sizes below -scale-n where the scale stage also restarts and measures the controller, comma-separated.")
+	fs.StringVar(&o.scaleBaseline, "scale-baseline", "", "Another controller binary, e.g. an older build, restarted and measured beside -controller at each size of the scale stage.")
 	fs.StringVar(&o.kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "Admin kubeconfig of the cluster (default $KUBECONFIG).")
 	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", os.Getenv("NEUTRON_ENDPOINT"), "URL of a noauth Neutron (default $NEUTRON_ENDPOINT).")
 	fs.StringVar(&o.neutronLog, "neutron-log", "", "neutron-server's log file, where it logs every API request.")
@@ -99,8 +108,11 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 && o.noisyRounds == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n, -tenants or -noisy-rounds above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n, -tenants, -noisy-rounds or -scale-n above 0")
+	}
+	if o.scaleN < 0 || o.scaleN > 65536 {
+		errs = append(errs, "-scale-n must be between 0 and 65536")
 	}
 	if o.noisyRounds < 0 || o.noisyRounds > 0 && (o.noisyN < 1 || o.noisyN > 65536 || o.noisyB < 1 || o.noisyInterval <= 0 || o.idleSamples < 1) {
 		errs = append(errs, "-noisy-rounds must be at least 0; with it, -noisy-n between 1 and 65536, -noisy-b, -noisy-interval and -idle-samples positive")
@@ -196,7 +208,39 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the tenants stage")
 	}
 	res.printTenants(os.Stdout)
+	if o.scaleN > 0 {
+		ss, err := b.scaleStage(ctx)
+		if err != nil {
+			return err
+		}
+		res.scale = ss
+		b.cleanup(ctx, "after the scale stage")
+	}
+	res.printScale(os.Stdout)
 	res.printCommand(os.Stdout)
+	return nil
+}
+
+// intList is a comma-separated list of integers.
+type intList []int
+
+func (l *intList) String() string {
+	parts := make([]string, len(*l))
+	for i, v := range *l {
+		parts[i] = strconv.Itoa(v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *intList) Set(value string) error {
+	*l = nil
+	for _, part := range strings.Split(value, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil {
+			return fmt.Errorf("not a number: %q", part)
+		}
+		*l = append(*l, v)
+	}
 	return nil
 }
 

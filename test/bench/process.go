@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -25,9 +24,11 @@ type controllerProcess struct {
 	started     time.Time
 	metricsAddr string
 	healthAddr  string
-	logPath     string
-	done        chan struct{}
-	waitErr     error
+	// profilingAddr serves /debug/pprof/; empty when the controller was started without.
+	profilingAddr string
+	logPath       string
+	done          chan struct{}
+	waitErr       error
 }
 
 // controllerConfig is what every controller process of a bench run shares.
@@ -39,6 +40,8 @@ type controllerConfig struct {
 	extraArgs       []string
 	env             []string // added to the bench's environment
 	logDir          string
+	// profiling starts the controller with -profiling-bind-address, for its live heap.
+	profiling bool
 }
 
 func freeAddr() (string, error) {
@@ -70,6 +73,13 @@ func startController(cfg controllerConfig, clusterID, logName string) (*controll
 		"-metrics-bind-address=" + metricsAddr,
 		"-health-probe-bind-address=" + healthAddr,
 	}
+	var profilingAddr string
+	if cfg.profiling {
+		if profilingAddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+		args = append(args, "-profiling-bind-address="+profilingAddr)
+	}
 	args = append(args, cfg.extraArgs...)
 	logPath := filepath.Join(cfg.logDir, logName+".log")
 	logFile, err := os.Create(logPath)
@@ -82,7 +92,8 @@ func startController(cfg controllerConfig, clusterID, logName string) (*controll
 	// Its own process group: a Ctrl-C on the bench reaches the bench only, which then
 	// stops the controller itself and cleans up.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &controllerProcess{cmd: cmd, metricsAddr: metricsAddr, healthAddr: healthAddr, logPath: logPath, done: make(chan struct{})}
+	p := &controllerProcess{cmd: cmd, metricsAddr: metricsAddr, healthAddr: healthAddr, profilingAddr: profilingAddr,
+		logPath: logPath, done: make(chan struct{})}
 	p.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
@@ -153,37 +164,43 @@ func (p *controllerProcess) stop(grace time.Duration) error {
 }
 
 // peakRSS returns the process's peak resident set size (VmHWM) in bytes.
-func (p *controllerProcess) peakRSS() (int64, error) {
+func (p *controllerProcess) peakRSS() (int64, error) { return p.statusBytes("VmHWM") }
+
+// rss returns the process's resident set size now (VmRSS) in bytes.
+func (p *controllerProcess) rss() (int64, error) { return p.statusBytes("VmRSS") }
+
+// statusBytes reads one of the kB fields of /proc/PID/status.
+func (p *controllerProcess) statusBytes(field string) (int64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", p.pid()))
 	if err != nil {
 		return 0, fmt.Errorf("reading the status of controller pid %d: %w", p.pid(), err)
 	}
 	defer f.Close()
-	return parseVmHWM(f)
+	return parseStatusKB(f, field)
 }
 
-// parseVmHWM reads the VmHWM line of a /proc/PID/status file.
-func parseVmHWM(r io.Reader) (int64, error) {
+// parseStatusKB reads the line "field: N kB" of a /proc/PID/status file, in bytes.
+func parseStatusKB(r io.Reader, field string) (int64, error) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:")
+		rest, ok := strings.CutPrefix(sc.Text(), field+":")
 		if !ok {
 			continue
 		}
 		fields := strings.Fields(rest)
 		if len(fields) != 2 || fields[1] != "kB" {
-			return 0, fmt.Errorf("unexpected VmHWM line %q", sc.Text())
+			return 0, fmt.Errorf("unexpected %s line %q", field, sc.Text())
 		}
 		kb, err := strconv.ParseInt(fields[0], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("parsing VmHWM %q: %w", fields[0], err)
+			return 0, fmt.Errorf("parsing %s %q: %w", field, fields[0], err)
 		}
 		return kb << 10, nil
 	}
 	if err := sc.Err(); err != nil {
 		return 0, err
 	}
-	return 0, errors.New("no VmHWM line")
+	return 0, fmt.Errorf("no %s line", field)
 }
 
 // neutronCalls sums the controller's own count of Neutron calls by operation.

@@ -24,6 +24,7 @@ type results struct {
 	restart *restartResult
 	noisy   *noisyResult
 	tenants *tenantsResult
+	scale   *scaleResult
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
@@ -190,8 +191,8 @@ func (r *results) printTenants(w io.Writer) {
 func (r *results) printCommand(w io.Writer) {
 	o := r.opts
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d",
-		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples)))
+	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s",
+		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String())))
 }
 
 // perNetwork formats counts divided by n, most frequent first, e.g. "GET 8.20, POST 2.00",

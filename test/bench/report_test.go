@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,12 +26,15 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-func TestParseVmHWM(t *testing.T) {
-	got, err := parseVmHWM(strings.NewReader("Name:\tnetwork-control\nVmPeak:\t 1300000 kB\nVmHWM:\t   41384 kB\nVmRSS:\t   40000 kB\n"))
-	if err != nil || got != 41384*1024 {
-		t.Errorf("parseVmHWM = %d, %v; want %d", got, err, 41384*1024)
+func TestParseStatusKB(t *testing.T) {
+	status := "Name:\tnetwork-control\nVmPeak:\t 1300000 kB\nVmHWM:\t   41384 kB\nVmRSS:\t   40000 kB\n"
+	for field, want := range map[string]int64{"VmHWM": 41384 * 1024, "VmRSS": 40000 * 1024} {
+		got, err := parseStatusKB(strings.NewReader(status), field)
+		if err != nil || got != want {
+			t.Errorf("parseStatusKB(%s) = %d, %v; want %d", field, got, err, want)
+		}
 	}
-	if _, err := parseVmHWM(strings.NewReader("Name:\tx\n")); err == nil {
+	if _, err := parseStatusKB(strings.NewReader("Name:\tx\n"), "VmHWM"); err == nil {
 		t.Error("a status without VmHWM was accepted")
 	}
 }
@@ -79,5 +83,53 @@ func TestPercentileIsNearestRank(t *testing.T) {
 	}
 	if got := percentile(nil, 50); got != 0 {
 		t.Errorf("p50 of nothing = %s, want 0", got)
+	}
+}
+
+func TestParseMetricSum(t *testing.T) {
+	text := `# HELP network_controller_reconcile_total Network reconciliations.
+# TYPE network_controller_reconcile_total counter
+network_controller_reconcile_total{result="error"} 2
+network_controller_reconcile_total{result="success"} 997
+network_controller_reconcile_totals 5
+network_controller_reconcile_duration_seconds_count{result="success"} 997
+`
+	got, err := parseMetricSum(strings.NewReader(text), "network_controller_reconcile_total")
+	if err != nil || got != 999 {
+		t.Errorf("parseMetricSum = %v, %v; want 999", got, err)
+	}
+}
+
+func TestParseHeapAlloc(t *testing.T) {
+	got, err := parseHeapAlloc(strings.NewReader("heap profile: 1: 2 [3: 4] @ heap/1048576\n\n# runtime.MemStats\n# Alloc = 123\n# HeapAlloc = 456789\n# Sys = 1\n"))
+	if err != nil || got != 456789 {
+		t.Errorf("parseHeapAlloc = %d, %v; want 456789", got, err)
+	}
+	if _, err := parseHeapAlloc(strings.NewReader("# Alloc = 1\n")); err == nil {
+		t.Error("a profile without HeapAlloc was accepted")
+	}
+}
+
+func TestScalePoints(t *testing.T) {
+	for _, tc := range []struct {
+		at   []int
+		n    int
+		want []int
+	}{
+		{[]int{1000}, 10000, []int{1000, 10000}},
+		{[]int{5000, 1000, 1000, 0}, 10000, []int{1000, 5000, 10000}},
+		{[]int{1000}, 500, []int{500}},
+		{nil, 10, []int{10}},
+	} {
+		if got := scalePoints(tc.at, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("scalePoints(%v, %d) = %v, want %v", tc.at, tc.n, got, tc.want)
+		}
+	}
+	var l intList
+	if err := l.Set("1000, 5000"); err != nil || !slices.Equal(l, intList{1000, 5000}) || l.String() != "1000,5000" {
+		t.Errorf("intList.Set(\"1000, 5000\") = %v, %v", l, err)
+	}
+	if err := l.Set("1k"); err == nil {
+		t.Error("intList accepted 1k")
 	}
 }

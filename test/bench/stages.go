@@ -209,6 +209,11 @@ func (b *bench) rawRound(ctx context.Context, r int) (stageResult, error) {
 func (b *bench) startSettled(ctx context.Context, clusterID, logName string, extraArgs ...string) (*controllerProcess, error) {
 	ctl := b.ctl
 	ctl.extraArgs = append(slices.Clone(b.ctl.extraArgs), extraArgs...)
+	return b.startSettledWith(ctx, ctl, clusterID, logName)
+}
+
+// startSettledWith is startSettled with the controller ctl.
+func (b *bench) startSettledWith(ctx context.Context, ctl controllerConfig, clusterID, logName string) (*controllerProcess, error) {
 	p, err := startController(ctl, clusterID, logName)
 	if err != nil {
 		return nil, err
@@ -328,16 +333,29 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 // restartQuiet starts a controller for clusterID once Neutron is quiet, counts its
 // Neutron calls until -quiet after its /readyz, and stops it.
 func (b *bench) restartQuiet(ctx context.Context, clusterID, logName string) (restartCount, error) {
+	res, _, err := b.restartCountedWatching(ctx, b.ctl, clusterID, logName, nil)
+	if err != nil {
+		return res, err
+	}
+	return res, b.stopRunning()
+}
+
+// restartCountedWatching is restartQuiet with the controller cfg, which it leaves
+// running; onStart, if not nil, gets the process as soon as it started.
+func (b *bench) restartCountedWatching(ctx context.Context, cfg controllerConfig, clusterID, logName string, onStart func(*controllerProcess)) (restartCount, *controllerProcess, error) {
 	res := restartCount{lastCall: -1}
 	m2, err := b.settled(ctx, nil)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
-	p, err := startController(b.ctl, clusterID, logName)
+	p, err := startController(cfg, clusterID, logName)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	b.running = p
+	if onStart != nil {
+		onStart(p)
+	}
 	logf("%s: started controller pid %d; counting Neutron calls until %s of quiet after /readyz", logName, p.pid(), b.o.quiet)
 	var readyAt atomic.Pointer[time.Time]
 	readyErr := make(chan error, 1)
@@ -353,26 +371,24 @@ func (b *bench) restartQuiet(ctx context.Context, clusterID, logName string) (re
 		return ready != nil && now.Sub(later(last, *ready)) >= b.o.quiet
 	})
 	if err != nil {
-		return res, err
+		return res, p, err
 	}
 	if err := <-readyErr; err != nil {
-		return res, err
+		return res, p, err
 	}
 	m3, err := b.markNow(p)
 	if err != nil {
-		return res, err
+		return res, p, err
 	}
 	res.readyAfter = readyAt.Load().Sub(p.started)
 	if !lastAt.IsZero() {
 		res.lastCall = lastAt.Sub(p.started)
 	}
 	if res.calls, err = b.log.count(m2.offset, m3.offset); err != nil {
-		return res, err
+		return res, p, err
 	}
 	// The restarted controller's count since its start.
 	res.metric = m3.metric
-	if res.peakRSS, err = p.peakRSS(); err != nil {
-		return res, err
-	}
-	return res, b.stopRunning()
+	res.peakRSS, err = p.peakRSS()
+	return res, p, err
 }

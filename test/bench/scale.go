@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// scaleRestart is a controller restarted over the Networks realized so far.
+type scaleRestart struct {
+	restartCount
+	// drainedAfter is when the initial list was worked off: as many reconciliations as
+	// Networks, after the process's start; -1 if that was not seen.
+	drainedAfter time.Duration
+	rss          int64 // VmRSS once quiet
+	heap         int64 // live heap once quiet; heapOK false when the build serves no profiles
+	heapOK       bool
+	profile      string // the heap profile saved, "" when none
+}
+
+// scalePoint is the stage at one size: the creates that reached it, and the restarts.
+type scalePoint struct {
+	n           int
+	create      phase // the Networks from the previous point up to n
+	creatorPeak int64 // VmHWM of the controller that created them
+	restart     scaleRestart
+	baseline    *scaleRestart // -scale-baseline restarted the same way; nil without
+}
+
+type scaleResult struct {
+	points []scalePoint
+	delete phase // every Network, by the last restarted controller
+}
+
+// reconcileMetric counts the controller's reconciliations, by result.
+const reconcileMetric = "network_controller_reconcile_total"
+
+// scalePoints are the sizes measured: each of -scale-at below -scale-n, then -scale-n.
+func scalePoints(at []int, n int) []int {
+	var out []int
+	for _, p := range at {
+		if p > 0 && p < n {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return append(slices.Compact(out), n)
+}
+
+// scaleStage grows one controller's Networks to each point in turn, restarts it there
+// (and the baseline build, if any) to measure what holding them costs, and at the end
+// deletes them all.
+func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
+	clusterID := fmt.Sprintf("bench-%s-scale", b.runID)
+	names := networkNames("scale-"+b.runID, b.o.scaleN)
+	ctl := b.ctl
+	ctl.profiling = supportsFlag(ctl.binary, "profiling-bind-address")
+	var baseline *controllerConfig
+	if b.o.scaleBaseline != "" {
+		c := b.ctl
+		c.binary = absPath(b.o.scaleBaseline)
+		c.profiling = supportsFlag(c.binary, "profiling-bind-address")
+		baseline = &c
+	}
+	// A phase here may take much longer than the rounds': about 0.2 s per Network.
+	timeout := max(b.o.timeout, time.Duration(b.o.scaleN)*200*time.Millisecond)
+
+	res := &scaleResult{}
+	p, err := b.startSettledWith(ctx, ctl, clusterID, "scale-create")
+	if err != nil {
+		return nil, err
+	}
+	done := 0
+	for _, n := range scalePoints(b.o.scaleAt, b.o.scaleN) {
+		pt := scalePoint{n: n}
+		logf("scale: controller (pid %d) creates Networks %d to %d", p.pid(), done+1, n)
+		m0, err := b.markNow(p)
+		if err != nil {
+			return nil, err
+		}
+		chunk := names[done:n]
+		pt.create, _, err = b.measure(ctx, p, m0, func() (time.Time, error) {
+			if err := createNetworks(ctx, b.nets, b.o.namespace, chunk); err != nil {
+				return time.Time{}, err
+			}
+			return b.tracker.waitReady(ctx, chunk, timeout, p.alive)
+		})
+		if err != nil {
+			return nil, err
+		}
+		done = n
+		if pt.creatorPeak, err = p.peakRSS(); err != nil {
+			return nil, err
+		}
+		logf("scale: %d Networks Ready (%d in %s); stopping controller pid %d", n, len(chunk), secs(pt.create.dur), p.pid())
+		if err := b.stopRunning(); err != nil {
+			return nil, err
+		}
+		if baseline != nil {
+			r, _, err := b.scaleRestartAt(ctx, *baseline, clusterID, n, fmt.Sprintf("scale-%d-baseline", n))
+			if err != nil {
+				return nil, err
+			}
+			pt.baseline = &r
+			if err := b.stopRunning(); err != nil {
+				return nil, err
+			}
+		}
+		pt.restart, p, err = b.scaleRestartAt(ctx, ctl, clusterID, n, fmt.Sprintf("scale-%d", n))
+		if err != nil {
+			return nil, err
+		}
+		res.points = append(res.points, pt)
+		logf("scale: restart at %d: %d Neutron calls, RSS %s, live heap %s", n, pt.restart.calls.total(), mib(pt.restart.rss), heapText(pt.restart))
+	}
+
+	logf("scale: controller (pid %d) deletes %d Networks", p.pid(), len(names))
+	m0, err := b.markNow(p)
+	if err != nil {
+		return nil, err
+	}
+	res.delete, _, err = b.measure(ctx, p, m0, func() (time.Time, error) {
+		if err := deleteNetworks(ctx, b.nets, b.o.namespace, names); err != nil {
+			return time.Time{}, err
+		}
+		return b.tracker.waitGone(ctx, names, timeout, p.alive)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, b.stopRunning()
+}
+
+// scaleRestartAt restarts the controller cfg over n realized Networks and measures it
+// once quiet; it leaves the controller running.
+func (b *bench) scaleRestartAt(ctx context.Context, cfg controllerConfig, clusterID string, n int, logName string) (scaleRestart, *controllerProcess, error) {
+	r := scaleRestart{drainedAfter: -1}
+	drained := make(chan time.Duration, 1)
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	count, p, err := b.restartCountedWatching(ctx, cfg, clusterID, logName, func(p *controllerProcess) {
+		go func() { drained <- waitReconciled(watchCtx, p, n) }()
+	})
+	r.restartCount = count
+	if err != nil {
+		return r, p, err
+	}
+	stopWatching()
+	r.drainedAfter = <-drained
+	if r.rss, err = p.rss(); err != nil {
+		return r, p, err
+	}
+	profile := filepath.Join(b.o.logDir, logName+"-heap.pb.gz")
+	if r.heap, r.heapOK, err = p.liveHeap(profile); err != nil {
+		return r, p, err
+	}
+	if r.heapOK {
+		r.profile = profile
+	}
+	return r, p, nil
+}
+
+// waitReconciled polls p's metrics until it has reconciled n Networks and returns how
+// long after its start that was; -1 if ctx ended first.
+func waitReconciled(ctx context.Context, p *controllerProcess, n int) time.Duration {
+	for {
+		if v, err := p.metricSum(reconcileMetric); err == nil && v >= float64(n) {
+			return time.Since(p.started)
+		}
+		select {
+		case <-ctx.Done():
+			return -1
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func heapText(r scaleRestart) string {
+	if !r.heapOK {
+		return "- (no -profiling-bind-address in this build)"
+	}
+	return mib(r.heap)
+}
