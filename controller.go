@@ -120,7 +120,7 @@ func NewController(
 	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc:    c.handleAdd,
 		UpdateFunc: c.handleUpdate,
-		DeleteFunc: func(obj any) { c.enqueueNetwork(obj, fairqueue.UserChange) },
+		DeleteFunc: c.handleDelete,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
@@ -326,6 +326,7 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 // handleAdd queues a new Network; those of the informer's initial list (a start, a
 // takeover) wait behind the changes users make meanwhile.
 func (c *Controller) handleAdd(obj any, isInInitialList bool) {
+	c.metrics.AddCachedNetworks(1)
 	if isInInitialList {
 		c.enqueueNetwork(obj, fairqueue.InitialList)
 		return
@@ -340,6 +341,13 @@ func (c *Controller) handleUpdate(old, new any) {
 		return
 	}
 	c.enqueueNetwork(new, fairqueue.UserChange)
+}
+
+// handleDelete queues a Network gone from the API, so that what the controller kept
+// about it is forgotten.
+func (c *Controller) handleDelete(obj any) {
+	c.metrics.AddCachedNetworks(-1)
+	c.enqueueNetwork(obj, fairqueue.UserChange)
 }
 
 // enqueueNetwork queues the key of a Network for the reason class; it accepts the

@@ -149,8 +149,8 @@ func run(opts options) error {
 	})
 
 	networkInformers := scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
-		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace)).
-			Samplecrd().V1().Networks().Informer()
+		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
+			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
 	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretInformers, tenants, m, config)
 	if err != nil {

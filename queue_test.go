@@ -119,3 +119,27 @@ func TestOverBudgetNetworkIsDeferredNotFailed(t *testing.T) {
 		t.Errorf("retry class observed %d times, want 1 (the deferred key)", got)
 	}
 }
+
+func TestCachedNetworksFollowTheInformer(t *testing.T) {
+	f := newFixture(t)
+	c := f.controller
+	a, b := newNetwork("a", "10.0.0.0/24", ""), newNetwork("b", "10.0.1.0/24", "")
+	c.handleAdd(a, true)
+	c.handleAdd(b, false)
+	c.handleUpdate(b, b)
+	c.handleDelete(cache.DeletedFinalStateUnknown{Key: "default/a", Obj: a})
+
+	families, err := c.metrics.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fam := range families {
+		if fam.GetName() == "network_controller_cached_networks" {
+			if got := fam.GetMetric()[0].GetGauge().GetValue(); got != 1 {
+				t.Errorf("cached_networks = %v after 2 adds and 1 delete, want 1", got)
+			}
+			return
+		}
+	}
+	t.Error("no network_controller_cached_networks series")
+}

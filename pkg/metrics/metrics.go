@@ -38,6 +38,7 @@ type Metrics struct {
 	neutronRateWait   *prometheus.CounterVec
 	queueWait         *prometheus.HistogramVec
 	managedNetworks   prometheus.Gauge
+	cachedNetworks    prometheus.Gauge
 	orphansCollected  prometheus.Counter
 	orphansReleased   prometheus.Counter
 	workqueue         *workqueueProvider
@@ -79,6 +80,10 @@ func New() *Metrics {
 			Namespace: namespace, Name: "managed_networks",
 			Help: "Neutron networks carrying this cluster's tag, as of the last fill of the controller's index.",
 		}),
+		cachedNetworks: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "cached_networks",
+			Help: "Network objects in this replica's informer cache, all watched namespaces together: what its memory grows with.",
+		}),
 		orphansCollected: prometheus.NewCounter(prometheus.CounterOpts{
 			Namespace: namespace, Name: "orphans_collected_total",
 			Help: "Neutron networks deleted because their Network object no longer exists.",
@@ -92,7 +97,7 @@ func New() *Metrics {
 	}
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
-		m.managedNetworks, m.orphansCollected, m.orphansReleased,
+		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
@@ -138,6 +143,10 @@ func (m *Metrics) ObserveQueueWait(class string, waited time.Duration) {
 
 // SetManagedNetworks records how many Neutron networks this cluster owns.
 func (m *Metrics) SetManagedNetworks(n int) { m.managedNetworks.Set(float64(n)) }
+
+// AddCachedNetworks records that delta Network objects entered (or, negative, left) the
+// informer cache.
+func (m *Metrics) AddCachedNetworks(delta int) { m.cachedNetworks.Add(float64(delta)) }
 
 // OrphanCollected counts one orphaned Neutron network deleted.
 func (m *Metrics) OrphanCollected() { m.orphansCollected.Inc() }
