@@ -90,9 +90,11 @@ type Queue struct {
 	// hints hold the class of a key's next Push or Touch: Push carries no class, so the
 	// caller marks the key just before it adds it. A Push without a hint comes from the
 	// workqueue's delayed adds: a Retry.
-	hints  map[cache.ObjectName]Class
-	items  map[cache.ObjectName]*item
-	levels [levels]turns
+	hints map[cache.ObjectName]Class
+	items map[cache.ObjectName]*item
+	// hintsPeak and itemsPeak are the maps' largest sizes since they were made.
+	hintsPeak, itemsPeak int
+	levels               [levels]turns
 	// urgentInARow counts urgent items handed out in a row while background items waited.
 	urgentInARow int
 }
@@ -124,6 +126,11 @@ type turns struct {
 	last *list.Element
 }
 
+// releaseAbove is the size above which an emptied map is made anew: a Go map keeps the
+// memory of its largest size, and after an initial list of thousands of Networks that is
+// memory the queue needs again only at the next start.
+const releaseAbove = 1024
+
 // New returns an empty Queue.
 func New(opts Options) *Queue {
 	q := &Queue{
@@ -154,6 +161,7 @@ func (q *Queue) Mark(key cache.ObjectName, class Class) {
 		return
 	}
 	q.hints[key] = class
+	q.hintsPeak = max(q.hintsPeak, len(q.hints))
 }
 
 // Push queues a key that is not queued.
@@ -162,6 +170,7 @@ func (q *Queue) Push(key cache.ObjectName) {
 	defer q.mu.Unlock()
 	it := &item{key: key, class: q.takeHint(key, Retry), since: q.now()}
 	q.items[key] = it
+	q.itemsPeak = max(q.itemsPeak, len(q.items))
 	q.enter(it)
 }
 
@@ -206,6 +215,9 @@ func (q *Queue) Pop() cache.ObjectName {
 		t.last = nil
 	}
 	delete(q.items, it.key)
+	if len(q.items) == 0 && q.itemsPeak > releaseAbove {
+		q.items, q.itemsPeak = map[cache.ObjectName]*item{}, 0
+	}
 	q.observe(it.class, q.now().Sub(it.since))
 	return it.key
 }
@@ -231,6 +243,9 @@ func (q *Queue) takeHint(key cache.ObjectName, otherwise Class) Class {
 		return otherwise
 	}
 	delete(q.hints, key)
+	if len(q.hints) == 0 && q.hintsPeak > releaseAbove {
+		q.hints, q.hintsPeak = map[cache.ObjectName]Class{}, 0
+	}
 	return class
 }
 

@@ -2,6 +2,7 @@ package fairqueue
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -288,5 +289,38 @@ func TestShutDownWithDrainWaitsForItemsInFlight(t *testing.T) {
 	case <-drained:
 	case <-time.After(10 * time.Second):
 		t.Fatal("ShutDownWithDrain still waiting after the item was done")
+	}
+}
+
+// After an initial list of thousands of keys drains, the queue's maps are made anew
+// rather than keeping the memory of their largest size; small ones are kept.
+func TestDrainedQueueReleasesItsGrownMaps(t *testing.T) {
+	q := New(Options{})
+	small := reflect.ValueOf(q.items).UnsafePointer()
+	q.Mark(key("a", 0), UserChange)
+	q.Push(key("a", 0))
+	q.Pop()
+	if reflect.ValueOf(q.items).UnsafePointer() != small {
+		t.Error("a map that never grew past the threshold was made anew")
+	}
+
+	for i := range releaseAbove + 1 {
+		q.Mark(key("a", i), InitialList)
+	}
+	for i := range releaseAbove + 1 {
+		q.Push(key("a", i))
+	}
+	grown := reflect.ValueOf(q.items).UnsafePointer()
+	for q.Len() > 0 {
+		q.Pop()
+	}
+	if reflect.ValueOf(q.items).UnsafePointer() == grown || q.itemsPeak != 0 || q.hintsPeak != 0 || len(q.hints) != 0 {
+		t.Errorf("after draining %d keys: items map kept (%v), peaks %d and %d", releaseAbove+1,
+			reflect.ValueOf(q.items).UnsafePointer() == grown, q.itemsPeak, q.hintsPeak)
+	}
+	q.Mark(key("b", 0), UserChange)
+	q.Push(key("b", 0))
+	if got := q.Pop(); got != key("b", 0) {
+		t.Errorf("after the release, Pop = %v, want b/n0", got)
 	}
 }
