@@ -92,17 +92,18 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 	var out []Network
 	err := c.call(ctx, "list networks", func() error {
 		// No page size: Neutron answers with every match in one response unless the
-		// operator capped it, and AllPages follows the next links when it did.
-		pages, err := networks.List(c.sc, networkQuery{networks.ListOpts{
+		// operator capped it, and the next links are followed when it did.
+		query, err := networkQuery{networks.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
 			NotTags:     strings.Join(f.NotTags, ","),
 			Description: f.Description,
 			Name:        f.Name,
-		}, f.IDs}).AllPages(ctx)
+		}, f.IDs}.ToNetworkListQuery()
 		if err != nil {
 			return err
 		}
-		return networks.ExtractNetworksInto(pages, &out)
+		out, err = listNetworks(ctx, c.sc, c.sc.ServiceURL("networks")+query)
+		return err
 	})
 	return out, err
 }
@@ -135,15 +136,16 @@ func (c *Client) DeleteNetwork(ctx context.Context, id string) error {
 func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 	var out []Subnet
 	err := c.call(ctx, "list subnets", func() error {
-		pages, err := subnets.List(c.sc, subnetQuery{subnets.ListOpts{
+		query, err := subnetQuery{subnets.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
 			Description: f.Description,
 			Name:        f.Name,
-		}, f.NetworkIDs}).AllPages(ctx)
+		}, f.NetworkIDs}.ToSubnetListQuery()
 		if err != nil {
 			return err
 		}
-		return pages.(subnets.SubnetPage).ExtractIntoSlicePtr(&out, "subnets")
+		out, err = listSubnets(ctx, c.sc, c.sc.ServiceURL("subnets")+query)
+		return err
 	})
 	return out, err
 }
