@@ -21,12 +21,17 @@ type index struct {
 	revision uint64
 	networks map[string]*indexedNetwork // by network ID
 	owners   map[string]*ownerState     // by owner UID
+	// shared are strings that most networks and subnets carry, such as the cluster's
+	// description and tag: each points at the index's copy rather than its own.
+	shared []string
 }
 
 type indexedNetwork struct {
 	network Network
 	owner   string
-	subnets map[string]Subnet
+	// subnets are oldest first; a network has one, rarely a few, so a slice is both
+	// smaller and faster than a map.
+	subnets []Subnet
 	// subnetsKnown says subnets is complete. It is not after a subnet create whose reply
 	// was lost, or for a network found by a lookup, until the subnets are listed.
 	subnetsKnown bool
@@ -39,9 +44,9 @@ type ownerState struct {
 	touched uint64
 }
 
-// newIndex returns an empty index.
-func newIndex() *index {
-	return &index{networks: map[string]*indexedNetwork{}, owners: map[string]*ownerState{}}
+// newIndex returns an empty index that keeps one copy of each of the shared strings.
+func newIndex(shared ...string) *index {
+	return &index{networks: map[string]*indexedNetwork{}, owners: map[string]*ownerState{}, shared: shared}
 }
 
 // Revision returns the current revision. Take it before the list calls of a refill.
@@ -58,12 +63,9 @@ func (x *index) Refill(since uint64, networks []Network, subnets []Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 
-	subnetsByNetwork := map[string]map[string]Subnet{}
+	subnetsByNetwork := map[string][]Subnet{}
 	for _, s := range subnets {
-		if subnetsByNetwork[s.NetworkID] == nil {
-			subnetsByNetwork[s.NetworkID] = map[string]Subnet{}
-		}
-		subnetsByNetwork[s.NetworkID][s.ID] = s
+		subnetsByNetwork[s.NetworkID] = append(subnetsByNetwork[s.NetworkID], s)
 	}
 
 	oldNetworks, oldOwners := x.networks, x.owners
@@ -157,7 +159,7 @@ func (x *index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
-		old.network = n
+		old.network = x.compactNetwork(n)
 		old.subnetsKnown = old.subnetsKnown || subnetsKnown
 		x.ownerLocked(ownerUID)
 		return
@@ -181,17 +183,7 @@ func (x *index) Subnets(networkID string) (subnets []Subnet, known bool) {
 	if n == nil {
 		return nil, false
 	}
-	out := make([]Subnet, 0, len(n.subnets))
-	for _, s := range n.subnets {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b Subnet) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
-	return out, n.subnetsKnown
+	return slices.Clone(n.subnets), n.subnetsKnown
 }
 
 // SetSubnets records the complete list of a network's subnets.
@@ -202,10 +194,7 @@ func (x *index) SetSubnets(networkID string, subnets []Subnet) {
 	if n == nil {
 		return
 	}
-	n.subnets = map[string]Subnet{}
-	for _, s := range subnets {
-		n.subnets[s.ID] = s
-	}
+	n.subnets = x.compactSubnets(n.network, slices.Clone(subnets))
 	n.subnetsKnown = true
 	x.ownerLocked(n.owner)
 }
@@ -218,7 +207,13 @@ func (x *index) PutSubnet(s Subnet) {
 	if n == nil {
 		return
 	}
-	n.subnets[s.ID] = s
+	s = x.compactSubnet(n.network, s)
+	if i := slices.IndexFunc(n.subnets, func(o Subnet) bool { return o.ID == s.ID }); i >= 0 {
+		n.subnets[i] = s
+	} else {
+		n.subnets = append(n.subnets, s)
+	}
+	n.subnets = sortedSubnets(n.subnets)
 	x.ownerLocked(n.owner)
 }
 
@@ -230,7 +225,7 @@ func (x *index) RemoveSubnet(networkID, subnetID string) {
 	if n == nil {
 		return
 	}
-	delete(n.subnets, subnetID)
+	n.subnets = slices.DeleteFunc(n.subnets, func(s Subnet) bool { return s.ID == subnetID })
 	x.ownerLocked(n.owner)
 }
 
@@ -278,11 +273,9 @@ func (x *index) ownerLocked(uid string) *ownerState {
 	return st
 }
 
-func (x *index) addLocked(uid string, n Network, subnets map[string]Subnet, subnetsKnown bool) {
-	if subnets == nil {
-		subnets = map[string]Subnet{}
-	}
-	x.networks[n.ID] = &indexedNetwork{network: n, owner: uid, subnets: subnets, subnetsKnown: subnetsKnown}
+func (x *index) addLocked(uid string, n Network, subnets []Subnet, subnetsKnown bool) {
+	n = x.compactNetwork(n)
+	x.networks[n.ID] = &indexedNetwork{network: n, owner: uid, subnets: x.compactSubnets(n, subnets), subnetsKnown: subnetsKnown}
 	st := x.ownerLocked(uid)
 	st.networkIDs = append(st.networkIDs, n.ID)
 	st.absent = false
@@ -296,4 +289,70 @@ func (x *index) removeNetworkLocked(id string) {
 	delete(x.networks, id)
 	st := x.ownerLocked(n.owner)
 	st.networkIDs = slices.DeleteFunc(st.networkIDs, func(v string) bool { return v == id })
+}
+
+// sortedSubnets sorts subnets oldest first, in place, and returns them.
+func sortedSubnets(subnets []Subnet) []Subnet {
+	slices.SortFunc(subnets, func(a, b Subnet) int {
+		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return subnets
+}
+
+// The index holds every network of the cluster for as long as the controller runs, so
+// its strings point, where they can, at one copy: the shared strings, and a subnet's
+// network ID, name and description at its network's. Tags get a new slice, since the
+// caller may still read the one it passed in.
+
+func (x *index) compactNetwork(n Network) Network {
+	n.Description = x.sharedOf(n.Description)
+	n.Tags = x.sharedTags(n.Tags)
+	return n
+}
+
+func (x *index) compactSubnets(n Network, subnets []Subnet) []Subnet {
+	for i, s := range subnets {
+		subnets[i] = x.compactSubnet(n, s)
+	}
+	return sortedSubnets(subnets)
+}
+
+func (x *index) compactSubnet(n Network, s Subnet) Subnet {
+	s.NetworkID = sameOr(s.NetworkID, n.ID)
+	s.Name = sameOr(s.Name, n.Name)
+	s.Description = sameOr(x.sharedOf(s.Description), n.Description)
+	s.Tags = x.sharedTags(s.Tags)
+	return s
+}
+
+func (x *index) sharedTags(tags []string) []string {
+	if len(tags) == 0 {
+		return tags
+	}
+	out := make([]string, len(tags))
+	for i, t := range tags {
+		out[i] = x.sharedOf(t)
+	}
+	return out
+}
+
+// sharedOf returns the shared string equal to s, or s.
+func (x *index) sharedOf(s string) string {
+	for _, c := range x.shared {
+		if s == c {
+			return c
+		}
+	}
+	return s
+}
+
+// sameOr returns other when it equals s, so that s's copy can be collected.
+func sameOr(s, other string) string {
+	if s == other {
+		return other
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func owned(id, uid string, age time.Duration) Network {
@@ -113,4 +114,52 @@ func TestSubnetKnowledge(t *testing.T) {
 	if _, known := x.Subnets("n1"); known {
 		t.Error("subnets known for a removed network")
 	}
+}
+
+// fresh returns a copy of s in memory of its own, as a decoded reply holds it.
+func fresh(s string) string { return string([]byte(s)) }
+
+func sameMemory(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+
+func TestIndexKeepsOneCopyOfRepeatedStrings(t *testing.T) {
+	description, tag := ClusterDescription("c"), ClusterTag("c")
+	x := newIndex(description, tag, RetainTag)
+	n := Network{ID: "n1", Name: "k8s_team_web_u1", Description: fresh(description), Tags: []string{fresh(tag), ownerTagPrefix + "u1", fresh(RetainTag)}}
+	sub := Subnet{ID: "s1", NetworkID: fresh("n1"), Name: fresh(n.Name), Description: fresh(description), Tags: []string{fresh(tag)}, CIDR: "10.0.0.0/24"}
+	x.Refill(x.Revision(), []Network{n}, []Subnet{sub})
+
+	got := x.Networks("u1")[0]
+	gotSubs, _ := x.Subnets("n1")
+	if !equalNetwork(got, n) || len(gotSubs) != 1 || !equalSubnet(gotSubs[0], sub) {
+		t.Fatalf("index changed values: network %+v, subnets %+v", got, gotSubs)
+	}
+	s := gotSubs[0]
+	for what, pair := range map[string][2]string{
+		"network description": {got.Description, description}, "cluster tag": {got.Tags[0], tag}, "retain tag": {got.Tags[2], RetainTag},
+		"subnet network ID": {s.NetworkID, got.ID}, "subnet name": {s.Name, got.Name}, "subnet description": {s.Description, description},
+		"subnet tag": {s.Tags[0], tag},
+	} {
+		if !sameMemory(pair[0], pair[1]) {
+			t.Errorf("%s is a copy of its own", what)
+		}
+	}
+	if sameMemory(n.Tags[0], tag) {
+		t.Error("the caller's tags were rewritten")
+	}
+
+	// Later writes are compacted too.
+	x.PutSubnet(Subnet{ID: "s2", NetworkID: fresh("n1"), Name: fresh(n.Name), CreatedAt: time.Now()})
+	gotSubs, _ = x.Subnets("n1")
+	if len(gotSubs) != 2 || gotSubs[1].ID != "s2" || !sameMemory(gotSubs[1].Name, got.Name) {
+		t.Errorf("after PutSubnet: subnets %+v, want s1 then s2 sharing the network's name", gotSubs)
+	}
+}
+
+func equalNetwork(a, b Network) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.Description == b.Description && slices.Equal(a.Tags, b.Tags)
+}
+
+func equalSubnet(a, b Subnet) bool {
+	return a.ID == b.ID && a.NetworkID == b.NetworkID && a.Name == b.Name && a.Description == b.Description &&
+		slices.Equal(a.Tags, b.Tags) && a.CIDR == b.CIDR
 }

@@ -24,7 +24,7 @@ type Store struct {
 
 // NewStore returns an empty Store of clusterID's resources, reached through driver.
 func NewStore(driver Driver, clusterID string) *Store {
-	return &Store{driver: driver, clusterID: clusterID, index: newIndex()}
+	return &Store{driver: driver, clusterID: clusterID, index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag)}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
