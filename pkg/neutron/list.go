@@ -15,7 +15,7 @@ import (
 // start; these lists decode the replies straight into the controller's types.
 
 type networkPage struct {
-	Networks []Network         `json:"networks"`
+	Networks []Network          `json:"networks"`
 	Links    []gophercloud.Link `json:"networks_links"`
 }
 
