@@ -149,6 +149,7 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		{"network_controller_neutron_requests_total", "COUNTER", []string{"operation=delete network", "outcome=ok"}, positive, "> 0"},
 		{"network_controller_neutron_request_duration_seconds", "HISTOGRAM", []string{"operation=create network"}, positive, "count > 0"},
 		{"network_controller_managed_networks", "GAUGE", nil, present, "present"},
+		{"network_controller_cached_networks", "GAUGE", nil, nonNegative, ">= 0"},
 		{"network_controller_orphans_collected_total", "COUNTER", nil, func(v float64) bool { return v >= 1 }, ">= 1"},
 		// The Go runtime and process collectors.
 		{"go_goroutines", "GAUGE", nil, positive, "> 0"},
