@@ -11,62 +11,92 @@ import (
 
 // The lists that fill a Store hold one network or subnet per Network of the cluster.
 // gophercloud's pagers decode each page into generic maps and then marshal and decode it
-// twice more on the way into a struct, which at 10,000 Networks costs tens of MB at every
-// start; these lists decode the replies straight into the controller's types.
-
-type networkPage struct {
-	Networks []Network          `json:"networks"`
-	Links    []gophercloud.Link `json:"networks_links"`
-}
-
-type subnetPage struct {
-	Subnets []Subnet           `json:"subnets"`
-	Links   []gophercloud.Link `json:"subnets_links"`
-}
+// twice more on the way into a struct, and json.Decoder.Decode of a page reads all of it
+// into memory first; at 10,000 Networks either costs tens of MB at every start and every
+// resync. These lists decode one item at a time, straight into the controller's types.
 
 // listNetworks returns the networks of every page of the list at url.
 func listNetworks(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]Network, error) {
-	var out []Network
-	err := getPages(ctx, sc, url, func(body io.Reader) (string, error) {
-		var page networkPage
-		if err := json.NewDecoder(body).Decode(&page); err != nil {
-			return "", err
-		}
-		out = append(out, page.Networks...)
-		return nextLink(page.Links), nil
-	})
-	return out, err
+	return listAll[Network](ctx, sc, url, "networks")
 }
 
 // listSubnets returns the subnets of every page of the list at url.
 func listSubnets(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]Subnet, error) {
-	var out []Subnet
-	err := getPages(ctx, sc, url, func(body io.Reader) (string, error) {
-		var page subnetPage
-		if err := json.NewDecoder(body).Decode(&page); err != nil {
-			return "", err
-		}
-		out = append(out, page.Subnets...)
-		return nextLink(page.Links), nil
-	})
-	return out, err
+	return listAll[Subnet](ctx, sc, url, "subnets")
 }
 
-// getPages GETs url, hands the reply's body to decode, and goes on with the next page's
-// URL that decode returns until there is none. Neutron pages only when asked to or when
-// its operator caps the page size.
-func getPages(ctx context.Context, sc *gophercloud.ServiceClient, url string, decode func(io.Reader) (next string, err error)) error {
+// listAll GETs url and each next page Neutron links to, and returns the items under
+// resource of all of them. Neutron pages only when asked to or when its operator caps
+// the page size.
+func listAll[T any](ctx context.Context, sc *gophercloud.ServiceClient, url, resource string) ([]T, error) {
+	var out []T
 	for url != "" {
 		resp, err := sc.Get(ctx, url, nil, &gophercloud.RequestOpts{KeepResponseBody: true})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		next, err := decode(resp.Body)
+		var next string
+		out, next, err = decodePage(resp.Body, resource, out)
 		resp.Body.Close()
 		if err != nil {
-			return fmt.Errorf("decoding the reply to GET %s: %w", url, err)
+			return nil, fmt.Errorf("decoding the reply to GET %s: %w", url, err)
 		}
 		url = next
+	}
+	return out, nil
+}
+
+// decodePage appends the items of one page, {"<resource>": [...], "<resource>_links":
+// [...]}, to out and returns the next page's URL, "" on the last page.
+func decodePage[T any](body io.Reader, resource string, out []T) ([]T, string, error) {
+	dec := json.NewDecoder(body)
+	if err := expectDelim(dec, '{'); err != nil {
+		return out, "", err
+	}
+	var next string
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return out, "", err
+		}
+		switch key {
+		case resource:
+			if err := expectDelim(dec, '['); err != nil {
+				return out, "", err
+			}
+			for dec.More() {
+				var item T
+				if err := dec.Decode(&item); err != nil {
+					return out, "", err
+				}
+				out = append(out, item)
+			}
+			if err := expectDelim(dec, ']'); err != nil {
+				return out, "", err
+			}
+		case resource + "_links":
+			var links []gophercloud.Link
+			if err := dec.Decode(&links); err != nil {
+				return out, "", err
+			}
+			next = nextLink(links)
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return out, "", err
+			}
+		}
+	}
+	return out, next, expectDelim(dec, '}')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("expected %v, found %v", want, tok)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ func TestListsFollowNextLinks(t *testing.T) {
 			_, _ = w.Write([]byte(`{"networks": [{"id": "n1", "tags": ["a"], "mtu": 1450}],
 				"networks_links": [{"rel": "next", "href": "` + srv.URL + `/v2.0/networks?marker=n1"}]}`))
 		case r.URL.Path == "/v2.0/networks":
-			_, _ = w.Write([]byte(`{"networks": [{"id": "n2"}], "networks_links": [{"rel": "previous", "href": "` + srv.URL + `/v2.0/networks?marker=n2&page_reverse=True"}]}`))
+			_, _ = w.Write([]byte(`{"extra": {"nested": [1, {"networks": []}]}, "networks": [{"id": "n2"}], "networks_links": [{"rel": "previous", "href": "` + srv.URL + `/v2.0/networks?marker=n2&page_reverse=True"}]}`))
 		case r.URL.Path == "/v2.0/subnets":
 			_, _ = w.Write([]byte(`{"subnets": [{"id": "s1", "network_id": "n1", "cidr": "10.0.0.0/24",
 				"allocation_pools": [{"start": "10.0.0.2", "end": "10.0.0.9"}], "host_routes": [{"destination": "0.0.0.0/0", "nexthop": "10.0.0.1"}]}]}`))
@@ -79,8 +79,10 @@ func TestListErrors(t *testing.T) {
 		t.Errorf("503: err = %v, want a Neutron error of kind unavailable with code 503", err)
 	}
 
-	status, reply = http.StatusOK, `{"networks": [{"id": 7}]}`
-	if _, err := c.ListNetworks(context.Background(), Filter{}); err == nil {
-		t.Error("a reply whose network ID is a number was accepted")
+	for _, bad := range []string{`{"networks": [{"id": 7}]}`, `{"networks": {}}`, `[]`, `{"networks": [{"id": "n1"}]`} {
+		status, reply = http.StatusOK, bad
+		if _, err := c.ListNetworks(context.Background(), Filter{}); err == nil {
+			t.Errorf("reply %s was accepted", bad)
+		}
 	}
 }
