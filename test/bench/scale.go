@@ -5,14 +5,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 )
 
 // scaleRestart is a controller restarted over the Networks realized so far.
 type scaleRestart struct {
 	restartCount
-	// drainedAfter is when the initial list was worked off: as many reconciliations as
-	// Networks, after the process's start; -1 if that was not seen.
+	// drainedAfter is when the initial list was worked off, after the process's start: as
+	// many reconciliations as Networks, which the workers begin once the store is filled.
 	drainedAfter time.Duration
 	rss          int64 // VmRSS once quiet
 	heap         int64 // live heap once quiet; heapOK false when the build serves no profiles
@@ -137,18 +138,22 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 // once quiet; it leaves the controller running.
 func (b *bench) scaleRestartAt(ctx context.Context, cfg controllerConfig, clusterID string, n int, logName string) (scaleRestart, *controllerProcess, error) {
 	r := scaleRestart{drainedAfter: -1}
-	drained := make(chan time.Duration, 1)
+	var drainedAt atomic.Pointer[time.Time]
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	count, p, err := b.restartCountedWatching(ctx, cfg, clusterID, logName, func(p *controllerProcess) {
-		go func() { drained <- waitReconciled(watchCtx, p, n) }()
-	})
+		go func() {
+			if waitReconciled(watchCtx, p, n) {
+				now := time.Now()
+				drainedAt.Store(&now)
+			}
+		}()
+	}, drainedAt.Load)
 	r.restartCount = count
 	if err != nil {
 		return r, p, err
 	}
-	stopWatching()
-	r.drainedAfter = <-drained
+	r.drainedAfter = drainedAt.Load().Sub(p.started)
 	if r.rss, err = p.rss(); err != nil {
 		return r, p, err
 	}
@@ -162,16 +167,16 @@ func (b *bench) scaleRestartAt(ctx context.Context, cfg controllerConfig, cluste
 	return r, p, nil
 }
 
-// waitReconciled polls p's metrics until it has reconciled n Networks and returns how
-// long after its start that was; -1 if ctx ended first.
-func waitReconciled(ctx context.Context, p *controllerProcess, n int) time.Duration {
+// waitReconciled polls p's metrics until it has reconciled n Networks; false if ctx
+// ended first.
+func waitReconciled(ctx context.Context, p *controllerProcess, n int) bool {
 	for {
 		if v, err := p.metricSum(reconcileMetric); err == nil && v >= float64(n) {
-			return time.Since(p.started)
+			return true
 		}
 		select {
 		case <-ctx.Done():
-			return -1
+			return false
 		case <-time.After(100 * time.Millisecond):
 		}
 	}

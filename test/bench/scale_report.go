@@ -26,7 +26,7 @@ func (r *results) printScale(w io.Writer) {
 	}
 	tw.Flush()
 
-	fmt.Fprintln(w, "\n  restarts (calls: Neutron's log from the start until quiet; drained: as many reconciliations as Networks; quiet: -quiet without a Neutron call after /readyz):")
+	fmt.Fprintln(w, "\n  restarts (calls: Neutron's log from the start until quiet; drained: as many reconciliations as Networks; then -quiet without a Neutron call):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "build\tNetworks\tcalls\t/readyz\tdrained\tlast call\tRSS\tpeak RSS\tlive heap\tRSS each\theap each\t")
 	for _, pt := range s.points {

@@ -333,7 +333,7 @@ func (b *bench) restartStage(ctx context.Context) (*restartResult, error) {
 // restartQuiet starts a controller for clusterID once Neutron is quiet, counts its
 // Neutron calls until -quiet after its /readyz, and stops it.
 func (b *bench) restartQuiet(ctx context.Context, clusterID, logName string) (restartCount, error) {
-	res, _, err := b.restartCountedWatching(ctx, b.ctl, clusterID, logName, nil)
+	res, _, err := b.restartCountedWatching(ctx, b.ctl, clusterID, logName, nil, nil)
 	if err != nil {
 		return res, err
 	}
@@ -341,8 +341,12 @@ func (b *bench) restartQuiet(ctx context.Context, clusterID, logName string) (re
 }
 
 // restartCountedWatching is restartQuiet with the controller cfg, which it leaves
-// running; onStart, if not nil, gets the process as soon as it started.
-func (b *bench) restartCountedWatching(ctx context.Context, cfg controllerConfig, clusterID, logName string, onStart func(*controllerProcess)) (restartCount, *controllerProcess, error) {
+// running; onStart, if not nil, gets the process as soon as it started. busyUntil, if not
+// nil, returns when the controller finished its startup work (nil until then), and the
+// quiet counts from then as well as from /readyz: Neutron logs a request when it has
+// answered it, so a list that takes longer than -quiet would otherwise look like quiet.
+func (b *bench) restartCountedWatching(ctx context.Context, cfg controllerConfig, clusterID, logName string,
+	onStart func(*controllerProcess), busyUntil func() *time.Time) (restartCount, *controllerProcess, error) {
 	res := restartCount{lastCall: -1}
 	m2, err := b.settled(ctx, nil)
 	if err != nil {
@@ -368,7 +372,18 @@ func (b *bench) restartCountedWatching(ctx context.Context, cfg controllerConfig
 	}()
 	lastAt, err := b.log.follow(ctx, m2.offset, b.o.timeout, func(now, last time.Time) bool {
 		ready := readyAt.Load()
-		return ready != nil && now.Sub(later(last, *ready)) >= b.o.quiet
+		if ready == nil {
+			return false
+		}
+		from := later(last, *ready)
+		if busyUntil != nil {
+			done := busyUntil()
+			if done == nil {
+				return false
+			}
+			from = later(from, *done)
+		}
+		return now.Sub(from) >= b.o.quiet
 	})
 	if err != nil {
 		return res, p, err
