@@ -1,9 +1,11 @@
 package neutron
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // index is the Store's memory: the cluster's networks by owner and their subnets, as last
@@ -119,12 +121,7 @@ func (x *index) Networks(ownerUID string) []Network {
 	for _, id := range st.networkIDs {
 		out = append(out, x.networks[id].network)
 	}
-	slices.SortFunc(out, func(a, b Network) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(out, func(a, b Network) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
 	return out
 }
 
@@ -293,13 +290,13 @@ func (x *index) removeNetworkLocked(id string) {
 
 // sortedSubnets sorts subnets oldest first, in place, and returns them.
 func sortedSubnets(subnets []Subnet) []Subnet {
-	slices.SortFunc(subnets, func(a, b Subnet) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(subnets, func(a, b Subnet) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
 	return subnets
+}
+
+// oldestFirst orders by creation time, then by ID.
+func oldestFirst(a, b time.Time, aID, bID string) int {
+	return cmp.Or(a.Compare(b), strings.Compare(aID, bID))
 }
 
 // The index holds every network of the cluster for as long as the controller runs, so

@@ -65,9 +65,6 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 		c.profiling = supportsFlag(c.binary, "profiling-bind-address")
 		baseline = &c
 	}
-	// A phase here may take much longer than the rounds': about 0.2 s per Network.
-	timeout := max(b.o.timeout, time.Duration(b.o.scaleN)*200*time.Millisecond)
-
 	res := &scaleResult{}
 	p, err := b.startSettledWith(ctx, ctl, clusterID, "scale-create")
 	if err != nil {
@@ -82,13 +79,7 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 			return nil, err
 		}
 		chunk := names[done:n]
-		pt.create, _, err = b.measure(ctx, p, m0, func() (time.Time, error) {
-			if err := createNetworks(ctx, b.nets, b.o.namespace, chunk); err != nil {
-				return time.Time{}, err
-			}
-			return b.tracker.waitReady(ctx, chunk, timeout, p.alive)
-		})
-		if err != nil {
+		if pt.create, _, err = b.driveNetworks(ctx, p, m0, chunk, createNetworks, b.tracker.waitReady); err != nil {
 			return nil, err
 		}
 		done = n
@@ -122,13 +113,7 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.delete, _, err = b.measure(ctx, p, m0, func() (time.Time, error) {
-		if err := deleteNetworks(ctx, b.nets, b.o.namespace, names); err != nil {
-			return time.Time{}, err
-		}
-		return b.tracker.waitGone(ctx, names, timeout, p.alive)
-	})
-	if err != nil {
+	if res.delete, _, err = b.driveNetworks(ctx, p, m0, names, deleteNetworks, b.tracker.waitGone); err != nil {
 		return nil, err
 	}
 	return res, b.stopRunning()
