@@ -158,7 +158,21 @@ func run(opts options) error {
 	}
 
 	probes.SetSynced(controller.cachesSynced)
-	if err := endpoints.Serve(ctx, opts.metricsBindAddress, m.Registry(), opts.healthProbeAddress, probes); err != nil {
+	var secure *endpoints.SecureMetrics
+	if opts.metricsSecure {
+		// A rate limit of its own: callers with bad tokens cannot spend the controller's.
+		reviewCfg := rest.CopyConfig(cfg)
+		reviewCfg.QPS, reviewCfg.Burst = metricsReviewQPS, metricsReviewBurst
+		reviewClient, err := kubernetes.NewForConfig(reviewCfg)
+		if err != nil {
+			return fmt.Errorf("creating the client reviewing metrics callers: %w", err)
+		}
+		secure = &endpoints.SecureMetrics{CertDir: opts.metricsCertDir, Kube: reviewClient}
+	}
+	if err := endpoints.ServeMetrics(ctx, opts.metricsBindAddress, m.Registry(), secure); err != nil {
+		return err
+	}
+	if err := endpoints.ServeProbes(ctx, opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
 	if err := endpoints.ServeProfiling(ctx, opts.profilingAddress); err != nil {
@@ -218,6 +232,12 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 	})
 	return config, err
 }
+
+// The apiserver requests of -metrics-secure: a few scrapers need a review a minute each.
+const (
+	metricsReviewQPS   = 5
+	metricsReviewBurst = 10
+)
 
 // keystoneUnavailableBackoff is how long credentials whose Keystone did not answer are
 // not tried again; the Networks using them are retried with their own backoff meanwhile.

@@ -50,6 +50,8 @@ type options struct {
 	leaseRenewDeadline    time.Duration
 	leaseRetryPeriod      time.Duration
 	metricsBindAddress    string
+	metricsSecure         bool
+	metricsCertDir        string
 	healthProbeAddress    string
 	profilingAddress      string
 	shutdownTimeout       time.Duration
@@ -98,6 +100,8 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.leaseRenewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up leadership.")
 	fs.DurationVar(&o.leaseRetryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew the Lease.")
 	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", "Address serving Prometheus /metrics; empty or 0 disables.")
+	fs.BoolVar(&o.metricsSecure, "metrics-secure", false, "Serve /metrics over HTTPS, only to callers whose bearer token the apiserver authenticates (TokenReview) and allows to get the non-resource URL /metrics (SubjectAccessReview), e.g. through the ClusterRole network-controller-metrics-reader. Answers are cached for up to a minute.")
+	fs.StringVar(&o.metricsCertDir, "metrics-cert-dir", "", "With -metrics-secure: folder with the serving certificate tls.crt and key tls.key (a mounted kubernetes.io/tls Secret, e.g. from cert-manager), read again when they change. Default: a self-signed certificate made at startup.")
 	fs.StringVar(&o.healthProbeAddress, "health-probe-bind-address", "127.0.0.1:8081", "Address serving /healthz and /readyz; empty or 0 disables.")
 	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
@@ -160,6 +164,9 @@ func (o *options) validate() error {
 	}
 	if o.leaderElect && !(o.leaseDuration > o.leaseRenewDeadline && o.leaseRenewDeadline > o.leaseRetryPeriod && o.leaseRetryPeriod > 0) {
 		errs = append(errs, errors.New("leader election needs lease duration > renew deadline > retry period > 0"))
+	}
+	if o.metricsCertDir != "" && !o.metricsSecure {
+		errs = append(errs, errors.New("-metrics-cert-dir needs -metrics-secure"))
 	}
 	if o.loggingFormat != "text" && o.loggingFormat != "json" {
 		errs = append(errs, fmt.Errorf("-logging-format must be text or json, got %q", o.loggingFormat))

@@ -4,6 +4,7 @@ package endpoints
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -13,22 +14,43 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 )
 
-// Serve starts the metrics server on metricsAddress and the probe server on
-// probeAddress; an empty address or "0" leaves that server off. Listening happens here,
-// so a taken port is a startup error, not a log line later. Both stop when ctx ends.
-func Serve(ctx context.Context, metricsAddress string, registry *prometheus.Registry, probeAddress string, p *Probes) error {
-	metricsMux := http.NewServeMux()
-	metricsMux.Handle("/metrics", promhttp.HandlerFor(registry, promhttp.HandlerOpts{}))
-	if err := serve(ctx, "metrics", metricsAddress, metricsMux); err != nil {
-		return err
+// SecureMetrics makes the metrics server answer HTTPS, and only to callers the
+// apiserver authenticates and allows to get /metrics.
+type SecureMetrics struct {
+	// CertDir holds tls.crt and tls.key; empty: a self-signed certificate made at start.
+	CertDir string
+	// Kube reviews callers' tokens and rights, as the controller's own identity.
+	Kube kubernetes.Interface
+}
+
+// ServeMetrics serves registry at /metrics on address, over HTTPS to authorized callers
+// only when secure is given; an empty address or "0" leaves it off. Listening happens
+// here, so a taken port is a startup error, not a log line later. It stops when ctx ends.
+func ServeMetrics(ctx context.Context, address string, registry *prometheus.Registry, secure *SecureMetrics) error {
+	var handler http.Handler = promhttp.HandlerFor(registry, promhttp.HandlerOpts{})
+	var tlsConfig *tls.Config
+	if secure != nil && address != "" && address != "0" {
+		var err error
+		if tlsConfig, err = serverTLSConfig(ctx, secure.CertDir); err != nil {
+			return err
+		}
+		handler = newAccessFilter(secure.Kube).wrap(handler)
 	}
-	probeMux := http.NewServeMux()
-	probeMux.Handle("/healthz", probeHandler(p.healthz))
-	probeMux.Handle("/readyz", probeHandler(p.readyz))
-	return serve(ctx, "health probe", probeAddress, probeMux)
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", handler)
+	return serve(ctx, "metrics", address, mux, tlsConfig)
+}
+
+// ServeProbes serves /healthz and /readyz on address; empty or "0" leaves it off.
+func ServeProbes(ctx context.Context, address string, p *Probes) error {
+	mux := http.NewServeMux()
+	mux.Handle("/healthz", probeHandler(p.healthz))
+	mux.Handle("/readyz", probeHandler(p.readyz))
+	return serve(ctx, "health probe", address, mux, nil)
 }
 
 // ServeProfiling serves Go's runtime profiles (net/http/pprof) under /debug/pprof/ on
@@ -41,16 +63,21 @@ func ServeProfiling(ctx context.Context, address string) error {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	return serve(ctx, "profiling", address, mux)
+	return serve(ctx, "profiling", address, mux, nil)
 }
 
-func serve(ctx context.Context, what, address string, handler http.Handler) error {
+// serve serves handler on address, over TLS when tlsConfig is given.
+func serve(ctx context.Context, what, address string, handler http.Handler, tlsConfig *tls.Config) error {
 	if address == "" || address == "0" {
 		return nil
 	}
 	listener, err := net.Listen("tcp", address)
 	if err != nil {
 		return fmt.Errorf("listening for %s on %s: %w", what, address, err)
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		listener, scheme = tls.NewListener(listener, tlsConfig), "https"
 	}
 	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	logger := klog.FromContext(ctx)
@@ -64,6 +91,6 @@ func serve(ctx context.Context, what, address string, handler http.Handler) erro
 		defer cancel()
 		_ = server.Shutdown(shutdownCtx)
 	})
-	logger.Info("Serving", "server", what, "address", listener.Addr().String())
+	logger.Info("Serving", "server", what, "address", listener.Addr().String(), "scheme", scheme)
 	return nil
 }
