@@ -94,6 +94,21 @@ const (
 	ReasonCredentialsSecretDeleting = "CredentialsSecretDeleting"
 )
 
+// ReadyReasons lists every reason of the Ready condition, for those (metrics, alert
+// rules) that must know each one before it first occurs.
+var ReadyReasons = []string{
+	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonImported,
+	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
+	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
+	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
+	ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
+	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
+	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
+	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged,
+	ReasonCredentialsSecretDeleting,
+}
+
 // IsTerminalReason reports whether a Ready reason is one no retry can cure: the Network
 // waits for its spec, or its credentials Secret, to change, or, for an import, for the
 // Neutron resync to find the network as the spec names it.
