@@ -78,6 +78,8 @@ type Controller struct {
 	// importFindings are what the Neutron resync found for imports, for their workers.
 	importFindings importFindings
 	config         Config
+	// readyClock times how long Networks take to become Ready.
+	readyClock *readyClock
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
@@ -115,6 +117,8 @@ func NewController(
 		config:    config,
 		now:       time.Now,
 	}
+	c.readyClock = newReadyClock(func() time.Time { return c.now() })
+	m.CountNetworks(networkStates(), c.countNetworkStates)
 
 	logger.Info("Setting up event handlers")
 	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
@@ -327,6 +331,7 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 // takeover) wait behind the changes users make meanwhile.
 func (c *Controller) handleAdd(obj any, isInInitialList bool) {
 	c.metrics.AddCachedNetworks(1)
+	c.readyClock.saw(obj.(*samplecrdv1.Network))
 	if isInInitialList {
 		c.enqueueNetwork(obj, fairqueue.InitialList)
 		return
@@ -340,6 +345,7 @@ func (c *Controller) handleUpdate(old, new any) {
 	if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
 		return
 	}
+	c.readyClock.saw(new.(*samplecrdv1.Network))
 	c.enqueueNetwork(new, fairqueue.UserChange)
 }
 
@@ -347,6 +353,9 @@ func (c *Controller) handleUpdate(old, new any) {
 // about it is forgotten.
 func (c *Controller) handleDelete(obj any) {
 	c.metrics.AddCachedNetworks(-1)
+	if key, err := cache.DeletionHandlingObjectToName(obj); err == nil {
+		c.readyClock.forget(key)
+	}
 	c.enqueueNetwork(obj, fairqueue.UserChange)
 }
 

@@ -60,6 +60,7 @@ func (c *Controller) recordImport(ctx context.Context, network *samplecrdv1.Netw
 	}
 	if !network.IsReady() {
 		klog.FromContext(ctx).Info("Network imports a Neutron network", "networkID", result.Network.ID, "subnetID", result.Subnet.ID)
+		c.observeTimeToReady(network)
 		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonImported,
 			"Imported Neutron network %s with subnet %s (%s), read-only", result.Network.ID, result.Subnet.ID, result.Subnet.Summary())
 	}

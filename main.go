@@ -102,7 +102,12 @@ func run(opts options) error {
 	m := metrics.New()
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
+	m.DeclareKeystoneTokenOutcomes(neutron.TokenOutcomes)
 	probes := endpoints.NewProbes()
+	setLeading := func(leading bool) {
+		probes.SetLeading(leading)
+		m.SetLeader(leading)
+	}
 	observe := neutronObserver(m, probes.ObserveNeutronCall)
 	// One ceiling for every credential's client together, and a budget per project.
 	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
@@ -110,7 +115,7 @@ func run(opts options) error {
 	limitsOf := func(projectID string) neutron.RateLimits {
 		return neutron.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
 	}
-	own, err := connectOwnCloud(startupCtx, opts, observe)
+	own, err := connectOwnCloud(startupCtx, opts, observe, m.ObserveKeystoneTokenRequest)
 	if err != nil {
 		return err
 	}
@@ -140,7 +145,7 @@ func run(opts options) error {
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
 	}, tenancy.NewWatchedSecrets(secretInformers, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
-		client, projectID, err := neutron.ConnectKeystone(ctx, creds, observe)
+		client, projectID, err := neutron.ConnectKeystone(ctx, creds, observe, m.ObserveKeystoneTokenRequest)
 		if err != nil {
 			return nil, "", err
 		}
@@ -183,7 +188,7 @@ func run(opts options) error {
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 
 	if !opts.leaderElect {
-		probes.SetLeading(true)
+		setLeading(true)
 		return controller.Run(ctx, opts.workers)
 	}
 	election := leaderelect.Config{
@@ -193,7 +198,7 @@ func run(opts options) error {
 		RenewDeadline: opts.leaseRenewDeadline,
 		RetryPeriod:   opts.leaseRetryPeriod,
 		Watchdog:      probes.LeaderWatchdog(),
-		SetLeading:    probes.SetLeading,
+		SetLeading:    setLeading,
 	}
 	return leaderelect.Run(ctx, election, kubeClient, func(ctx context.Context) error {
 		return controller.Run(ctx, opts.workers)
@@ -270,7 +275,7 @@ func rateLimitObserver(m *metrics.Metrics) func(project bool, d time.Duration) {
 // connectOwnCloud opens the controller's own Neutron connection, the one the flags name,
 // and checks that it answers. It returns nil when the controller has no cloud of its own
 // for Networks (-require-credentials-ref).
-func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObserver) (*tenancy.Own, error) {
+func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObserver, onToken neutron.TokenObserver) (*tenancy.Own, error) {
 	if opts.requireCredentialsRef {
 		return nil, nil
 	}
@@ -292,7 +297,7 @@ func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObse
 	err := startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
 		if own.Driver == nil {
 			// Authenticates with Keystone, which may not answer yet either.
-			driver, projectID, err := neutron.ConnectCloud(ctx, opts.osCloud, observe)
+			driver, projectID, err := neutron.ConnectCloud(ctx, opts.osCloud, observe, onToken)
 			if neutron.KindOf(err) == neutron.KindRejected {
 				// Keystone refused the credentials: no retry will change its mind.
 				return startup.Permanent(err)

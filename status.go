@@ -28,6 +28,7 @@ func (c *Controller) recordReady(ctx context.Context, network *samplecrdv1.Netwo
 	}
 	if !network.IsReady() {
 		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetID", subnet.ID)
+		c.observeTimeToReady(network)
 		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonProvisioned,
 			"Neutron network %s and subnet %s match the spec", net.ID, subnet.ID)
 	}

@@ -3,6 +3,7 @@
 package metrics
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,6 +30,14 @@ const (
 	LimiterProject = "project"
 )
 
+// What brought a Network to Ready, the values of the "change" label of the time to Ready.
+const (
+	// ChangeCreate: the Network was new.
+	ChangeCreate = "create"
+	// ChangeUpdate: its spec changed (a new generation).
+	ChangeUpdate = "update"
+)
+
 // Metrics holds the controller's own series.
 type Metrics struct {
 	reconcileTotal    *prometheus.CounterVec
@@ -41,6 +50,10 @@ type Metrics struct {
 	cachedNetworks    prometheus.Gauge
 	orphansCollected  prometheus.Counter
 	orphansReleased   prometheus.Counter
+	timeToReady       *prometheus.HistogramVec
+	keystoneTokens    *prometheus.CounterVec
+	leader            prometheus.Gauge
+	leading           atomic.Bool
 	workqueue         *workqueueProvider
 	registry          *prometheus.Registry
 }
@@ -92,17 +105,34 @@ func New() *Metrics {
 			Namespace: namespace, Name: "orphans_released_total",
 			Help: "Neutron networks kept without this cluster's marks because their Network object, whose deletionPolicy was Retain, no longer exists.",
 		}),
+		timeToReady: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "time_to_ready_seconds",
+			Help:    "Time from a Network's creation (change=create) or spec change (change=update) until this replica made it Ready. Counted from when the controller saw the Network, or from its creationTimestamp when it was created while no controller ran.",
+			Buckets: prometheus.ExponentialBuckets(0.05, 2, 17),
+		}, []string{"change"}),
+		keystoneTokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "keystone_token_requests_total",
+			Help: "Token requests to Keystone (first authentications and renewals), by outcome: ok, rejected (401/403), unavailable (no answer or 5xx), error.",
+		}, []string{"outcome"}),
+		leader: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "leader",
+			Help: "1 while this replica leads (holds the Lease, or runs without leader election) and reconciles, else 0.",
+		}),
 		workqueue: newWorkqueueProvider(),
 		registry:  prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased,
+		m.timeToReady, m.keystoneTokens, m.leader,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
 	for _, limiter := range []string{LimiterTotal, LimiterProject} {
 		m.neutronRateWait.WithLabelValues(limiter)
+	}
+	for _, change := range []string{ChangeCreate, ChangeUpdate} {
+		m.timeToReady.WithLabelValues(change)
 	}
 	return m
 }
@@ -153,3 +183,32 @@ func (m *Metrics) OrphanCollected() { m.orphansCollected.Inc() }
 
 // OrphanReleased counts one orphaned Neutron network kept and released from the cluster.
 func (m *Metrics) OrphanReleased() { m.orphansReleased.Inc() }
+
+// DeclareKeystoneTokenOutcomes creates the token request series of every outcome, so that
+// each exists, at zero, before the first request.
+func (m *Metrics) DeclareKeystoneTokenOutcomes(outcomes []string) {
+	for _, outcome := range outcomes {
+		m.keystoneTokens.WithLabelValues(outcome)
+	}
+}
+
+// ObserveKeystoneTokenRequest counts one token request to Keystone.
+func (m *Metrics) ObserveKeystoneTokenRequest(outcome string) {
+	m.keystoneTokens.WithLabelValues(outcome).Inc()
+}
+
+// ObserveTimeToReady records how long a Network took to become Ready after change.
+func (m *Metrics) ObserveTimeToReady(change string, d time.Duration) {
+	m.timeToReady.WithLabelValues(change).Observe(d.Seconds())
+}
+
+// SetLeader records whether this replica leads; network_controller_networks is exported
+// only while it does.
+func (m *Metrics) SetLeader(leading bool) {
+	m.leading.Store(leading)
+	if leading {
+		m.leader.Set(1)
+	} else {
+		m.leader.Set(0)
+	}
+}

@@ -41,12 +41,12 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 // the standard way: OS_CLIENT_CONFIG_FILE, the working directory, ~/.config/openstack,
 // /etc/openstack) and returns a Driver for that cloud's Neutron and the project its token
 // is scoped to. Failures are those of ConnectKeystone.
-func ConnectCloud(ctx context.Context, cloud string, observe CallObserver) (*Client, string, error) {
+func ConnectCloud(ctx context.Context, cloud string, observe CallObserver, onToken TokenObserver) (*Client, string, error) {
 	authOpts, endpointOpts, tlsConfig, err := clouds.Parse(clouds.WithCloudName(cloud))
 	if err != nil {
 		return nil, "", fmt.Errorf("reading cloud %q from clouds.yaml: %w", cloud, err)
 	}
-	return ConnectKeystone(ctx, Credentials{Name: "cloud " + cloud, Auth: authOpts, Endpoint: endpointOpts, TLS: tlsConfig}, observe)
+	return ConnectKeystone(ctx, Credentials{Name: "cloud " + cloud, Auth: authOpts, Endpoint: endpointOpts, TLS: tlsConfig}, observe, onToken)
 }
 
 // Credentials say how to authenticate with Keystone and find Neutron in its catalog.
@@ -63,10 +63,11 @@ type Credentials struct {
 // Keystone's catalog and the ID of the project the token is scoped to.
 //
 // The token is kept and shared by all calls; a new one is requested only when Neutron
-// answers 401 (expired or revoked), once for all calls waiting at that moment. A failed
+// answers 401 (expired or revoked), once for all calls waiting at that moment; onToken, when
+// not nil, is told the outcome of every token request. A failed
 // first authentication is an *Error of Service "keystone": KindRejected for refused
 // credentials, KindUnavailable when Keystone does not answer.
-func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserver) (*Client, string, error) {
+func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserver, onToken TokenObserver) (*Client, string, error) {
 	authOpts := creds.Auth
 	// Tokens expire; let gophercloud authenticate again instead of failing every call.
 	authOpts.AllowReauth = true
@@ -74,12 +75,16 @@ func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserve
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: auth_url %q: %w", creds.Name, authOpts.IdentityEndpoint, err)
 	}
-	httpClient := http.Client{Timeout: requestTimeout}
+	var transport http.RoundTripper = http.DefaultTransport
 	if creds.TLS != nil {
-		transport := http.DefaultTransport.(*http.Transport).Clone()
-		transport.TLSClientConfig = creds.TLS
-		httpClient.Transport = transport
+		withTLS := http.DefaultTransport.(*http.Transport).Clone()
+		withTLS.TLSClientConfig = creds.TLS
+		transport = withTLS
 	}
+	if onToken != nil {
+		transport = tokenRequestCounter{next: transport, observe: onToken}
+	}
+	httpClient := http.Client{Timeout: requestTimeout, Transport: transport}
 	pc.HTTPClient = httpClient
 	// Before authenticating: the re-authentication client is a copy made now, and its
 	// token requests should be recognisable in Keystone's request log as well.

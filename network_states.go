@@ -1,0 +1,45 @@
+package main
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/metrics"
+)
+
+// reasonPending labels Networks without a Ready condition for their current generation:
+// new, or changed and not reconciled yet.
+const reasonPending = "Pending"
+
+// readyState is how network_controller_networks counts network.
+func readyState(network *samplecrdv1.Network) metrics.NetworkState {
+	c := network.ReadyCondition()
+	if c == nil || c.ObservedGeneration != network.Generation {
+		return metrics.NetworkState{Status: string(metav1.ConditionUnknown), Reason: reasonPending}
+	}
+	return metrics.NetworkState{Status: string(c.Status), Reason: c.Reason}
+}
+
+// networkStates are the states a Network can be in: exported at zero before the first.
+func networkStates() []metrics.NetworkState {
+	states := []metrics.NetworkState{{Status: string(metav1.ConditionUnknown), Reason: reasonPending}}
+	for _, reason := range samplecrdv1.ReadyReasons {
+		status := metav1.ConditionFalse
+		if reason == samplecrdv1.ReasonProvisioned || reason == samplecrdv1.ReasonImported {
+			status = metav1.ConditionTrue
+		}
+		states = append(states, metrics.NetworkState{Status: string(status), Reason: reason})
+	}
+	return states
+}
+
+// countNetworkStates counts the cached Networks by state, at a scrape.
+func (c *Controller) countNetworkStates() map[metrics.NetworkState]int {
+	counts := map[metrics.NetworkState]int{}
+	for _, obj := range c.networks.List() {
+		if network, ok := obj.(*samplecrdv1.Network); ok {
+			counts[readyState(network)]++
+		}
+	}
+	return counts
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/metrics"
+)
+
+// series returns the samples of the metric family name, keyed by their label values
+// joined with "/".
+func series(t *testing.T, m *metrics.Metrics, name string) map[string]*dto.Metric {
+	t.Helper()
+	families, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*dto.Metric{}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+		for _, s := range f.GetMetric() {
+			key := ""
+			for i, l := range s.GetLabel() {
+				if i > 0 {
+					key += "/"
+				}
+				key += l.GetValue()
+			}
+			out[key] = s
+		}
+	}
+	return out
+}
+
+// withReady returns network with a Ready condition for generation.
+func withReady(network *samplecrdv1.Network, generation int64, status metav1.ConditionStatus, reason string) *samplecrdv1.Network {
+	n := network.DeepCopy()
+	n.Status.ObservedGeneration = generation
+	setReady(&n.Status, generation, status, reason, "test")
+	return n
+}
+
+func TestReadyState(t *testing.T) {
+	n := newNetwork("a", "10.0.0.0/24", "")
+	changed := withReady(n, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
+	changed.Generation = 2
+	for _, tc := range []struct {
+		name    string
+		network *samplecrdv1.Network
+		want    metrics.NetworkState
+	}{
+		{"no condition", n, metrics.NetworkState{Status: "Unknown", Reason: reasonPending}},
+		{"ready", withReady(n, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned), metrics.NetworkState{Status: "True", Reason: "Provisioned"}},
+		{"failed", withReady(n, 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable), metrics.NetworkState{Status: "False", Reason: "NeutronUnavailable"}},
+		{"ready for an older generation", changed, metrics.NetworkState{Status: "Unknown", Reason: reasonPending}},
+	} {
+		if got := readyState(tc.network); got != tc.want {
+			t.Errorf("%s: readyState = %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestNetworksGaugeIsTheLeadersOnly: every state is exported at zero from the start, the
+// counts follow the cache, and a replica that does not lead exports none.
+func TestNetworksGaugeIsTheLeadersOnly(t *testing.T) {
+	ready := withReady(newNetwork("ready", "10.0.0.0/24", ""), 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
+	down := withReady(newNetwork("down", "10.0.1.0/24", ""), 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable)
+	f := newFixture(t, ready, down, newNetwork("new", "10.0.2.0/24", ""))
+	m := f.controller.metrics
+
+	if got := series(t, m, "network_controller_networks"); len(got) != 0 {
+		t.Errorf("a replica that does not lead exports %d network_controller_networks series, want none", len(got))
+	}
+	m.SetLeader(true)
+	got := series(t, m, "network_controller_networks")
+	if want := len(samplecrdv1.ReadyReasons) + 1; len(got) != want {
+		t.Errorf("%d network_controller_networks series, want %d (every reason and Pending)", len(got), want)
+	}
+	for key, want := range map[string]float64{
+		"Provisioned/True": 1, "NeutronUnavailable/False": 1, "Pending/Unknown": 1,
+		"InvalidSpec/False": 0, "Imported/True": 0, "KeystoneUnavailable/False": 0,
+	} {
+		if s, ok := got[key]; !ok || s.GetGauge().GetValue() != want {
+			t.Errorf("network_controller_networks{reason/status=%s} = %v (present %v), want %v", key, s.GetGauge().GetValue(), ok, want)
+		}
+	}
+	if leader := series(t, m, "network_controller_leader")[""]; leader.GetGauge().GetValue() != 1 {
+		t.Errorf("network_controller_leader = %v while leading, want 1", leader.GetGauge().GetValue())
+	}
+	m.SetLeader(false)
+	if got := series(t, m, "network_controller_networks"); len(got) != 0 {
+		t.Errorf("after losing the lead %d network_controller_networks series remain, want none", len(got))
+	}
+}
+
+// fakeClock is a settable now.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func TestReadyClock(t *testing.T) {
+	start := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	clock := &fakeClock{t: start.Add(300 * time.Millisecond)}
+	r := newReadyClock(clock.now)
+
+	// Seen at once: counted from when it was seen.
+	live := newNetwork("live", "10.0.0.0/24", "")
+	live.CreationTimestamp = metav1.NewTime(start)
+	r.saw(live)
+	clock.t = clock.t.Add(2 * time.Second)
+	r.saw(live) // an update of the same generation does not restart the wait
+	if change, waited, ok := r.ready(live); !ok || change != metrics.ChangeCreate || waited != 2*time.Second {
+		t.Errorf("live create: ready = %q %v %v, want create 2s true", change, waited, ok)
+	}
+	if _, _, ok := r.ready(live); ok {
+		t.Error("a second ready of the same generation was timed again")
+	}
+
+	// Created while no controller watched: counted from its creationTimestamp.
+	late := newNetwork("late", "10.0.1.0/24", "")
+	late.CreationTimestamp = metav1.NewTime(clock.t.Add(-time.Minute))
+	r.saw(late)
+	if change, waited, ok := r.ready(late); !ok || change != metrics.ChangeCreate || waited != time.Minute {
+		t.Errorf("late create: ready = %q %v %v, want create 1m0s true", change, waited, ok)
+	}
+
+	// A spec change of a Ready Network: counted from when the new generation was seen.
+	changed := withReady(newNetwork("changed", "10.0.2.0/24", ""), 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
+	changed.CreationTimestamp = metav1.NewTime(start.Add(-time.Hour))
+	r.saw(changed)
+	changed.Generation = 2
+	r.saw(changed)
+	clock.t = clock.t.Add(500 * time.Millisecond)
+	if change, waited, ok := r.ready(changed); !ok || change != metrics.ChangeUpdate || waited != 500*time.Millisecond {
+		t.Errorf("update: ready = %q %v %v, want update 500ms true", change, waited, ok)
+	}
+
+	// Ready as delivered (the standby's view), or deleted: no wait left behind.
+	other := newNetwork("other", "10.0.3.0/24", "")
+	other.CreationTimestamp = metav1.NewTime(clock.t)
+	r.saw(other)
+	r.saw(withReady(other, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned))
+	gone := newNetwork("gone", "10.0.4.0/24", "")
+	gone.CreationTimestamp = metav1.NewTime(clock.t)
+	r.saw(gone)
+	r.forget(cache.MetaObjectToName(gone))
+	if len(r.waiting) != 0 {
+		t.Errorf("waits left: %v, want none", r.waiting)
+	}
+}
+
+// TestTimeToReadyObservedOnce: the worker that makes a Network Ready records its wait,
+// once; syncs that find it Ready record nothing more.
+func TestTimeToReadyObservedOnce(t *testing.T) {
+	n := newNetwork("timed", "10.0.0.0/24", "")
+	n.CreationTimestamp = metav1.NewTime(time.Now())
+	f := newFixture(t, n)
+	f.startLeading()
+	f.controller.handleAdd(n, false)
+	if err := f.sync(n); err != nil {
+		t.Fatal(err)
+	}
+	ready := f.refresh(n.Namespace, n.Name)
+	f.controller.handleUpdate(n, ready)
+	if err := f.sync(ready); err != nil {
+		t.Fatal(err)
+	}
+	got := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")
+	if c := got[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
+		t.Errorf("time_to_ready{change=create} count = %d, want 1", c)
+	}
+	if s, ok := got[metrics.ChangeUpdate]; !ok || s.GetHistogram().GetSampleCount() != 0 {
+		t.Errorf("time_to_ready{change=update} = %v (present %v), want present at 0", s, ok)
+	}
+}
