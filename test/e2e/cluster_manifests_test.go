@@ -95,8 +95,8 @@ func TestClusterDeployManifests(t *testing.T) {
 	for _, p := range c.Ports {
 		ports[p.Name] = p.ContainerPort
 	}
-	if ports["metrics"] != 8080 || ports["health"] != 8081 {
-		t.Errorf("container ports = %v, want metrics 8080 and health 8081", ports)
+	if ports["metrics"] != 8443 || ports["health"] != 8081 {
+		t.Errorf("container ports = %v, want metrics 8443 and health 8081", ports)
 	}
 	checkProbe := func(what string, p *corev1.Probe, path string) {
 		if p == nil || p.HTTPGet == nil || p.HTTPGet.Path != path ||
@@ -133,7 +133,7 @@ func TestClusterDeployManifests(t *testing.T) {
 	// The arguments, with $(VAR) expanded as the kubelet does, are flags of this binary
 	// with valid values: parsing them and then -h exits 0 (an unknown flag or a bad value
 	// exits 2 first).
-	for _, want := range []string{"-metrics-bind-address=:8080", "-health-probe-bind-address=:8081", "-logging-format=json"} {
+	for _, want := range []string{"-metrics-bind-address=:8443", "-metrics-secure=true", "-health-probe-bind-address=:8081", "-logging-format=json"} {
 		if !slices.Contains(c.Args, want) {
 			t.Errorf("args %q lack %s", c.Args, want)
 		}
@@ -251,8 +251,9 @@ func TestClusterKustomize(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"ClusterRole/network-controller", "ClusterRoleBinding/network-controller", "Deployment/network-controller",
-		"Namespace/network-controller", "PodDisruptionBudget/network-controller", "Role/network-controller-leader-election",
+		"ClusterRole/network-controller", "ClusterRole/network-controller-metrics-auth", "ClusterRole/network-controller-metrics-reader",
+		"ClusterRoleBinding/network-controller", "ClusterRoleBinding/network-controller-metrics-auth", "Deployment/network-controller",
+		"Namespace/network-controller", "NetworkPolicy/network-controller", "PodDisruptionBudget/network-controller", "Role/network-controller-leader-election",
 		"RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
 		"ValidatingAdmissionPolicy/network-controller-secrets", "ValidatingAdmissionPolicyBinding/network-controller-secrets",
 	}

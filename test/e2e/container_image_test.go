@@ -211,6 +211,17 @@ func TestContainerImage(t *testing.T) {
 		t.Errorf("Lease %s/%s holder = %q (%v), want the container", d.Namespace, leaseName, holder, err)
 	}
 
+	// Metrics over HTTPS, as the Deployment serves them: only for the metrics-reader.
+	if !slices.Contains(args, "-metrics-secure=true") {
+		t.Fatalf("the Deployment no longer serves -metrics-secure=true metrics (args %q); update this test", args)
+	}
+	reader, other := ScraperTokens(t, ns)
+	metricsURL := "https://127.0.0.1:" + metricsPort(t, args) + "/metrics"
+	scraped := CheckSecureMetrics(t, metricsURL, reader, other)
+	if !strings.Contains(scraped, "network_controller_leader 1") {
+		t.Errorf("the container leads but its metrics do not say so:\n%s", LastLines(scraped, 10))
+	}
+
 	n := CreateNetwork(t, ns, "image-net", "10.76.0.0/24", "")
 	owner := OwnerOf(clusterID, n)
 	t.Cleanup(func() {

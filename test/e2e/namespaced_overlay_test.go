@@ -4,12 +4,15 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -129,18 +132,26 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		"system:serviceaccount:network-controller:", "system:serviceaccount:"+home+":",
 		"name: network-controller-secrets", "name: network-controller-secrets-"+suffix,
 		"policyName: network-controller-secrets", "policyName: network-controller-secrets-"+suffix,
+		"name: network-controller-metrics-", "name: e2e-"+suffix+"-network-controller-metrics-",
 	).Replace(rendered)
 
-	var apply []string
-	var args []string
+	var apply, args, cleanup []string
 	for _, doc := range strings.Split(rendered, "\n---\n") {
 		var obj unstructured.Unstructured
 		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil {
 			t.Fatalf("parsing the overlay's output: %v", err)
 		}
 		switch obj.GetKind() {
-		case "ClusterRole", "ClusterRoleBinding":
-			t.Fatalf("deploy/namespaced/ has a %s %s; it must grant only Roles", obj.GetKind(), obj.GetName())
+		case "ClusterRole":
+			// Only the rights behind -metrics-secure, which read no object.
+			if rules := clusterRoleRules(t, obj); rules != metricsAuthRules && rules != metricsReaderRules {
+				t.Fatalf("deploy/namespaced/ has ClusterRole %s with rules %s; beyond the metrics reviews it must grant only Roles", obj.GetName(), rules)
+			}
+			apply = append(apply, doc)
+			cleanup = append(cleanup, "clusterrole/"+obj.GetName())
+		case "ClusterRoleBinding":
+			apply = append(apply, doc)
+			cleanup = append(cleanup, "clusterrolebinding/"+obj.GetName())
 		case "ServiceAccount", "Role", "RoleBinding", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding":
 			apply = append(apply, doc)
 		case "Deployment":
@@ -160,10 +171,41 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		t.Fatalf("the overlay adds %q to the Deployment's arguments, want one -namespace and one -cluster-id", args)
 	}
 	t.Cleanup(func() {
-		_, _, _ = KubectlAs(t, Kubeconfig, "delete", "--ignore-not-found",
-			"validatingadmissionpolicybinding/network-controller-secrets-"+suffix,
-			"validatingadmissionpolicy/network-controller-secrets-"+suffix)
+		_, _, _ = KubectlAs(t, Kubeconfig, append([]string{"delete", "--ignore-not-found",
+			"validatingadmissionpolicybinding/network-controller-secrets-" + suffix,
+			"validatingadmissionpolicy/network-controller-secrets-" + suffix}, cleanup...)...)
 	})
 	MustKubectl(t, "apply", "-f", WriteFile(t, "namespaced.yaml", strings.Join(apply, "\n---\n")))
 	return args
+}
+
+// The rules of the ClusterRoles of deploy/base/ behind -metrics-secure, as clusterRoleRules
+// prints them.
+const (
+	metricsAuthRules   = "authentication.k8s.io/tokenreviews:create; authorization.k8s.io/subjectaccessreviews:create"
+	metricsReaderRules = "/metrics:get"
+)
+
+// clusterRoleRules prints a ClusterRole's rules in one line, sorted.
+func clusterRoleRules(t *testing.T, obj unstructured.Unstructured) string {
+	t.Helper()
+	var role rbacv1.ClusterRole
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &role); err != nil {
+		t.Fatalf("reading ClusterRole %s: %v", obj.GetName(), err)
+	}
+	var out []string
+	for _, r := range role.Rules {
+		for _, v := range r.Verbs {
+			for _, u := range r.NonResourceURLs {
+				out = append(out, u+":"+v)
+			}
+			for _, g := range r.APIGroups {
+				for _, res := range r.Resources {
+					out = append(out, g+"/"+res+":"+v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "; ")
 }

@@ -32,6 +32,8 @@ var rbacManifests = []string{
 	"21-clusterrolebinding.yaml",
 	"base/30-role-leader-election.yaml",
 	"base/31-rolebinding-leader-election.yaml",
+	"base/32-clusterrole-metrics-auth.yaml",
+	"base/33-clusterrole-metrics-reader.yaml",
 	"base/70-validatingadmissionpolicy.yaml",
 }
 
@@ -65,6 +67,10 @@ func TestRBACInCluster(t *testing.T) {
 		"namespace/network-controller", "serviceaccount/network-controller",
 		"clusterrole.rbac.authorization.k8s.io/network-controller",
 		"clusterrolebinding.rbac.authorization.k8s.io/network-controller",
+		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-auth",
+		"clusterrolebinding.rbac.authorization.k8s.io/network-controller-metrics-auth",
+		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-reader",
+		"networkpolicy.networking.k8s.io/network-controller",
 		"role.rbac.authorization.k8s.io/network-controller-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/network-controller-leader-election",
 		"deployment.apps/network-controller",
@@ -77,8 +83,8 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 11 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 11:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 15 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 15:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)
@@ -206,6 +212,13 @@ var expectedClusterRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 	{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch", "patch"}},
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"kube-system"}, Verbs: []string{"get"}},
+}
+
+// expectedMetricsAuthRole is what deploy/base/32-clusterrole-metrics-auth.yaml grants for
+// -metrics-secure.
+var expectedMetricsAuthRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
+	{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
 }
 
 var expectedLeaseRole = []rbacv1.PolicyRule{

@@ -26,6 +26,13 @@ func checkRules(t *testing.T) {
 	if got, want := normalizeRules(cr.Rules), normalizeRules(expectedClusterRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("ClusterRole network-controller rules:\n got %v\nwant %v", got, want)
 	}
+	auth, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller-metrics-auth", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizeRules(auth.Rules), normalizeRules(expectedMetricsAuthRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("ClusterRole network-controller-metrics-auth rules:\n got %v\nwant %v", got, want)
+	}
 	role, err := kube.RbacV1().Roles(deployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +112,7 @@ func checkCanI(t *testing.T) {
 		}
 	}
 	add(expectedClusterRole, "--all-namespaces")
+	add(expectedMetricsAuthRole)
 	add(expectedLeaseRole, "-n", deployNamespace)
 	for _, args := range yes {
 		if !canI(t, args...) {
@@ -136,6 +144,8 @@ func checkCanI(t *testing.T) {
 		{"create", "serviceaccounts", "--subresource=token", "-n", deployNamespace},
 		{"impersonate", "serviceaccounts", "--all-namespaces"},
 		{"*", "*", "--all-namespaces"},
+		// The controller reviews its metrics callers; it does not read its own metrics.
+		{"get", "/metrics"},
 	}
 	for _, args := range no {
 		if canI(t, args...) {
