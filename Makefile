@@ -21,7 +21,7 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 	hack/run-local.sh $(BIN)
 
 .PHONY: test
-test: verify unit e2e ## Everything CI runs.
+test: verify unit monitoring e2e ## Everything CI runs.
 
 .PHONY: verify
 verify: ## gofmt, go vet, generated code and vendor/ up to date.
@@ -34,6 +34,10 @@ verify: ## gofmt, go vet, generated code and vendor/ up to date.
 .PHONY: unit
 unit: ## Unit tests (fake clientset, fake Neutron driver), with the race detector.
 	go test -race -count=1 ./...
+
+.PHONY: monitoring
+monitoring: ## promtool check rules and promtool test rules on deploy/monitoring/ (installs Debian's prometheus).
+	hack/prometheus.sh check
 
 .PHONY: fuzz
 fuzz: ## Run every Go fuzz target for FUZZ_TIME each (default 60s); not part of test.

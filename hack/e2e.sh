@@ -17,6 +17,9 @@
 # the image's builder (CGO_ENABLED=0, -trimpath), whose Go build cache the image build then
 # reuses. The image and the base images are removed on exit.
 #
+# Debian's prometheus package (TestMonitoringOnPrometheus) is installed by
+# hack/prometheus.sh when missing.
+#
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
@@ -94,6 +97,9 @@ if wants_image "$@"; then
     mv "${E2E_IMAGE_BUILD_DONE}.tmp" "${E2E_IMAGE_BUILD_DONE}"' &
   image_pid=$!
 fi
+
+# Debian's prometheus for TestMonitoringOnPrometheus; apt's output goes to stderr.
+hack/prometheus.sh install >&2
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
