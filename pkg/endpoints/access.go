@@ -3,6 +3,7 @@ package endpoints
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -128,7 +129,12 @@ func (f *accessFilter) authorize(r *http.Request, user *authenticationv1.UserInf
 			spec.Extra[k] = authorizationv1.ExtraValue(v)
 		}
 	}
-	key := string(digest(spec.String()))
+	// JSON, unlike spec.String(), keeps ["a", "b"] and ["a b"] apart.
+	encoded, err := json.Marshal(spec)
+	if err != nil {
+		return false, fmt.Errorf("encoding a SubjectAccessReview: %w", err)
+	}
+	key := string(digest(string(encoded)))
 	if allowed, ok := f.rights.get(key); ok {
 		return allowed, nil
 	}
