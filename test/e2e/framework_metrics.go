@@ -98,4 +98,3 @@ func metricsPort(t *testing.T, args []string) string {
 	t.Fatalf("no -metrics-bind-address in %q", args)
 	return ""
 }
-
