@@ -55,12 +55,13 @@ func (c *Controller) recordImport(ctx context.Context, network *samplecrdv1.Netw
 	if result.Problem != 0 {
 		return c.recordFailure(ctx, network, result.Network.ID, &importError{result: result})
 	}
+	stopwatch := c.readyStopwatch(network)
 	if err := c.writeStatus(ctx, network, importedStatus(network, result)); err != nil {
 		return err
 	}
 	if !network.IsReady() {
 		klog.FromContext(ctx).Info("Network imports a Neutron network", "networkID", result.Network.ID, "subnetID", result.Subnet.ID)
-		c.observeTimeToReady(network)
+		stopwatch()
 		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonImported,
 			"Imported Neutron network %s with subnet %s (%s), read-only", result.Network.ID, result.Subnet.ID, result.Subnet.Summary())
 	}

@@ -57,10 +57,16 @@ func (r *readyClock) saw(network *samplecrdv1.Network) {
 	r.waiting[key] = w
 }
 
-// observeTimeToReady records how long network, just made Ready, waited for it.
-func (c *Controller) observeTimeToReady(network *samplecrdv1.Network) {
-	if change, waited, ok := c.readyClock.ready(network); ok {
-		c.metrics.ObserveTimeToReady(change, waited)
+// readyStopwatch returns what records, once network has been made Ready, how long it
+// waited. Take it before the status write: the informer ends the wait as soon as it
+// delivers the write, which can be before the writer hears back.
+func (c *Controller) readyStopwatch(network *samplecrdv1.Network) (stop func()) {
+	change, since, ok := c.readyClock.waitOf(network)
+	return func() {
+		if ok {
+			c.metrics.ObserveTimeToReady(change, c.now().Sub(since))
+			c.readyClock.forget(cache.MetaObjectToName(network))
+		}
 	}
 }
 
@@ -71,16 +77,14 @@ func (r *readyClock) forget(key cache.ObjectName) {
 	delete(r.waiting, key)
 }
 
-// ready ends the wait of network, made Ready for its generation now, and returns what it
-// waited for and how long; ok is false when no wait for this generation was seen.
-func (r *readyClock) ready(network *samplecrdv1.Network) (change string, waited time.Duration, ok bool) {
-	key := cache.MetaObjectToName(network)
+// waitOf returns what network, not Ready yet, waits for and since when; ok is false when
+// no wait for its generation was seen.
+func (r *readyClock) waitOf(network *samplecrdv1.Network) (change string, since time.Time, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	w, found := r.waiting[key]
+	w, found := r.waiting[cache.MetaObjectToName(network)]
 	if !found || w.generation != network.Generation {
-		return "", 0, false
+		return "", time.Time{}, false
 	}
-	delete(r.waiting, key)
-	return w.change, r.now().Sub(w.since), true
+	return w.change, w.since, true
 }

@@ -6,10 +6,13 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // series returns the samples of the metric family name, keyed by their label values
@@ -109,6 +112,10 @@ func TestReadyClock(t *testing.T) {
 	start := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 	clock := &fakeClock{t: start.Add(300 * time.Millisecond)}
 	r := newReadyClock(clock.now)
+	waited := func(n *samplecrdv1.Network) (string, time.Duration, bool) {
+		change, since, ok := r.waitOf(n)
+		return change, clock.t.Sub(since), ok
+	}
 
 	// Seen at once: counted from when it was seen.
 	live := newNetwork("live", "10.0.0.0/24", "")
@@ -116,37 +123,41 @@ func TestReadyClock(t *testing.T) {
 	r.saw(live)
 	clock.t = clock.t.Add(2 * time.Second)
 	r.saw(live) // an update of the same generation does not restart the wait
-	if change, waited, ok := r.ready(live); !ok || change != metrics.ChangeCreate || waited != 2*time.Second {
-		t.Errorf("live create: ready = %q %v %v, want create 2s true", change, waited, ok)
-	}
-	if _, _, ok := r.ready(live); ok {
-		t.Error("a second ready of the same generation was timed again")
+	if change, d, ok := waited(live); !ok || change != metrics.ChangeCreate || d != 2*time.Second {
+		t.Errorf("live create: waited %q %v %v, want create 2s true", change, d, ok)
 	}
 
 	// Created while no controller watched: counted from its creationTimestamp.
 	late := newNetwork("late", "10.0.1.0/24", "")
 	late.CreationTimestamp = metav1.NewTime(clock.t.Add(-time.Minute))
 	r.saw(late)
-	if change, waited, ok := r.ready(late); !ok || change != metrics.ChangeCreate || waited != time.Minute {
-		t.Errorf("late create: ready = %q %v %v, want create 1m0s true", change, waited, ok)
+	if change, d, ok := waited(late); !ok || change != metrics.ChangeCreate || d != time.Minute {
+		t.Errorf("late create: waited %q %v %v, want create 1m0s true", change, d, ok)
 	}
 
 	// A spec change of a Ready Network: counted from when the new generation was seen.
 	changed := withReady(newNetwork("changed", "10.0.2.0/24", ""), 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
 	changed.CreationTimestamp = metav1.NewTime(start.Add(-time.Hour))
 	r.saw(changed)
+	if _, _, ok := r.waitOf(changed); ok {
+		t.Error("a Ready Network waits")
+	}
 	changed.Generation = 2
 	r.saw(changed)
 	clock.t = clock.t.Add(500 * time.Millisecond)
-	if change, waited, ok := r.ready(changed); !ok || change != metrics.ChangeUpdate || waited != 500*time.Millisecond {
-		t.Errorf("update: ready = %q %v %v, want update 500ms true", change, waited, ok)
+	if change, d, ok := waited(changed); !ok || change != metrics.ChangeUpdate || d != 500*time.Millisecond {
+		t.Errorf("update: waited %q %v %v, want update 500ms true", change, d, ok)
+	}
+	older := changed.DeepCopy()
+	older.Generation = 1
+	if _, _, ok := r.waitOf(older); ok {
+		t.Error("generation 1 of a Network waiting at generation 2 was found waiting")
 	}
 
 	// Ready as delivered (the standby's view), or deleted: no wait left behind.
-	other := newNetwork("other", "10.0.3.0/24", "")
-	other.CreationTimestamp = metav1.NewTime(clock.t)
-	r.saw(other)
-	r.saw(withReady(other, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned))
+	for _, n := range []*samplecrdv1.Network{live, late, changed} {
+		r.saw(withReady(n, n.Generation, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned))
+	}
 	gone := newNetwork("gone", "10.0.4.0/24", "")
 	gone.CreationTimestamp = metav1.NewTime(clock.t)
 	r.saw(gone)
@@ -178,5 +189,55 @@ func TestTimeToReadyObservedOnce(t *testing.T) {
 	}
 	if s, ok := got[metrics.ChangeUpdate]; !ok || s.GetHistogram().GetSampleCount() != 0 {
 		t.Errorf("time_to_ready{change=update} = %v (present %v), want present at 0", s, ok)
+	}
+}
+
+// TestTimeToReadyAfterARetry: a Network that failed first is timed from when it was seen,
+// when a retry makes it Ready.
+func TestTimeToReadyAfterARetry(t *testing.T) {
+	n := newNetwork("retried", "10.0.0.0/24", "")
+	n.CreationTimestamp = metav1.NewTime(time.Now())
+	f := newFixture(t, n)
+	f.startLeading()
+	f.controller.handleAdd(n, false)
+	f.neutron.FailWith("create network", &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"})
+	if err := f.sync(n); err == nil {
+		t.Fatal("the first sync did not fail")
+	}
+	failed := f.refresh(n.Namespace, n.Name)
+	f.controller.handleUpdate(n, failed)
+	f.neutron.FailWith("create network", nil)
+	if err := f.sync(failed); err != nil {
+		t.Fatal(err)
+	}
+	if c := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
+		t.Errorf("time_to_ready{change=create} count = %d after a retry made the Network Ready, want 1", c)
+	}
+}
+
+// TestTimeToReadyWhenTheInformerIsFirst: the informer may deliver the Ready status, and end
+// the wait, before the worker hears back from its write; the wait still counts, once.
+func TestTimeToReadyWhenTheInformerIsFirst(t *testing.T) {
+	n := newNetwork("raced", "10.0.0.0/24", "")
+	n.CreationTimestamp = metav1.NewTime(time.Now())
+	f := newFixture(t, n)
+	f.startLeading()
+	f.controller.handleAdd(n, false)
+	delivered := 0
+	f.client.PrependReactor("update", "networks", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		if written := action.(k8stesting.UpdateAction).GetObject().(*samplecrdv1.Network); action.GetSubresource() == "status" && written.IsReady() {
+			f.controller.readyClock.saw(written)
+			delivered++
+		}
+		return false, nil, nil
+	})
+	if err := f.sync(n); err != nil {
+		t.Fatal(err)
+	}
+	if delivered != 1 {
+		t.Fatalf("the Ready status write was delivered %d times before the worker heard back, want 1", delivered)
+	}
+	if c := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
+		t.Errorf("time_to_ready{change=create} count = %d, want 1", c)
 	}
 }

@@ -23,12 +23,13 @@ func (c *Controller) recordReady(ctx context.Context, network *samplecrdv1.Netwo
 	setRealized(status, net, subnet)
 	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
 		fmt.Sprintf("Neutron network %s with subnet %s (%s)", net.ID, subnet.ID, subnet.Summary()))
+	stopwatch := c.readyStopwatch(network)
 	if err := c.writeStatus(ctx, network, status); err != nil {
 		return err
 	}
 	if !network.IsReady() {
 		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetID", subnet.ID)
-		c.observeTimeToReady(network)
+		stopwatch()
 		c.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonProvisioned,
 			"Neutron network %s and subnet %s match the spec", net.ID, subnet.ID)
 	}

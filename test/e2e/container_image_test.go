@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,6 +221,10 @@ func TestContainerImage(t *testing.T) {
 	scraped := CheckSecureMetrics(t, metricsURL, reader, other)
 	if !strings.Contains(scraped, "network_controller_leader 1") {
 		t.Errorf("the container leads but its metrics do not say so:\n%s", LastLines(scraped, 10))
+	}
+	// It authenticated with Keystone once at startup.
+	if m := regexp.MustCompile(`(?m)^network_controller_keystone_token_requests_total\{outcome="ok"\} (\d+)$`).FindStringSubmatch(scraped); m == nil || m[1] == "0" {
+		t.Errorf("network_controller_keystone_token_requests_total{outcome=\"ok\"} = %v, want at least 1", m)
 	}
 
 	n := CreateNetwork(t, ns, "image-net", "10.76.0.0/24", "")

@@ -143,6 +143,26 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 		return err
 	})
 
+	// What the two Networks leave in the series the alerts and the dashboard read.
+	Eventually(t, 30*time.Second, 500*time.Millisecond, "both Networks counted Ready and timed", func() error {
+		for expr, want := range map[string]string{
+			`network_controller_networks{job="` + scrapeJob + `",status="True",reason="Provisioned"}`:         "2",
+			`network_controller_networks{job="` + scrapeJob + `",status="False",reason="NeutronUnavailable"}`: "0",
+			`network_controller_time_to_ready_seconds_count{job="` + scrapeJob + `",change="create"}`:         "2",
+			`network_controller_leader{job="` + scrapeJob + `"}`:                                              "1",
+			`network_controller_keystone_token_requests_total{job="` + scrapeJob + `",outcome="unavailable"}`: "0",
+		} {
+			samples, err := prom.Query(expr)
+			if err != nil {
+				return err
+			}
+			if len(samples) != 1 || samples[0].Value[1] != want {
+				all, _ := prom.Query(`{__name__=~"network_controller_(time_to_ready_seconds_count|networks)"}`)
+				return fmt.Errorf("%s = %v, want %s; all: %v", expr, samples, want, all)
+			}
+		}
+		return nil
+	})
 	checkDashboardQueries(t, prom)
 	checkAlertExpressions(t, prom, rules)
 
