@@ -54,6 +54,13 @@ type fixture struct {
 
 func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 	t.Helper()
+	return newFixtureInProject(t, "", objects...)
+}
+
+// newFixtureInProject is newFixture with the controller's own cloud in projectID (""
+// for a Neutron without authentication).
+func newFixtureInProject(t *testing.T, projectID string, objects ...*samplecrdv1.Network) *fixture {
+	t.Helper()
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(cancel)
@@ -67,9 +74,9 @@ func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 	networkInformer := factory.Samplecrd().V1().Networks()
 	driver := neutronfake.New()
 
-	// The controller's own cloud is this fake Neutron without authentication; no Network
-	// of these tests names credentials.
-	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver}}, noSecrets{}, nil)
+	// The controller's own cloud is this fake Neutron; no Network of these tests names
+	// credentials.
+	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver, ProjectID: projectID}}, noSecrets{}, nil)
 	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, metrics.New(), Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,
@@ -257,6 +264,7 @@ func wantReady(gateway string) func(*testing.T, *samplecrdv1.Network) {
 		if got.Status.NetworkID == "" || got.Status.SubnetID == "" || got.Status.Gateway != gateway || got.Status.ObservedGeneration != got.Generation {
 			t.Errorf("status = %+v, want both IDs, gateway %s, observedGeneration %d", got.Status, gateway, got.Generation)
 		}
+		wantProgressConditions(t, got)
 	}
 }
 
@@ -267,6 +275,7 @@ func wantNotReady(reason, inMessage string) func(*testing.T, *samplecrdv1.Networ
 		if c.Status != metav1.ConditionFalse || c.Reason != reason || !strings.Contains(c.Message, inMessage) {
 			t.Errorf("Ready = %s/%s %q, want False/%s mentioning %q", c.Status, c.Reason, c.Message, reason, inMessage)
 		}
+		wantProgressConditions(t, got)
 	}
 }
 

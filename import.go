@@ -56,7 +56,7 @@ func (c *Controller) recordImport(ctx context.Context, network *samplecrdv1.Netw
 		return c.recordFailure(ctx, network, result.Network.ID, &importError{result: result})
 	}
 	stopwatch := c.readyStopwatch(network)
-	if err := c.writeStatus(ctx, network, importedStatus(network, result)); err != nil {
+	if _, err := c.writeStatus(ctx, network, importedStatus(network, result)); err != nil {
 		return err
 	}
 	if !network.IsReady() {
@@ -83,6 +83,7 @@ func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *
 	setRealized(status, result.Network, result.Subnet)
 	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonImported,
 		fmt.Sprintf("Imported Neutron network %s with subnet %s (%s)", result.Network.ID, result.Subnet.ID, result.Subnet.Summary()))
+	setSettled(status)
 	return status
 }
 

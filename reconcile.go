@@ -15,7 +15,8 @@ import (
 // difference between the two, the calls that remove it, then status. A Network whose
 // status, spec and Neutron side agree costs no Neutron call and no API write.
 //
-// A create is POST network, PUT its tags, POST subnet, then one status write. The steps
+// A create is a status write marking it Reconciling (folded into the project's write when
+// there is one), POST network, PUT its tags, POST subnet, then the Ready write. The steps
 // are ordered so that a crash, or a reply lost on the way back, between any two of them is
 // repaired by the next run without creating anything twice:
 //
@@ -74,6 +75,9 @@ func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return c.recordFailure(ctx, network, observed.Network.ID, &invalidSpecError{err: errors.New(changes.Immutable)})
 	}
 
+	if network, err = c.recordProgress(ctx, network, changes); err != nil {
+		return err
+	}
 	net, subnet, err := c.apply(ctx, store, network, owner, desired, observed, changes)
 	if err != nil {
 		// The status names the network, so it tells what exists while the subnet waits.

@@ -23,8 +23,9 @@ func (c *Controller) recordReady(ctx context.Context, network *samplecrdv1.Netwo
 	setRealized(status, net, subnet)
 	setReady(status, network.Generation, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
 		fmt.Sprintf("Neutron network %s with subnet %s (%s)", net.ID, subnet.ID, subnet.Summary()))
+	setSettled(status)
 	stopwatch := c.readyStopwatch(network)
-	if err := c.writeStatus(ctx, network, status); err != nil {
+	if _, err := c.writeStatus(ctx, network, status); err != nil {
 		return err
 	}
 	if !network.IsReady() {
@@ -48,7 +49,7 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 	}
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
 	changed := old == nil || old.Reason != reason || old.Message != message || old.ObservedGeneration != network.Generation
-	if werr := c.writeStatus(ctx, network, failedStatus(network, networkID, reason, message)); werr != nil {
+	if _, werr := c.writeStatus(ctx, network, failedStatus(network, networkID, reason, message)); werr != nil {
 		return errors.Join(err, werr)
 	}
 	terminal := samplecrdv1.IsTerminalReason(reason)
@@ -63,7 +64,7 @@ func (c *Controller) recordFailure(ctx context.Context, network *samplecrdv1.Net
 }
 
 // failedStatus returns the Network's status with Ready=False for reason, naming networkID
-// when a network exists.
+// when a network exists, and Stalled (terminal reason) or Reconciling (retried) with it.
 func failedStatus(network *samplecrdv1.Network, networkID, reason, message string) *samplecrdv1.NetworkStatus {
 	status := network.Status.DeepCopy()
 	status.ObservedGeneration = network.Generation
@@ -71,6 +72,11 @@ func failedStatus(network *samplecrdv1.Network, networkID, reason, message strin
 		status.NetworkID = networkID
 	}
 	setReady(status, network.Generation, metav1.ConditionFalse, reason, message)
+	if samplecrdv1.IsTerminalReason(reason) {
+		setStalled(status, network.Generation, reason, message)
+	} else {
+		setReconciling(status, network.Generation, reason, message)
+	}
 	return status
 }
 
@@ -86,15 +92,16 @@ func setReady(status *samplecrdv1.NetworkStatus, generation int64, s metav1.Cond
 }
 
 // writeStatus writes status through the status subresource on a copy of network, only
-// when it differs from what network already has.
-func (c *Controller) writeStatus(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) error {
+// when it differs from what network already has, and returns the Network as it now is.
+func (c *Controller) writeStatus(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) (*samplecrdv1.Network, error) {
 	if equality.Semantic.DeepEqual(network.Status, *status) {
-		return nil
+		return network, nil
 	}
 	updated := network.DeepCopy()
 	updated.Status = *status
-	if _, err := c.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: fieldManager}); err != nil {
-		return fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
+	written, err := c.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: fieldManager})
+	if err != nil {
+		return nil, fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
-	return nil
+	return written, nil
 }

@@ -65,6 +65,7 @@ func wantImported(id, subnetID, gateway string) func(*testing.T, *samplecrdv1.Ne
 		if len(got.Finalizers) != 0 {
 			t.Errorf("finalizers = %q, want none: deleting an import deletes nothing", got.Finalizers)
 		}
+		wantProgressConditions(t, got)
 	}
 }
 

@@ -119,7 +119,7 @@ func retentionCases() []syncCase {
 		name:       "new Network with Retain: the policy rides in the create's tag call",
 		object:     withDeletionPolicy(newNetwork("keeper", "10.30.7.0/24", ""), samplecrdv1.DeletionPolicyRetain),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
@@ -136,7 +136,7 @@ func retentionCases() []syncCase {
 			addTags(d, "net-of-switched", foreignTag)
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"tag network"},
 		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {

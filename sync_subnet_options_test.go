@@ -22,7 +22,7 @@ func subnetOptionCases() []syncCase {
 		name:       "new Network with DNS servers, routes and DHCP off: all in the subnet's create, no extra call",
 		object:     withSubnetOptions(newNetwork("options", "10.30.0.0/24", ""), []string{"10.30.0.3", "10.30.0.2"}, routes, &off),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -41,7 +41,7 @@ func subnetOptionCases() []syncCase {
 		name:       "new Network without the fields: Neutron's defaults sent in the create",
 		object:     newNetwork("defaults", "10.31.0.0/24", ""),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -63,7 +63,7 @@ func subnetOptionCases() []syncCase {
 		object:     withGeneration(withSubnetOptions(realizedNetwork("dns", "10.30.0.0/24", ""), []string{"10.30.0.2", "10.30.0.3"}, nil, nil), 2),
 		neutron:    putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.DNSNameservers = []string{"10.30.0.3", "10.30.0.2"} }),
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -76,7 +76,7 @@ func subnetOptionCases() []syncCase {
 		object:     withGeneration(withSubnetOptions(realizedNetwork("routes", "10.30.0.0/24", ""), nil, routes[:1], nil), 2),
 		neutron:    putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.HostRoutes = neutronRoutes }),
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -89,7 +89,7 @@ func subnetOptionCases() []syncCase {
 		object:     withGeneration(withSubnetOptions(realizedNetwork("dhcp", "10.30.0.0/24", ""), nil, nil, &off), 2),
 		neutron:    putRealizedWith("10.30.0.0/24", nil),
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {

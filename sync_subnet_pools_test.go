@@ -19,7 +19,7 @@ func subnetPoolCases() []syncCase {
 		name:       "new Network with pools and no gateway: both in the subnet's create, gateway_ip null",
 		object:     withPools(withGatewayMode(newNetwork("isolated", "10.40.0.0/24", ""), samplecrdv1.GatewayModeNone), pools),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -44,7 +44,7 @@ func subnetPoolCases() []syncCase {
 		object:     withGeneration(withGatewayMode(realizedNetwork("to-none", "10.40.0.0/24", ""), samplecrdv1.GatewayModeNone), 2),
 		neutron:    putRealizedWith("10.40.0.0/24", nil),
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal GatewayUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
@@ -61,7 +61,7 @@ func subnetPoolCases() []syncCase {
 			s.GatewayIP, s.AllocationPools = "", []neutron.Pool{{Start: "10.40.0.1", End: "10.40.0.254"}}
 		}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal GatewayUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -92,7 +92,7 @@ func subnetPoolCases() []syncCase {
 		name:       "new IPv6 slaac Network: both modes in the subnet's create",
 		object:     withIPv6Modes(newNetwork("slaac", "2001:db8:40::/64", ""), samplecrdv1.IPv6ModeSLAAC, samplecrdv1.IPv6ModeSLAAC),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {

@@ -139,10 +139,10 @@ func checkOutcome(t *testing.T, which, want string, err error) {
 // specCases realize a spec, or change Neutron to a changed spec, or fail to.
 func specCases() []syncCase {
 	return []syncCase{{
-		name:       "new Network: finalizer, POST network, PUT tags, POST subnet, one status write",
+		name:       "new Network: finalizer, Reconciling, POST network, PUT tags, POST subnet, Ready",
 		object:     newNetwork("fresh", "192.168.0.0/16", "192.168.0.1"),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
@@ -176,7 +176,7 @@ func specCases() []syncCase {
 			putRealized(d, owner, "192.168.0.0/16", "192.168.0.1")
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal GatewayUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
@@ -191,7 +191,7 @@ func specCases() []syncCase {
 		name:        "new Network with an MTU: created with it, status shows it",
 		object:      withMTU(newNetwork("jumbo", "10.12.0.0/24", ""), 1400),
 		want:        succeeds,
-		wantWrites:  []string{writeFinalizer, writeStatus},
+		wantWrites:  []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:   []string{"create network", "tag network", "create subnet"},
 		wantEvents:  []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: wantNetworkMTU("", 1400),
@@ -206,7 +206,7 @@ func specCases() []syncCase {
 			d.PutNetwork(n)
 		},
 		want:        succeeds,
-		wantWrites:  []string{writeStatus},
+		wantWrites:  []string{writeStatus, writeStatus},
 		wantCalls:   []string{"update network"},
 		wantEvents:  []string{"Normal NetworkUpdated", "Normal Provisioned"},
 		wantNeutron: wantNetworkMTU("net-of-resized", 1300),
@@ -217,7 +217,7 @@ func specCases() []syncCase {
 		before: failWith(&neutron.Error{Op: "create network", Kind: neutron.KindRejected, Code: 400, Type: "InvalidInput",
 			Message: "Invalid input for operation: Requested MTU is too big, maximum is 1450."}),
 		want:       stops,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network"},
 		wantEvents: []string{"Warning InvalidSpec"},
 		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "Requested MTU is too big, maximum is 1450"),
@@ -226,7 +226,7 @@ func specCases() []syncCase {
 		object:     newNetwork("flaky", "10.2.0.0/24", ""),
 		before:     failWith(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}),
 		want:       retries,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network"},
 		wantEvents: []string{"Warning NeutronUnavailable"},
 		wantObject: wantNotReady(samplecrdv1.ReasonNeutronUnavailable, "connection refused"),
@@ -235,7 +235,7 @@ func specCases() []syncCase {
 		object:     newNetwork("rejected", "10.3.0.0/24", ""),
 		before:     failWith(&neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Invalid input"}),
 		want:       stops,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -265,7 +265,7 @@ func specCases() []syncCase {
 		name:       "longest valid name and namespace: Neutron fields within 255 characters",
 		object:     newNetworkIn(strings.Repeat("n", 63), strings.Repeat("a", 253), "10.11.0.0/24"),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -46,13 +47,19 @@ func (c *Controller) pinnedProject(network *samplecrdv1.Network) (string, bool) 
 
 // recordProject writes the Network's project into its status before anything is created
 // in it, so that a later change of credentials can be checked against it even if this
-// process dies right after the create.
+// process dies right after the create. A Network with nothing in Neutron yet is marked
+// Reconciling in the same write: its create follows, and needs no write of its own.
 func (c *Controller) recordProject(ctx context.Context, network *samplecrdv1.Network, projectID string) (*samplecrdv1.Network, error) {
 	if projectID == "" || network.Status.ProjectID == projectID {
 		return network, nil
 	}
 	updated := network.DeepCopy()
 	updated.Status.ProjectID = projectID
+	if !network.IsImported() && network.Status.NetworkID == "" && !isReconciling(network) {
+		reason, message := progressOf(neutron.Changes{CreateNetwork: true})
+		updated.Status.ObservedGeneration = network.Generation
+		setReconciling(&updated.Status, network.Generation, reason, message)
+	}
 	updated, err := c.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: fieldManager})
 	if err != nil {
 		return nil, fmt.Errorf("recording project %s in the status of Network %s/%s: %w", projectID, network.Namespace, network.Name, err)
