@@ -17,8 +17,8 @@
 # the image's builder (CGO_ENABLED=0, -trimpath), whose Go build cache the image build then
 # reuses. The image and the base images are removed on exit.
 #
-# Debian's prometheus package (TestMonitoringOnPrometheus) is installed by
-# hack/prometheus.sh when missing.
+# Debian's prometheus package (TestMonitoringOnPrometheus) and lua5.1 (the Argo CD health
+# check, TestGitOpsHealth) are installed by hack/prometheus.sh and hack/lua.sh when missing.
 #
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
@@ -98,8 +98,10 @@ if wants_image "$@"; then
   image_pid=$!
 fi
 
-# Debian's prometheus for TestMonitoringOnPrometheus; apt's output goes to stderr.
+# Debian's prometheus for TestMonitoringOnPrometheus, and its Lua 5.1 for the Argo CD
+# health check (TestGitOpsHealth); apt's output goes to stderr.
 hack/prometheus.sh install >&2
+hack/lua.sh install >&2
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
