@@ -4,8 +4,10 @@ import (
 	"context"
 	"slices"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -32,7 +34,15 @@ func (c *Controller) recordProgress(ctx context.Context, network *samplecrdv1.Ne
 	status.ObservedGeneration = network.Generation
 	reason, message := progressOf(changes)
 	setReconciling(status, network.Generation, reason, message)
-	return c.writeStatus(ctx, network, status)
+	written, err := c.writeStatus(ctx, network, status)
+	if apierrors.IsConflict(err) {
+		// The cache is behind a newer write, most often this mark made by a run that was
+		// deferred a moment ago. The mark only tells; the work goes on without it, as it
+		// would have before there was one.
+		klog.FromContext(ctx).V(4).Info("Not marking the Network Reconciling: the cache is behind the stored object", "err", err)
+		return network, nil
+	}
+	return written, err
 }
 
 // progressOf says what changes are about, for the Reconciling condition.

@@ -262,6 +262,24 @@ func specCases() []syncCase {
 		want:       conflicts,
 		wantWrites: []string{writeFinalizer},
 	}, {
+		name:   "Reconciling mark conflicts (the cache behind a deferred run's mark): the create goes on",
+		object: newNetwork("behind", "10.10.1.0/24", ""),
+		before: func(f *fixture) {
+			conflicted := false
+			f.client.PrependReactor("update", "networks", func(a core.Action) (bool, runtime.Object, error) {
+				if a.GetSubresource() != "status" || conflicted {
+					return false, nil, nil
+				}
+				conflicted = true
+				return true, nil, apierrors.NewConflict(samplecrdv1.Resource("networks"), "behind", errors.New("the object has been modified"))
+			})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "create subnet"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
+		wantObject: wantReady("10.10.1.1"),
+	}, {
 		name:       "longest valid name and namespace: Neutron fields within 255 characters",
 		object:     newNetworkIn(strings.Repeat("n", 63), strings.Repeat("a", 253), "10.11.0.0/24"),
 		want:       succeeds,
