@@ -23,7 +23,7 @@ func (c *Controller) apply(ctx context.Context, store *neutron.Store, network *s
 	}
 
 	for _, dup := range changes.DeleteNetworks {
-		c.recordDuplicateDeleted(ctx, network, "network", dup.ID, observed.Network.ID, store.DeleteNetwork(ctx, dup.ID))
+		c.recordDuplicateDeleted(ctx, network, "network", dup.ID, observed.Network.ID, store.DeleteNetwork(ctx, owner.UID, dup.ID))
 	}
 	if net, err = c.applyNetwork(ctx, store, network, owner, desired, observed, changes); err != nil {
 		return net, neutron.Subnet{}, err

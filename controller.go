@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -54,6 +55,9 @@ type Config struct {
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
 	// namespace with user changes first (fairqueue): the baseline for measuring.
 	FIFOQueue bool
+	// EventTarget is the object Events about the controller itself, not about one
+	// Network, are recorded on (the leader election Lease); nil: only the log has them.
+	EventTarget runtime.Object
 }
 
 // Controller makes the Neutron side of every Network object match its spec.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -60,10 +61,33 @@ func isImportReason(reason string) bool {
 	return false
 }
 
-// explain maps an error to a Ready reason and a message for the user; whether retrying can
-// help follows from the reason (samplecrdv1.IsTerminalReason). An empty reason means err is
-// not about Neutron or the spec.
+// maxMessageLength bounds a condition's message and an Event's: well under the CRD's
+// 32768 and the 1024 an Event keeps, whatever a tenant's Secret or Neutron's answer holds.
+const maxMessageLength = 1000
+
+// explain maps an error to a Ready reason and a message for the user, at most
+// maxMessageLength bytes; whether retrying can help follows from the reason
+// (samplecrdv1.IsTerminalReason). An empty reason means err is not about Neutron or the
+// spec.
 func explain(err error) (reason, message string) {
+	reason, message = explainAtLength(err)
+	return reason, truncate(message, maxMessageLength)
+}
+
+// truncate cuts s to at most limit bytes, on a rune boundary, and says it was cut.
+func truncate(s string, limit int) string {
+	const cut = " […]"
+	if len(s) <= limit {
+		return s
+	}
+	end := limit - len(cut)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + cut
+}
+
+func explainAtLength(err error) (reason, message string) {
 	var invalid *invalidSpecError
 	if errors.As(err, &invalid) {
 		return samplecrdv1.ReasonInvalidSpec, invalid.Error()
@@ -78,6 +102,11 @@ func explain(err error) (reason, message string) {
 	var ne *neutron.Error
 	if !errors.As(err, &ne) {
 		return "", ""
+	}
+	if ne.Service == "keystone" && ne.Kind == neutron.KindUnavailable {
+		// The controller's own credentials, refused for now and asked again later, or a
+		// Keystone that does not answer a renewal.
+		return samplecrdv1.ReasonKeystoneUnavailable, fmt.Sprintf("%s (%s); retrying with backoff", ne.Message, ne.Op)
 	}
 	if neutron.IsCredentialsRefused(err) {
 		return samplecrdv1.ReasonCredentialsRejected, fmt.Sprintf("%s (%s); give the Network working credentials: update its Secret (the controller's own clouds.yaml is read at startup)", ne.Message, ne.Op)

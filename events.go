@@ -13,4 +13,6 @@ const (
 	reasonNeutronDeleted   = "NeutronDeleted"
 	reasonNeutronRetained  = "NeutronRetained"
 	reasonNeutronDrift     = "NeutronDrift"
+	// On the controller's own object (Config.EventTarget), not on a Network.
+	reasonOrphanCollectionHalted = "OrphanCollectionHalted"
 )

@@ -40,19 +40,43 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 }
 
 // finalizeDelete deletes the Neutron side. Neutron deletes a network's subnets with it,
-// so this is one DELETE per network.
+// so this is one DELETE per network. A network that status names but that does not carry
+// this Network's marks is left alone: status is a hint, not a proof of ownership.
 func (c *Controller) finalizeDelete(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
-	deleted, err := store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+	res, err := store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
 	if err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
-	klog.FromContext(ctx).V(2).Info("Deleted Neutron networks with their subnets", "networkIDs", deleted)
+	klog.FromContext(ctx).V(2).Info("Deleted Neutron networks with their subnets", "networkIDs", res.Deleted)
+	if len(res.NotOwned) > 0 {
+		if network, err = c.recordNotOwned(ctx, network, res.NotOwned); err != nil {
+			return err
+		}
+	}
 	if removed, err := c.removeFinalizer(ctx, network); !removed {
 		return err
 	}
 	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer")
 	c.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
 	return nil
+}
+
+// recordNotOwned records, in the Ready condition and a Warning Event, the networks status
+// named that deleting the Network left untouched, and returns the Network as written.
+func (c *Controller) recordNotOwned(ctx context.Context, network *samplecrdv1.Network, nets []neutron.Network) (*samplecrdv1.Network, error) {
+	ids := make([]string, 0, len(nets))
+	for _, n := range nets {
+		ids = append(ids, n.ID)
+	}
+	message := fmt.Sprintf("status named Neutron network %s, which does not carry this Network's marks (this cluster's description and the Network's UID); "+
+		"left it untouched and deleted only what this Network owns", strings.Join(ids, ", "))
+	klog.FromContext(ctx).Info("Left a Neutron network status named untouched: it is not this Network's", "networkIDs", ids)
+	written, err := c.writeStatus(ctx, network, failedStatus(network, "", samplecrdv1.ReasonNeutronResourceNotOwned, message))
+	if err != nil {
+		return nil, err
+	}
+	c.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonNeutronResourceNotOwned, message)
+	return written, nil
 }
 
 // finalizeRetain keeps the Neutron side and releases it from the cluster (see

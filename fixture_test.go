@@ -76,7 +76,7 @@ func newFixtureInProject(t *testing.T, projectID string, objects ...*samplecrdv1
 
 	// The controller's own cloud is this fake Neutron; no Network of these tests names
 	// credentials.
-	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver, ProjectID: projectID}}, noSecrets{}, nil)
+	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}}}, noSecrets{}, nil)
 	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, metrics.New(), Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,

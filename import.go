@@ -29,13 +29,13 @@ func (c *Controller) reconcileImport(ctx context.Context, network *samplecrdv1.N
 	}
 	// Credentials of another project than before are no harm here, unlike for a created
 	// network: nothing was made in the first one. The import is looked up again.
-	moved := network.Status.ProjectID != tenant.ProjectID
-	if network, err = c.recordProject(ctx, network, tenant.ProjectID); err != nil {
+	moved := network.Status.ProjectID != tenant.Place.ProjectID
+	if network, err = c.recordProject(ctx, network, tenant.Place); err != nil {
 		return err
 	}
 
 	ref := importRefOf(network)
-	result, found := c.importFindings.take(network, tenant.ProjectID)
+	result, found := c.importFindings.take(network, tenant.Place)
 	if !found {
 		if importSettled(network) && !moved {
 			return nil
@@ -98,7 +98,7 @@ func (c *Controller) recheckImports(ctx context.Context, logger klog.Logger, pro
 	}
 	visible, err := project.Store.ListVisible(ctx, refs)
 	if err != nil {
-		logger.Info("Skipping the imports of a project until the next Neutron resync", "projectID", project.ID, "err", err)
+		logger.Info("Skipping the imports of a project until the next Neutron resync", "place", project.Place.String(), "err", err)
 		return 0
 	}
 	queued := 0
@@ -108,7 +108,7 @@ func (c *Controller) recheckImports(ctx context.Context, logger klog.Logger, pro
 			continue
 		}
 		logger.V(2).Info("Imported Neutron network changed", "network", klog.KObj(network), "networkID", result.Network.ID, "problem", result.Message)
-		c.importFindings.put(network, project.ID, result)
+		c.importFindings.put(network, project.Place, result)
 		c.workqueue.addFor(cache.MetaObjectToName(network), fairqueue.Resync)
 		queued++
 	}

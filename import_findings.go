@@ -11,8 +11,8 @@ import (
 )
 
 // importFindings hands what the Neutron resync found for an import to the worker that
-// records it. A finding is for one object, generation and project: anything else is
-// looked up again.
+// records it. A finding is for one object, generation and Place: anything else is looked
+// up again.
 type importFindings struct {
 	mu    sync.Mutex
 	byKey map[cache.ObjectName]importFinding
@@ -21,27 +21,27 @@ type importFindings struct {
 type importFinding struct {
 	uid        types.UID
 	generation int64
-	projectID  string
+	place      neutron.Place
 	result     neutron.ImportResult
 }
 
-func (f *importFindings) put(network *samplecrdv1.Network, projectID string, result neutron.ImportResult) {
+func (f *importFindings) put(network *samplecrdv1.Network, place neutron.Place, result neutron.ImportResult) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byKey == nil {
 		f.byKey = map[cache.ObjectName]importFinding{}
 	}
-	f.byKey[cache.MetaObjectToName(network)] = importFinding{uid: network.UID, generation: network.Generation, projectID: projectID, result: result}
+	f.byKey[cache.MetaObjectToName(network)] = importFinding{uid: network.UID, generation: network.Generation, place: place, result: result}
 }
 
-// take returns, and forgets, the finding for the Network as it is now, in projectID.
-func (f *importFindings) take(network *samplecrdv1.Network, projectID string) (neutron.ImportResult, bool) {
+// take returns, and forgets, the finding for the Network as it is now, in place.
+func (f *importFindings) take(network *samplecrdv1.Network, place neutron.Place) (neutron.ImportResult, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	key := cache.MetaObjectToName(network)
 	found, ok := f.byKey[key]
 	delete(f.byKey, key)
-	if !ok || found.uid != network.UID || found.generation != network.Generation || found.projectID != projectID {
+	if !ok || found.uid != network.UID || found.generation != network.Generation || found.place != place {
 		return neutron.ImportResult{}, false
 	}
 	return found.result, true

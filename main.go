@@ -13,6 +13,7 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"golang.org/x/time/rate"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/metadata"
@@ -108,20 +109,26 @@ func run(opts options) error {
 		probes.SetLeading(leading)
 		m.SetLeader(leading)
 	}
-	observe := neutronObserver(m, probes.ObserveNeutronCall)
+	// Readiness follows the controller's own cloud only: a tenant's unreachable Neutron
+	// is that tenant's Networks' condition, not a reason to take this pod out of service.
+	observeOwn := neutronObserver(m, probes.ObserveNeutronCall)
+	observeTenant := neutronObserver(m, func(error) {})
 	// One ceiling for every credential's client together, and a budget per project.
 	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
 	budgets := neutron.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
 	limitsOf := func(projectID string) neutron.RateLimits {
 		return neutron.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
 	}
-	own, err := connectOwnCloud(startupCtx, opts, observe, m.ObserveKeystoneTokenRequest)
+	own, err := connectOwnCloud(startupCtx, opts, neutron.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
 	if err != nil {
 		return err
 	}
 	if own != nil {
-		own.Driver.(*neutron.Client).LimitRate(limitsOf(own.ProjectID))
-		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "projectID", own.ProjectID)
+		client := own.Driver.(*neutron.Client)
+		client.LimitRate(limitsOf(own.Place.ProjectID))
+		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
+		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
+			"projectID", own.Place.ProjectID, "region", own.Place.Region)
 	} else {
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "ownCloud", false)
 	}
@@ -139,18 +146,20 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
+	tenantHooks := neutron.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest,
+		Gate: tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld)}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
 		Allowed:            allowed,
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, tenancy.NewWatchedSecrets(secretInformers, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
-		client, projectID, err := neutron.ConnectKeystone(ctx, creds, observe, m.ObserveKeystoneTokenRequest)
+	}, tenancy.NewWatchedSecrets(secretInformers, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+		client, err := neutron.ConnectKeystone(ctx, creds, tenantHooks)
 		if err != nil {
-			return nil, "", err
+			return nil, neutron.Place{}, err
 		}
-		client.LimitRate(limitsOf(projectID))
-		return client, projectID, nil
+		client.LimitRate(limitsOf(client.Place().ProjectID))
+		return client, client.Place(), nil
 	})
 
 	networkInformers := scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
@@ -217,6 +226,9 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryMaxDelay:       opts.retryMaxDelay,
 		FIFOQueue:           !opts.fairQueue,
 	}
+	if opts.leaderElect {
+		config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: opts.leaseName, Namespace: opts.leaseNamespace}}
+	}
 	err := startup.DefaultRetry.WaitFor(ctx, "the apiserver at "+host, func(ctx context.Context) error {
 		if config.ClusterID == "" {
 			ns, err := kubeClient.CoreV1().Namespaces().Get(ctx, metav1.NamespaceSystem, metav1.GetOptions{})
@@ -248,6 +260,14 @@ const (
 // not tried again; the Networks using them are retried with their own backoff meanwhile.
 const keystoneUnavailableBackoff = 5 * time.Second
 
+// How soon the controller's own credentials are tried again after Keystone refused to
+// renew their token (a user disabled for a while, a password rotated late): soon enough
+// to recover without a restart, seldom enough not to count towards a lockout.
+const (
+	ownRefusalRetryFirst = 15 * time.Second
+	ownRefusalRetryMax   = 5 * time.Minute
+)
+
 // neutronObserver reports every Neutron call's outcome to the metrics and to onCall.
 func neutronObserver(m *metrics.Metrics, onCall func(error)) neutron.CallObserver {
 	return func(op string, err error, elapsed time.Duration) {
@@ -275,7 +295,7 @@ func rateLimitObserver(m *metrics.Metrics) func(project bool, d time.Duration) {
 // connectOwnCloud opens the controller's own Neutron connection, the one the flags name,
 // and checks that it answers. It returns nil when the controller has no cloud of its own
 // for Networks (-require-credentials-ref).
-func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObserver, onToken neutron.TokenObserver) (*tenancy.Own, error) {
+func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*tenancy.Own, error) {
 	if opts.requireCredentialsRef {
 		return nil, nil
 	}
@@ -286,18 +306,18 @@ func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObse
 	if opts.neutronEndpoint != "" {
 		where = opts.neutronEndpoint
 		// Only parses the URL: nothing a retry could change.
-		driver, err := neutron.ConnectEndpoint(opts.neutronEndpoint, observe)
+		driver, err := neutron.ConnectEndpoint(opts.neutronEndpoint, hooks.Observe)
 		if err != nil {
 			return nil, err
 		}
-		own.Driver = driver
+		own.Driver, own.Place = driver, driver.Place()
 	} else {
 		where = "cloud " + opts.osCloud
 	}
 	err := startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
 		if own.Driver == nil {
 			// Authenticates with Keystone, which may not answer yet either.
-			driver, projectID, err := neutron.ConnectCloud(ctx, opts.osCloud, observe, onToken)
+			driver, err := neutron.ConnectCloud(ctx, opts.osCloud, hooks)
 			if neutron.KindOf(err) == neutron.KindRejected {
 				// Keystone refused the credentials: no retry will change its mind.
 				return startup.Permanent(err)
@@ -305,7 +325,7 @@ func connectOwnCloud(ctx context.Context, opts options, observe neutron.CallObse
 			if err != nil {
 				return err
 			}
-			own.Driver, own.ProjectID = driver, projectID
+			own.Driver, own.Place = driver, driver.Place()
 		}
 		return own.Driver.(*neutron.Client).Ping(ctx)
 	})

@@ -24,11 +24,11 @@ import (
 func (c *Controller) resyncNeutron(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
 	var filled []tenancy.Project
-	stale := map[string]bool{}
+	stale := map[neutron.Place]bool{}
 	for _, p := range c.tenants.Projects() {
 		if err := p.Store.Fill(ctx); err != nil {
-			logger.Info("Skipping Neutron resync of a project", "projectID", p.ID, "err", err)
-			stale[p.ID] = true
+			logger.Info("Skipping Neutron resync of a project", "place", p.Place.String(), "err", err)
+			stale[p.Place] = true
 			continue
 		}
 		filled = append(filled, p)
@@ -48,17 +48,19 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 
 	requeued := 0
 	live := make(map[string]bool, len(objects))
-	imports := map[string][]*samplecrdv1.Network{} // by project
+	imports := map[neutron.Place][]*samplecrdv1.Network{}
 	for _, network := range objects {
 		live[string(network.UID)] = true
 		drift := ""
-		switch project, ok := c.pinnedProject(network); {
+		store, place, resolved := c.tenants.CachedFor(cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef == nil)
+		switch {
+		case !resolved || stale[place]:
 		case network.IsImported():
 			if importSettled(network) {
-				imports[network.Status.ProjectID] = append(imports[network.Status.ProjectID], network)
+				imports[place] = append(imports[place], network)
 			}
-		case ok && !stale[project]:
-			drift = c.driftOf(network, project)
+		case c.pinnedTo(network, place):
+			drift = c.driftOf(network, store)
 		}
 		if drift != "" {
 			c.recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
@@ -68,16 +70,21 @@ func (c *Controller) resyncNeutron(ctx context.Context) {
 			requeued++
 		}
 	}
-	collected, imported := 0, 0
+	collected, halted, imported := 0, 0, 0
 	for _, p := range filled {
-		collected += c.collectOrphans(ctx, p, live)
-		if nets := imports[p.ID]; len(nets) > 0 {
+		n, stopped := c.collectOrphans(ctx, p, live)
+		collected += n
+		if stopped {
+			halted++
+		}
+		if nets := imports[p.Place]; len(nets) > 0 {
 			imported += len(nets)
 			requeued += c.recheckImports(ctx, logger, p, nets)
 		}
 	}
+	c.metrics.SetOrphanCollectionHalted(halted)
 	logger.V(2).Info("Neutron resync done", "projects", len(filled), "neutronNetworks", c.tenants.Len(), "networks", len(objects),
-		"imports", imported, "requeued", requeued, "orphansCollected", collected)
+		"imports", imported, "requeued", requeued, "orphansCollected", collected, "orphanCollectionHalted", halted)
 }
 
 // needsRetry reports whether a Network is unfinished in a way a lost retry could leave
@@ -90,14 +97,18 @@ func needsRetry(network *samplecrdv1.Network) bool {
 	return !network.IsReady() && !network.IsRejected()
 }
 
-// driftOf says how what the store of the Network's project holds differs from a Ready
-// Network's spec and status, or "". It asks Neutron nothing: the store was just filled.
-func (c *Controller) driftOf(network *samplecrdv1.Network, projectID string) string {
+// pinnedTo reports whether the Network's resources are in place: its credentials still
+// lead where they were made. A Network whose credentials moved is refused by its own sync
+// and repaired by none.
+func (c *Controller) pinnedTo(network *samplecrdv1.Network, place neutron.Place) bool {
+	pinned, ok := c.pinnedPlace(network)
+	return ok && pinned.ProjectID == place.ProjectID && (pinned.Region == "" || pinned.Region == place.Region)
+}
+
+// driftOf says how what store holds differs from a Ready Network's spec and status, or
+// "". It asks Neutron nothing: the store was just filled.
+func (c *Controller) driftOf(network *samplecrdv1.Network, store *neutron.Store) string {
 	if network.DeletionTimestamp != nil || !network.IsReady() {
-		return ""
-	}
-	store, ok := c.tenants.Cached(projectID)
-	if !ok {
 		return ""
 	}
 	desired, err := desiredOf(network)
@@ -140,64 +151,4 @@ func (c *Controller) driftOf(network *samplecrdv1.Network, projectID string) str
 		}
 	}
 	return strings.Join(drift, "; ")
-}
-
-// collectOrphans deletes this cluster's Neutron networks in the project whose Network UID
-// is not live, once they are older than the grace period, and returns how many it
-// collected. A network whose tags say its Network's deletion policy was Retain (its
-// finalizer was removed by hand) is released instead: kept, without the cluster's marks.
-func (c *Controller) collectOrphans(ctx context.Context, project tenancy.Project, live map[string]bool) int {
-	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("projectID", project.ID)
-	store := project.Store
-	collected := 0
-	for _, uid := range store.Owners() {
-		if live[uid] {
-			continue
-		}
-		for _, n := range store.CachedNetworks(uid) {
-			if namespace, ok := neutron.OwnerNamespace(n); !c.config.Namespaces.All() && (!ok || !c.config.Namespaces.Contains(namespace)) {
-				logger.V(4).Info("Leaving a network of a namespace this controller does not watch", "networkID", n.ID, "name", n.Name)
-				continue
-			}
-			if age := c.now().Sub(n.CreatedAt); age < c.config.OrphanGracePeriod {
-				logger.V(4).Info("Leaving young orphan for a later resync", "networkID", n.ID, "age", age)
-				continue
-			}
-			if n.Description != neutron.ClusterDescription(c.config.ClusterID) {
-				// Being released by its Network's finalizer: never deleted.
-				continue
-			}
-			if neutron.Retained(n) {
-				if c.releaseOrphan(ctx, logger, store, uid, n) {
-					collected++
-				}
-				continue
-			}
-			if err := store.DeleteNetwork(ctx, n.ID); err != nil {
-				logger.Info("Could not delete orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
-				continue
-			}
-			logger.Info("Deleted orphaned Neutron network: its Network object no longer exists", "networkID", n.ID, "name", n.Name, "ownerUID", uid)
-			c.metrics.OrphanCollected()
-			collected++
-		}
-	}
-	return collected
-}
-
-// releaseOrphan releases an orphaned network whose Network's deletion policy was Retain
-// and reports whether it did.
-func (c *Controller) releaseOrphan(ctx context.Context, logger klog.Logger, store *neutron.Store, uid string, n neutron.Network) bool {
-	released, err := store.Release(ctx, uid, n)
-	if err != nil {
-		logger.Info("Could not release orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)
-		return false
-	}
-	if released.Network.ID == "" {
-		return false // deleted in Neutron meanwhile
-	}
-	logger.Info("Released orphaned Neutron network: its Network object, whose deletionPolicy was Retain, no longer exists; kept it without this cluster's marks",
-		"networkID", n.ID, "name", released.Network.Name, "subnets", len(released.Subnets), "ownerUID", uid)
-	c.metrics.OrphanReleased()
-	return true
 }

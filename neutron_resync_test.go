@@ -2,9 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -178,4 +182,56 @@ func TestNeutronResyncReleasesRetainedOrphans(t *testing.T) {
 		t.Errorf("Neutron calls = %q, want %q", got, want)
 	}
 	wantReleased("net-of-kept", "subnet-of-kept", "team-a/kept")(t, f, kept)
+}
+
+// More orphans at once than one pass may collect is what a reused cluster ID looks like:
+// the pass collects none of them, says so in an Event and a metric, and collects them
+// once they are few enough to be real orphans.
+func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
+	f := newFixture(t)
+	f.controller.config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "network-controller", Namespace: "ops"}}
+	ours := neutron.ClusterDescription(testClusterID)
+	putOrphans := func(n int) {
+		for i := range n {
+			owner := neutron.Owner{ClusterID: testClusterID, UID: fmt.Sprintf("gone-%d", i)}
+			f.neutron.PutNetwork(neutron.Network{ID: fmt.Sprintf("orphan-%d", i), Description: ours, Tags: owner.Tags(), CreatedAt: anHourAgo})
+		}
+	}
+	putOrphans(orphanBreakerMin + 1)
+	f.startLeading()
+
+	f.controller.resyncNeutron(f.ctx)
+	if calls := f.neutron.Calls(); slices.Contains(calls, "delete network") {
+		t.Errorf("Neutron calls %q: the breaker let deletions through", calls)
+	}
+	if n := len(f.neutron.Networks()); n != orphanBreakerMin+1 {
+		t.Errorf("%d networks left, want all %d", n, orphanBreakerMin+1)
+	}
+	if !hasEvent(f.events(), "Warning OrphanCollectionHalted") {
+		t.Error("no OrphanCollectionHalted Event")
+	}
+	if v := series(t, f.controller.metrics, "network_controller_orphan_collection_halted")[""].GetGauge().GetValue(); v != 1 {
+		t.Errorf("orphan_collection_halted = %v, want 1", v)
+	}
+
+	// One gone by hand: now within the limit, all collected.
+	if err := f.neutron.DeleteNetwork(f.ctx, "orphan-0"); err != nil {
+		t.Fatal(err)
+	}
+	f.neutron.ClearCalls()
+	f.controller.resyncNeutron(f.ctx)
+	if n := len(f.neutron.Networks()); n != 0 {
+		t.Errorf("%d networks left, want the %d orphans collected", n, orphanBreakerMin)
+	}
+	if v := series(t, f.controller.metrics, "network_controller_orphan_collection_halted")[""].GetGauge().GetValue(); v != 0 {
+		t.Errorf("orphan_collection_halted = %v, want 0", v)
+	}
+}
+
+func TestOrphanLimit(t *testing.T) {
+	for _, tc := range []struct{ held, want int }{{0, 10}, {50, 10}, {100, 10}, {150, 15}, {1000, 100}} {
+		if got := orphanLimit(tc.held); got != tc.want {
+			t.Errorf("orphanLimit(%d) = %d, want %d", tc.held, got, tc.want)
+		}
+	}
 }

@@ -35,6 +35,8 @@ type options struct {
 
 	requireCredentialsRef bool
 	allowedAuthURLs       string
+	keystoneAuthQPS       float64
+	keystoneAuthBurst     int
 	namespaces            scope.Namespaces
 
 	clusterID           string
@@ -84,6 +86,8 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	// Half the total: one project's burst leaves the other half to the others. A worker
 	// does not wait for a project's budget; the Network is deferred and the worker takes
 	// other work.
+	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together. Each Keystone account has, besides, a budget of refused requests (3, one more every 10 minutes), so no Secret can lock an account out.")
+	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	fs.Float64Var(&o.neutronProjectQPS, "neutron-project-qps", 25, "Sustained Neutron API requests per second of one OpenStack project, within -neutron-qps. Networks of a project over it are deferred, not waited for.")
 	fs.IntVar(&o.neutronProjectBurst, "neutron-project-burst", 50, "Burst of Neutron API requests of one OpenStack project, within -neutron-burst.")
 	fs.BoolVar(&o.fairQueue, "fair-queue", true, "Hand Networks to workers in turns across namespaces, changes users make before the initial list, the Neutron resync and retries. false: first in, first out.")
@@ -147,6 +151,9 @@ func (o *options) validate() error {
 	}
 	if o.neutronQPS <= 0 || o.neutronBurst < 1 {
 		errs = append(errs, errors.New("-neutron-qps and -neutron-burst must be positive"))
+	}
+	if o.keystoneAuthQPS <= 0 || o.keystoneAuthBurst < 1 {
+		errs = append(errs, errors.New("-keystone-auth-qps and -keystone-auth-burst must be positive"))
 	}
 	if o.neutronProjectQPS <= 0 || o.neutronProjectBurst < 1 {
 		errs = append(errs, errors.New("-neutron-project-qps and -neutron-project-burst must be positive"))

@@ -55,7 +55,7 @@ func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if err := c.guard.protect(ctx, network); err != nil {
 		return c.recordFailure(ctx, network, "", err)
 	}
-	if network, err = c.recordProject(ctx, network, tenant.ProjectID); err != nil {
+	if network, err = c.recordProject(ctx, network, tenant.Place); err != nil {
 		return err
 	}
 

@@ -198,7 +198,7 @@ func wantReleased(networkID, subnetID, name string) func(*testing.T, *fixture, n
 		if s.Name != name || s.Description != "" {
 			t.Errorf("subnet name %q, description %q; want %q and none", s.Name, s.Description, name)
 		}
-		found, foundSubnets, err := neutron.ClusterResources(f.ctx, f.neutron, owner.ClusterID)
+		found, foundSubnets, err := neutron.ClusterResources(f.ctx, f.neutron, owner.ClusterID, "")
 		if err != nil || len(found) != 0 || len(foundSubnets) != 0 {
 			t.Errorf("the cluster's lists still find %d networks and %d subnets (%v)", len(found), len(foundSubnets), err)
 		}

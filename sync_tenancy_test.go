@@ -39,6 +39,50 @@ func tenancyCases() []syncCase {
 		wantEvents: []string{"Warning CredentialsProjectChanged"},
 		wantObject: wantNotReady(samplecrdv1.ReasonCredentialsProjectChanged, "resources are in project project-before (status.projectID)"),
 	}, {
+		name: "credentials now lead to another region: CredentialsRegionChanged, no Neutron call",
+		object: func() *samplecrdv1.Network {
+			n := realizedNetwork("regionmoved", "10.31.1.0/24", "")
+			n.Status.Region = "RegionOne"
+			return n
+		}(),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.31.1.0/24", "10.31.1.1")
+		},
+		want:       stops,
+		wantWrites: []string{writeStatus},
+		wantEvents: []string{"Warning CredentialsRegionChanged"},
+		wantObject: wantNotReady(samplecrdv1.ReasonCredentialsRegionChanged, `resources are in region "RegionOne" (status.region)`),
+	}, {
+		name: "deletion with status naming a network the cluster did not make: only the Network's own is deleted",
+		object: func() *samplecrdv1.Network {
+			n := deleting(realizedNetwork("forged", "10.31.2.0/24", ""))
+			n.Status.NetworkID = "someone-elses"
+			return n
+		}(),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.31.2.0/24", "10.31.2.1")
+			d.PutNetwork(neutron.Network{ID: "someone-elses", Name: "database"})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeFinalizer},
+		wantCalls:  []string{"list networks", "delete network"},
+		wantEvents: []string{"Warning NeutronResourceNotOwned", "Normal NeutronDeleted"},
+		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+			var ids []string
+			for _, n := range f.neutron.Networks() {
+				ids = append(ids, n.ID)
+			}
+			if !slices.Equal(ids, []string{"someone-elses"}) {
+				t.Errorf("Neutron networks %q, want only someone-elses left", ids)
+			}
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonNeutronResourceNotOwned, "status named Neutron network someone-elses")(t, got)
+			if slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
+				t.Error("finalizer kept")
+			}
+		},
+	}, {
 		name:       "deletion of a Network whose credentials never worked: finalizer removed, no credentials needed",
 		object:     deleting(withFinalizer(withCredentials(newNetwork("neverworked", "10.32.0.0/24", ""), "gone"))),
 		want:       succeeds,

@@ -42,7 +42,7 @@ type syncCase struct {
 	retry     string
 	wantFirst func(t *testing.T, got *samplecrdv1.Network)
 
-	wantWrites  []string // "update networks" (finalizer), "update networks/status"
+	wantWrites  []string // "patch networks" (finalizer), "update networks/status"
 	wantCalls   []string
 	wantEvents  []string // "Type Reason"
 	wantNeutron func(t *testing.T, f *fixture, owner neutron.Owner)
@@ -50,7 +50,7 @@ type syncCase struct {
 }
 
 const (
-	writeFinalizer = "update networks"
+	writeFinalizer = "patch networks"
 	writeStatus    = "update networks/status"
 )
 
@@ -255,7 +255,7 @@ func specCases() []syncCase {
 		name:   "finalizer write conflicts: no Neutron call",
 		object: newNetwork("conflicted", "10.10.0.0/24", ""),
 		before: func(f *fixture) {
-			f.client.PrependReactor("update", "networks", func(core.Action) (bool, runtime.Object, error) {
+			f.client.PrependReactor("patch", "networks", func(core.Action) (bool, runtime.Object, error) {
 				return true, nil, apierrors.NewConflict(samplecrdv1.Resource("networks"), "conflicted", errors.New("the object has been modified"))
 			})
 		},

@@ -30,6 +30,14 @@ const (
 	LimiterProject = "project"
 )
 
+// Limits that hold token requests back, the values of the "limit" label.
+const (
+	// HeldAccount: Keystone refused the account too often lately.
+	HeldAccount = "account"
+	// HeldCluster: the controller-wide rate of token requests.
+	HeldCluster = "cluster"
+)
+
 // What brought a Network to Ready, the values of the "change" label of the time to Ready.
 const (
 	// ChangeCreate: the Network was new.
@@ -50,8 +58,11 @@ type Metrics struct {
 	cachedNetworks    prometheus.Gauge
 	orphansCollected  prometheus.Counter
 	orphansReleased   prometheus.Counter
+	orphansHalted     prometheus.Gauge
 	timeToReady       *prometheus.HistogramVec
 	keystoneTokens    *prometheus.CounterVec
+	keystoneHeld      *prometheus.CounterVec
+	ownRefused        prometheus.Gauge
 	leader            prometheus.Gauge
 	leading           atomic.Bool
 	workqueue         *workqueueProvider
@@ -105,6 +116,10 @@ func New() *Metrics {
 			Namespace: namespace, Name: "orphans_released_total",
 			Help: "Neutron networks kept without this cluster's marks because their Network object, whose deletionPolicy was Retain, no longer exists.",
 		}),
+		orphansHalted: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "orphan_collection_halted",
+			Help: "Projects in which the last Neutron resync's orphan collection stopped at its circuit breaker: more orphans than one pass may collect, as when another cluster uses this cluster ID.",
+		}),
 		timeToReady: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: namespace, Name: "time_to_ready_seconds",
 			Help:    "Time from a Network's creation (change=create) or spec change (change=update) until this replica made it Ready. Counted from when the controller saw the Network, or from its creationTimestamp when it was created while no controller ran.",
@@ -114,6 +129,14 @@ func New() *Metrics {
 			Namespace: namespace, Name: "keystone_token_requests_total",
 			Help: "Token requests to Keystone (first authentications and renewals), by outcome: ok, rejected (401/403), unavailable (no answer or 5xx), error.",
 		}, []string{"outcome"}),
+		keystoneHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "keystone_token_requests_held_total",
+			Help: "Token requests not sent to Keystone, by limit: account (Keystone refused the account too often lately; it would lock it out) or cluster (the controller-wide rate).",
+		}, []string{"limit"}),
+		ownRefused: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "own_credentials_refused",
+			Help: "1 while Keystone refuses to renew the token of the controller's own credentials (asked again with backoff), else 0.",
+		}),
 		leader: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "leader",
 			Help: "1 while this replica leads (holds the Lease, or runs without leader election) and reconciles, else 0.",
@@ -123,8 +146,8 @@ func New() *Metrics {
 	}
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
-		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased,
-		m.timeToReady, m.keystoneTokens, m.leader,
+		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased, m.orphansHalted,
+		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.ownRefused, m.leader,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
@@ -133,6 +156,9 @@ func New() *Metrics {
 	}
 	for _, change := range []string{ChangeCreate, ChangeUpdate} {
 		m.timeToReady.WithLabelValues(change)
+	}
+	for _, limit := range []string{HeldAccount, HeldCluster} {
+		m.keystoneHeld.WithLabelValues(limit)
 	}
 	return m
 }
@@ -183,6 +209,23 @@ func (m *Metrics) OrphanCollected() { m.orphansCollected.Inc() }
 
 // OrphanReleased counts one orphaned Neutron network kept and released from the cluster.
 func (m *Metrics) OrphanReleased() { m.orphansReleased.Inc() }
+
+// SetOrphanCollectionHalted records in how many projects the last resync's orphan
+// collection stopped at its circuit breaker.
+func (m *Metrics) SetOrphanCollectionHalted(projects int) { m.orphansHalted.Set(float64(projects)) }
+
+// KeystoneTokenRequestHeld counts one token request not sent because of limit.
+func (m *Metrics) KeystoneTokenRequestHeld(limit string) { m.keystoneHeld.WithLabelValues(limit).Inc() }
+
+// SetOwnCredentialsRefused records whether Keystone refuses the controller's own
+// credentials.
+func (m *Metrics) SetOwnCredentialsRefused(refused bool) {
+	if refused {
+		m.ownRefused.Set(1)
+	} else {
+		m.ownRefused.Set(0)
+	}
+}
 
 // DeclareKeystoneTokenOutcomes creates the token request series of every outcome, so that
 // each exists, at zero, before the first request.

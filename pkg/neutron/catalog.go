@@ -1,6 +1,7 @@
 package neutron
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -11,8 +12,8 @@ import (
 // networkEndpoint finds Neutron's URL in a token's catalog, as gophercloud's locator
 // does but without first asking the endpoint which API versions it serves: that is one
 // more request per client, answered the same every time (Neutron has only v2.0), which a
-// restart over P projects would pay P times.
-func networkEndpoint(catalog *tokens.ServiceCatalog, eo gophercloud.EndpointOpts) (string, error) {
+// restart over P projects would pay P times. It returns the endpoint's URL and region.
+func networkEndpoint(catalog *tokens.ServiceCatalog, eo gophercloud.EndpointOpts) (url, region string, err error) {
 	eo.ApplyDefaults("network")
 	for _, entry := range catalog.Entries {
 		if !slices.Contains(eo.Types(), entry.Type) || (eo.Name != "" && entry.Name != eo.Name) {
@@ -25,12 +26,12 @@ func networkEndpoint(catalog *tokens.ServiceCatalog, eo gophercloud.EndpointOpts
 			if eo.Region != "" && e.Region != eo.Region && e.RegionID != eo.Region {
 				continue
 			}
-			return gophercloud.NormalizeURL(e.URL), nil
+			return gophercloud.NormalizeURL(e.URL), cmp.Or(e.Region, e.RegionID), nil
 		}
 	}
 	where := string(eo.Availability) + " network endpoint"
 	if eo.Region != "" {
 		where += " in region " + eo.Region
 	}
-	return "", fmt.Errorf("the catalog has no %s", where)
+	return "", "", fmt.Errorf("the catalog has no %s", where)
 }

@@ -34,19 +34,22 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 	pc := &gophercloud.ProviderClient{HTTPClient: http.Client{Timeout: requestTimeout}}
 	pc.UserAgent.Prepend(userAgent)
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, ResourceBase: endpoint + "v2.0/"}
-	return NewClient(sc, observe), nil
+	c := NewClient(sc, observe)
+	c.place = Place{Endpoint: endpoint}
+	return c, nil
 }
 
 // ConnectCloud authenticates with Keystone using the named cloud of clouds.yaml (looked up
 // the standard way: OS_CLIENT_CONFIG_FILE, the working directory, ~/.config/openstack,
 // /etc/openstack) and returns a Driver for that cloud's Neutron and the project its token
-// is scoped to. Failures are those of ConnectKeystone.
-func ConnectCloud(ctx context.Context, cloud string, observe CallObserver, onToken TokenObserver) (*Client, string, error) {
+// is scoped to. The operator's own file, so gophercloud reads it as it reads any.
+// Failures are those of ConnectKeystone.
+func ConnectCloud(ctx context.Context, cloud string, hooks Hooks) (*Client, error) {
 	authOpts, endpointOpts, tlsConfig, err := clouds.Parse(clouds.WithCloudName(cloud))
 	if err != nil {
-		return nil, "", fmt.Errorf("reading cloud %q from clouds.yaml: %w", cloud, err)
+		return nil, fmt.Errorf("reading cloud %q from clouds.yaml: %w", cloud, err)
 	}
-	return ConnectKeystone(ctx, Credentials{Name: "cloud " + cloud, Auth: authOpts, Endpoint: endpointOpts, TLS: tlsConfig}, observe, onToken)
+	return ConnectKeystone(ctx, Credentials{Name: "cloud " + cloud, Auth: authOpts, Endpoint: endpointOpts, TLS: tlsConfig}, hooks)
 }
 
 // Credentials say how to authenticate with Keystone and find Neutron in its catalog.
@@ -57,23 +60,37 @@ type Credentials struct {
 	Endpoint gophercloud.EndpointOpts
 	// TLS is nil for the system's roots.
 	TLS *tls.Config
+	// Principal names the Keystone account, for an AuthGate's limits; never a secret.
+	Principal string
+}
+
+// Hooks are what a Client tells about its calls, and what may hold its token requests
+// back. Every field may be nil.
+type Hooks struct {
+	// Observe is told about every Neutron call.
+	Observe CallObserver
+	// OnToken is told the outcome of every token request.
+	OnToken TokenObserver
+	// Gate admits token requests.
+	Gate AuthGate
 }
 
 // ConnectKeystone authenticates with Keystone and returns a Driver for the Neutron of
-// Keystone's catalog and the ID of the project the token is scoped to.
+// Keystone's catalog; its Place names the project the token is scoped to.
 //
 // The token is kept and shared by all calls; a new one is requested only when Neutron
-// answers 401 (expired or revoked), once for all calls waiting at that moment; onToken, when
-// not nil, is told the outcome of every token request. A failed
-// first authentication is an *Error of Service "keystone": KindRejected for refused
-// credentials, KindUnavailable when Keystone does not answer.
-func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserver, onToken TokenObserver) (*Client, string, error) {
+// answers 401 (expired or revoked), once for all calls waiting at that moment. Every token
+// request, the first and each renewal, passes hooks.Gate and is told to hooks.OnToken. A
+// failed first authentication is an *Error of Service "keystone": KindRejected for
+// refused credentials, KindUnavailable when Keystone does not answer (or the gate held
+// the request back).
+func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Client, error) {
 	authOpts := creds.Auth
 	// Tokens expire; let gophercloud authenticate again instead of failing every call.
 	authOpts.AllowReauth = true
 	pc, err := openstack.NewClient(authOpts.IdentityEndpoint)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: auth_url %q: %w", creds.Name, authOpts.IdentityEndpoint, err)
+		return nil, fmt.Errorf("%s: auth_url %q: %w", creds.Name, authOpts.IdentityEndpoint, err)
 	}
 	var transport http.RoundTripper = http.DefaultTransport
 	if creds.TLS != nil {
@@ -81,8 +98,11 @@ func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserve
 		withTLS.TLSClientConfig = creds.TLS
 		transport = withTLS
 	}
-	if onToken != nil {
-		transport = tokenRequestCounter{next: transport, observe: onToken}
+	if hooks.Gate != nil {
+		transport = tokenRequestGate{next: transport, gate: hooks.Gate, principal: creds.Principal}
+	}
+	if hooks.OnToken != nil {
+		transport = tokenRequestCounter{next: transport, observe: hooks.OnToken}
 	}
 	httpClient := http.Client{Timeout: requestTimeout, Transport: transport}
 	pc.HTTPClient = httpClient
@@ -90,22 +110,24 @@ func ConnectKeystone(ctx context.Context, creds Credentials, observe CallObserve
 	// token requests should be recognisable in Keystone's request log as well.
 	pc.UserAgent.Prepend(userAgent)
 	if err := openstack.Authenticate(ctx, pc, authOpts); err != nil {
-		return nil, "", fmt.Errorf("%s (user %q, project %q): %w", creds.Name, userOf(authOpts), projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
+		return nil, fmt.Errorf("%s (user %q, project %q): %w", creds.Name, userOf(authOpts), projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
 	}
 	projectID, err := tokenProject(pc)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", creds.Name, err)
+		return nil, fmt.Errorf("%s: %w", creds.Name, err)
 	}
 	catalog, err := pc.GetAuthResult().(tokens.CreateResult).ExtractServiceCatalog()
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: reading the catalog of the token Keystone issued: %w", creds.Name, err)
+		return nil, fmt.Errorf("%s: reading the catalog of the token Keystone issued: %w", creds.Name, err)
 	}
-	endpoint, err := networkEndpoint(catalog, creds.Endpoint)
+	endpoint, region, err := networkEndpoint(catalog, creds.Endpoint)
 	if err != nil {
-		return nil, "", fmt.Errorf("finding the network endpoint of %s in the Keystone catalog: %w", creds.Name, err)
+		return nil, fmt.Errorf("finding the network endpoint of %s in the Keystone catalog: %w", creds.Name, err)
 	}
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, Type: "network", ResourceBase: endpoint + "v2.0/"}
-	return NewClient(sc, observe), projectID, nil
+	c := NewClient(sc, hooks.Observe)
+	c.place = Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID}
+	return c, nil
 }
 
 // tokenProject returns the project the provider client's token is scoped to.

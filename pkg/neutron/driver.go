@@ -48,4 +48,7 @@ type Filter struct {
 	Name string
 	// NetworkIDs: subnets of one of these networks (ignored for networks).
 	NetworkIDs []string
+	// ProjectID: resources of this project only. Without it Neutron also returns what
+	// other projects share with the caller (RBAC), and, to an admin, everything.
+	ProjectID string
 }

@@ -3,12 +3,10 @@ package neutron
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
@@ -27,10 +25,12 @@ type Client struct {
 	sc      *gophercloud.ServiceClient
 	observe CallObserver
 	limits  RateLimits
-	// refused is set once Keystone refused to renew the token: later calls fail with
-	// it at once instead of asking Keystone again, which locks users out after repeated
-	// failures. New credentials come with a new Client.
-	refused atomic.Pointer[Error]
+	place   Place
+	// refusal is set once Keystone refused to renew the token: later calls fail with it
+	// at once instead of asking Keystone again, which locks users out after repeated
+	// failures. It holds until new credentials come with a new Client, or, with
+	// RetryRefusals, for a backoff.
+	refusal refusal
 }
 
 var _ Driver = (*Client)(nil)
@@ -52,11 +52,14 @@ func (c *Client) LimitRate(limits RateLimits) {
 	c.limits = limits
 }
 
+// Place is where the Client's calls land.
+func (c *Client) Place() Place { return c.place }
+
 // call runs fn as operation op after waiting for the rate limit, classifies its error and
 // reports it to the observer.
 func (c *Client) call(ctx context.Context, op string, fn func() error) error {
-	if refused := c.refused.Load(); refused != nil {
-		return refused
+	if err := c.refusal.holding(); err != nil {
+		return err
 	}
 	if err := c.waitForLimits(ctx, op); err != nil {
 		return err
@@ -64,19 +67,19 @@ func (c *Client) call(ctx context.Context, op string, fn func() error) error {
 	start := time.Now()
 	err := wrapError(op, fn())
 	c.observe(op, err, time.Since(start))
-	var ne *Error
-	if IsCredentialsRefused(err) && errors.As(err, &ne) {
-		c.refused.CompareAndSwap(nil, ne)
-	}
-	return err
+	return c.refusal.record(err)
 }
 
-// Refused returns Keystone's refusal to renew the token, once there was one.
-func (c *Client) Refused() error {
-	if refused := c.refused.Load(); refused != nil {
-		return refused
-	}
-	return nil
+// Refused returns Keystone's refusal to renew the token while it holds.
+func (c *Client) Refused() error { return c.refusal.holding() }
+
+// RetryRefusals makes a refusal hold for a backoff, from first doubling up to limit,
+// after which one call asks Keystone again; meanwhile calls fail as unavailable, not as
+// refused. For the controller's own credentials: a Keystone user disabled for a while
+// must not stop the controller until a restart. onChange is told when a refusal starts
+// and ends.
+func (c *Client) RetryRefusals(first, limit time.Duration, onChange func(refused bool)) {
+	c.refusal.retry(first, limit, onChange)
 }
 
 func (c *Client) Ping(ctx context.Context) error {
@@ -98,6 +101,7 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 			NotTags:     strings.Join(f.NotTags, ","),
 			Description: f.Description,
 			Name:        f.Name,
+			ProjectID:   f.ProjectID,
 		}, f.IDs}.ToNetworkListQuery()
 		if err != nil {
 			return err
@@ -140,6 +144,7 @@ func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 			Tags:        strings.Join(f.Tags, ","),
 			Description: f.Description,
 			Name:        f.Name,
+			ProjectID:   f.ProjectID,
 		}, f.NetworkIDs}.ToSubnetListQuery()
 		if err != nil {
 			return err

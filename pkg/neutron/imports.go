@@ -10,7 +10,8 @@ import (
 
 // Networks the controller did not create, which a Network imports to report them (its
 // spec.import). Nothing here writes to Neutron: the lookups are lists, and Resolve decides
-// from what they returned.
+// from what they returned. Unlike the Store's own lists they are not limited to its
+// project: a network shared with the project is one a Network may import and report.
 
 // ImportRef names an imported network, by ID or by exact name, and the subnet of it to
 // report.
@@ -31,7 +32,9 @@ func (r ImportRef) String() string {
 // names reports whether n is a network r names.
 func (r ImportRef) names(n Network) bool {
 	if r.NetworkID != "" {
-		return n.ID == r.NetworkID
+		// Neutron matches IDs case-insensitively (UUIDs in a case-insensitive column), so
+		// an ID spelled in capitals finds the network: it must also be recognised here.
+		return strings.EqualFold(n.ID, r.NetworkID)
 	}
 	return n.Name == r.NetworkName
 }
@@ -218,7 +221,7 @@ func (s *Store) listImportedSubnets(ctx context.Context, v *Visible, refs []Impo
 // holds reports whether the store knows the network ref names as one of the cluster's.
 func (s *Store) holds(ref ImportRef) bool {
 	if ref.NetworkID != "" {
-		return s.index.Has(ref.NetworkID)
+		return s.index.Has(strings.ToLower(ref.NetworkID))
 	}
 	uid, ok := OwnerUID(Network{Name: ref.NetworkName})
 	return ok && slices.ContainsFunc(s.index.Networks(uid), func(n Network) bool { return n.Name == ref.NetworkName })

@@ -109,6 +109,32 @@ func (x *index) Has(networkID string) bool {
 	return ok
 }
 
+// Network returns network id as the index holds it, and the UID of its owner.
+func (x *index) Network(id string) (n Network, ownerUID string, ok bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	in := x.networks[id]
+	if in == nil {
+		return Network{}, "", false
+	}
+	return in.network, in.owner, true
+}
+
+// Subnet returns the subnet of networkID with subnetID as the index holds it.
+func (x *index) Subnet(networkID, subnetID string) (Subnet, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	in := x.networks[networkID]
+	if in == nil {
+		return Subnet{}, false
+	}
+	i := slices.IndexFunc(in.subnets, func(s Subnet) bool { return s.ID == subnetID })
+	if i < 0 {
+		return Subnet{}, false
+	}
+	return in.subnets[i], true
+}
+
 // Networks returns the owner's networks, oldest first. More than one means duplicates.
 func (x *index) Networks(ownerUID string) []Network {
 	x.mu.Lock()
@@ -305,6 +331,7 @@ func oldestFirst(a, b time.Time, aID, bID string) int {
 // caller may still read the one it passed in.
 
 func (x *index) compactNetwork(n Network) Network {
+	n.ProjectID = x.sharedOf(n.ProjectID)
 	n.Description = x.sharedOf(n.Description)
 	n.Tags = x.sharedTags(n.Tags)
 	return n
@@ -319,6 +346,7 @@ func (x *index) compactSubnets(n Network, subnets []Subnet) []Subnet {
 
 func (x *index) compactSubnet(n Network, s Subnet) Subnet {
 	s.NetworkID = sameOr(s.NetworkID, n.ID)
+	s.ProjectID = sameOr(x.sharedOf(s.ProjectID), n.ProjectID)
 	s.Name = sameOr(s.Name, n.Name)
 	s.Description = sameOr(x.sharedOf(s.Description), n.Description)
 	s.Tags = x.sharedTags(s.Tags)

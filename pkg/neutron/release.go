@@ -41,11 +41,11 @@ func (s *Store) ReleaseOwned(ctx context.Context, owner Owner, rec Recorded) ([]
 		// after the last fill. The owner's tags find the first kind; a network of the
 		// second kind that was never tagged is no Network's yet, and the orphan
 		// collection deletes it.
-		found, err := s.driver.ListNetworks(ctx, Filter{Tags: owner.Tags()})
+		found, err := s.driver.ListNetworks(ctx, Filter{Tags: owner.Tags(), ProjectID: s.projectID})
 		if err != nil {
 			return nil, fmt.Errorf("looking up the Neutron networks of Network %s/%s by their tags: %w", owner.Namespace, owner.Name, err)
 		}
-		for _, n := range found {
+		for _, n := range inProject(found, s.projectID) {
 			if !slices.ContainsFunc(nets, func(k Network) bool { return k.ID == n.ID }) {
 				nets = append(nets, n)
 			}
@@ -116,11 +116,11 @@ func (s *Store) markedSubnets(ctx context.Context, networkID string) ([]Subnet, 
 	if subnets, known := s.index.Subnets(networkID); known {
 		return subnets, nil
 	}
-	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, Description: ClusterDescription(s.clusterID)})
+	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, Description: ClusterDescription(s.clusterID), ProjectID: s.projectID})
 	if err != nil {
 		return nil, fmt.Errorf("listing this cluster's subnets on Neutron network %s: %w", networkID, err)
 	}
-	return listed, nil
+	return inProject(listed, s.projectID), nil
 }
 
 // unmarkedLabel returns a name and description without the cluster's marks: no cluster

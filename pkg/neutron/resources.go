@@ -23,6 +23,8 @@ type Network struct {
 	Tags        []string  `json:"tags"`
 	CreatedAt   time.Time `json:"created_at"`
 	MTU         int       `json:"mtu"`
+	// ProjectID is the project that owns the network; a Store keeps only its own.
+	ProjectID string `json:"project_id"`
 }
 
 // NetworkAttrs are the attributes of a network that a Network's spec decides. In a desired
@@ -42,6 +44,7 @@ type NetworkRequest struct {
 type Subnet struct {
 	ID          string   `json:"id"`
 	NetworkID   string   `json:"network_id"`
+	ProjectID   string   `json:"project_id"`
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Tags        []string `json:"tags"`
@@ -133,6 +136,12 @@ func (n Network) GetID() string { return n.ID }
 
 // GetID returns the subnet's ID.
 func (s Subnet) GetID() string { return s.ID }
+
+// Project returns the project that owns the network.
+func (n Network) Project() string { return n.ProjectID }
+
+// Project returns the project that owns the subnet.
+func (s Subnet) Project() string { return s.ProjectID }
 
 // Difference is one attribute whose observed value is not the desired one, in words.
 type Difference struct {

@@ -15,22 +15,31 @@ import (
 // the answer. One Store serves one Neutron endpoint and project; Using gives the same
 // Store reached through another credential of that project.
 //
+// Every list keeps to the Store's project, and everything listed is checked against it:
+// a network another project shares with this one is never the cluster's, whatever its
+// description says, so it is never adopted, repaired or deleted.
+//
 // Store is safe for concurrent use.
 type Store struct {
 	driver    Driver
 	clusterID string
+	// projectID is the project of the driver's token; "" for a Neutron without
+	// authentication, which sees (and lists) every project.
+	projectID string
 	index     *index
 }
 
-// NewStore returns an empty Store of clusterID's resources, reached through driver.
-func NewStore(driver Driver, clusterID string) *Store {
-	return &Store{driver: driver, clusterID: clusterID, index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag)}
+// NewStore returns an empty Store of clusterID's resources in projectID, reached through
+// driver, whose token is scoped to projectID.
+func NewStore(driver Driver, clusterID, projectID string) *Store {
+	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
+		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID)}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver Driver) *Store {
-	return &Store{driver: driver, clusterID: s.clusterID, index: s.index}
+	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index}
 }
 
 // Recorded is what a Network's status names in Neutron: of several networks or subnets of
@@ -59,7 +68,7 @@ type Observed struct {
 // networks never tagged, whose create was interrupted or came from a deposed leader.
 func (s *Store) Fill(ctx context.Context) error {
 	since := s.index.Revision()
-	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID)
+	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID, s.projectID)
 	if err != nil {
 		return err
 	}
@@ -159,45 +168,6 @@ func (s *Store) UpdateNetwork(ctx context.Context, owner Owner, id string, chang
 	return updated, nil
 }
 
-// DeleteNetwork deletes a network with its subnets. Already gone counts as done.
-func (s *Store) DeleteNetwork(ctx context.Context, id string) error {
-	if err := s.driver.DeleteNetwork(ctx, id); err != nil {
-		return err
-	}
-	s.index.RemoveNetwork(id)
-	return nil
-}
-
-// DeleteOwned deletes every network of the owner and returns their IDs. Those are the ones
-// the store knows and the one status names; only when both are none, and the store cannot
-// prove there is none, does it look the owner's network up by name, which finds one whose
-// create it never saw (made by a process that died before it could record it).
-func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) ([]string, error) {
-	var ids []string
-	for _, n := range s.index.Networks(owner.UID) {
-		ids = append(ids, n.ID)
-	}
-	if rec.NetworkID != "" && !slices.Contains(ids, rec.NetworkID) {
-		ids = append(ids, rec.NetworkID)
-	}
-	if len(ids) == 0 && !s.index.Absent(owner.UID) {
-		found, err := OwnedNetworks(ctx, s.driver, owner)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range found {
-			ids = append(ids, n.ID)
-		}
-	}
-	for _, id := range ids {
-		if err := s.DeleteNetwork(ctx, id); err != nil {
-			return nil, err
-		}
-	}
-	s.index.SetAbsent(owner.UID)
-	return ids, nil
-}
-
 // CreateSubnet creates the owner's subnet on its network.
 func (s *Store) CreateSubnet(ctx context.Context, owner Owner, networkID string, want DesiredSubnet) (Subnet, error) {
 	created, err := s.driver.CreateSubnet(ctx, SubnetRequest{
@@ -238,15 +208,6 @@ func (s *Store) UpdateSubnet(ctx context.Context, subnet Subnet, change SubnetAt
 	return updated, nil
 }
 
-// DeleteSubnet deletes one subnet. Already gone counts as done.
-func (s *Store) DeleteSubnet(ctx context.Context, subnet Subnet) error {
-	if err := s.driver.DeleteSubnet(ctx, subnet.ID); err != nil {
-		return err
-	}
-	s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
-	return nil
-}
-
 // tag gives n the owner's tags, with the deletion policy's; tags of others stay.
 func (s *Store) tag(ctx context.Context, owner Owner, n Network, retain bool) (Network, error) {
 	tags := markedTags(n.Tags, owner, retain)
@@ -265,7 +226,7 @@ func (s *Store) ownerNetworks(ctx context.Context, owner Owner) ([]Network, erro
 	if nets := s.index.Networks(owner.UID); len(nets) > 0 || s.index.Absent(owner.UID) {
 		return nets, nil
 	}
-	found, err := OwnedNetworks(ctx, s.driver, owner)
+	found, err := OwnedNetworks(ctx, s.driver, owner, s.projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -286,11 +247,11 @@ func (s *Store) networkSubnets(ctx context.Context, owner Owner, networkID, reco
 	if subnets, known := s.index.Subnets(networkID); known && (len(subnets) > 0 || recordedSubnetID == "") {
 		return subnets, nil
 	}
-	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}})
+	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, ProjectID: s.projectID})
 	if err != nil {
 		return nil, fmt.Errorf("listing the subnets of Neutron network %s: %w", networkID, err)
 	}
-	ours := slices.DeleteFunc(listed, func(sub Subnet) bool {
+	ours := slices.DeleteFunc(inProject(listed, s.projectID), func(sub Subnet) bool {
 		return sub.Description != ClusterDescription(owner.ClusterID)
 	})
 	s.index.SetSubnets(networkID, ours)

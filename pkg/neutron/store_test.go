@@ -18,7 +18,7 @@ var subnet = neutron.DesiredSubnet{CIDR: "10.0.0.0/24", IPVersion: 4}
 func newStore(t *testing.T) (*neutron.Store, *fake.Driver) {
 	t.Helper()
 	d := fake.New()
-	s := neutron.NewStore(d, owner.ClusterID)
+	s := neutron.NewStore(d, owner.ClusterID, "")
 	if err := s.Fill(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -168,14 +168,14 @@ func TestStoreDeleteOwned(t *testing.T) {
 	s, d := newStore(t)
 	d.PutNetwork(neutron.Network{ID: "made-after-the-fill", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)})
 
-	ids, err := s.DeleteOwned(ctx, owner, neutron.Recorded{})
-	if err != nil || !slices.Equal(ids, []string{"made-after-the-fill"}) {
-		t.Fatalf("DeleteOwned = %v, %v; want the network found by name", ids, err)
+	res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{})
+	if err != nil || !slices.Equal(res.Deleted, []string{"made-after-the-fill"}) {
+		t.Fatalf("DeleteOwned = %+v, %v; want the network found by name", res, err)
 	}
 	checkCalls(t, d, "list networks", "delete network")
 
-	if ids, err := s.DeleteOwned(ctx, owner, neutron.Recorded{}); err != nil || len(ids) != 0 {
-		t.Errorf("second DeleteOwned = %v, %v; want nothing", ids, err)
+	if res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{}); err != nil || len(res.Deleted) != 0 {
+		t.Errorf("second DeleteOwned = %+v, %v; want nothing", res, err)
 	}
 	checkCalls(t, d)
 }
@@ -187,7 +187,7 @@ func TestStoreObserveKeepsTheRecordedNetwork(t *testing.T) {
 	for _, id := range []string{"n1", "n2"} {
 		d.PutNetwork(neutron.Network{ID: id, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags()})
 	}
-	s := neutron.NewStore(d, owner.ClusterID)
+	s := neutron.NewStore(d, owner.ClusterID, "")
 	if err := s.Fill(ctx); err != nil {
 		t.Fatal(err)
 	}

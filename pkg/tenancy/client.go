@@ -28,46 +28,46 @@ type client struct {
 	users int
 }
 
-// connection is an authenticated client's driver and the project of its token.
+// connection is an authenticated client's driver and the Place its calls land in.
 type connection struct {
-	driver    neutron.Driver
-	projectID string
+	driver neutron.Driver
+	place  neutron.Place
 }
 
-// connect returns the client's driver and project, authenticating on first use.
-func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron.Driver, string, error) {
+// connect returns the client's driver and Place, authenticating on first use.
+func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron.Driver, neutron.Place, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if conn := c.conn.Load(); conn != nil {
 		refusable, ok := conn.driver.(interface{ Refused() error })
 		if !ok || refusable.Refused() == nil {
-			return conn.driver, conn.projectID, nil
+			return conn.driver, conn.place, nil
 		}
 		// Keystone stopped accepting the credentials since (password changed,
 		// application credential deleted): refused until the Secret changes.
 		c.err, c.failedAt = authFailure(cloud, refusable.Refused()), r.now()
 		c.conn.Store(nil)
-		return nil, "", c.err
+		return nil, neutron.Place{}, c.err
 	}
 	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
-		return nil, "", c.err
+		return nil, neutron.Place{}, c.err
 	}
-	driver, projectID, err := r.connect(ctx, cloud.Credentials)
+	driver, place, err := r.connect(ctx, cloud.Credentials)
 	if err != nil {
 		c.err, c.failedAt = authFailure(cloud, err), r.now()
-		return nil, "", c.err
+		return nil, neutron.Place{}, c.err
 	}
 	c.err = nil
-	c.conn.Store(&connection{driver: driver, projectID: projectID})
-	return driver, projectID, nil
+	c.conn.Store(&connection{driver: driver, place: place})
+	return driver, place, nil
 }
 
-// connected returns the driver and project of a client that authenticated (nil before).
-func (c *client) connected() (neutron.Driver, string) {
+// connected returns the driver and Place of a client that authenticated (nil before).
+func (c *client) connected() (neutron.Driver, neutron.Place) {
 	if conn := c.conn.Load(); conn != nil {
-		return conn.driver, conn.projectID
+		return conn.driver, conn.place
 	}
-	return nil, ""
+	return nil, neutron.Place{}
 }
 
 // authFailure turns a failed authentication into the Network's reason: refused

@@ -8,15 +8,16 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// project is one OpenStack project's store, filled on first use.
+// project is the store of one Place (an OpenStack project as one Keystone, region and
+// Neutron serve it), filled on first use.
 type project struct {
 	store  *neutron.Store
 	mu     sync.Mutex
 	filled atomic.Bool
 }
 
-func newProject(driver neutron.Driver, clusterID string) *project {
-	return &project{store: neutron.NewStore(driver, clusterID)}
+func newProject(driver neutron.Driver, clusterID, projectID string) *project {
+	return &project{store: neutron.NewStore(driver, clusterID, projectID)}
 }
 
 // fill fills the store through via once; callers that arrive while it runs wait for it

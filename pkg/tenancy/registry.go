@@ -13,27 +13,28 @@ import (
 )
 
 // Connector authenticates with Keystone and returns a Driver for the Neutron of its
-// catalog and the project the token is scoped to (neutron.ConnectKeystone).
-type Connector func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, string, error)
+// catalog and the Place its calls land in (neutron.ConnectKeystone).
+type Connector func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error)
 
 // Own is the controller's own cloud, for Networks that name no Secret.
 type Own struct {
 	Driver neutron.Driver
-	// ProjectID is empty for a Neutron without authentication.
-	ProjectID string
+	// Place has no project for a Neutron without authentication.
+	Place neutron.Place
 }
 
 // Tenant is where a Network's Neutron resources live and the way to reach them.
 type Tenant struct {
-	ProjectID string
-	// Store is the project's store, reached through the Network's credentials.
+	Place neutron.Place
+	// Store is the Place's store, reached through the Network's credentials.
 	Store *neutron.Store
 }
 
-// Registry hands out, for each Network, the Neutron store of its project reached with its
-// credentials. Networks with the same credentials share one client, and so one Keystone
-// token; Networks of one project share one store, filled on the project's first use.
-// A client is dropped when no Network uses it any more.
+// Registry hands out, for each Network, the Neutron store of its Place (Keystone,
+// region, Neutron and project) reached with its credentials. Networks with the same
+// credentials share one client, and so one Keystone token; Networks of one Place share one
+// store, filled on its first use. Credentials that merely claim a project share nothing
+// with another Place of that project. A client is dropped when no Network uses it any more.
 //
 // Registry is safe for concurrent use.
 type Registry struct {
@@ -50,10 +51,10 @@ type Registry struct {
 	mu sync.Mutex
 	// parsed caches each referenced cloud by Secret and cloud name, with the Secret's
 	// resourceVersion it was read at.
-	parsed   map[cloudKey]*parsedCloud
-	clients  map[string]*client
-	users    map[cache.ObjectName]string
-	projects map[string]*project
+	parsed  map[cloudKey]*parsedCloud
+	clients map[string]*client
+	users   map[cache.ObjectName]string
+	places  map[neutron.Place]*project
 }
 
 // Config configures a Registry.
@@ -85,13 +86,13 @@ func NewRegistry(config Config, secrets SecretSource, connect Connector) *Regist
 		parsed:             map[cloudKey]*parsedCloud{},
 		clients:            map[string]*client{},
 		users:              map[cache.ObjectName]string{},
-		projects:           map[string]*project{},
+		places:             map[neutron.Place]*project{},
 	}
 	if config.Own != nil {
 		own := &client{}
-		own.conn.Store(&connection{driver: config.Own.Driver, projectID: config.Own.ProjectID})
+		own.conn.Store(&connection{driver: config.Own.Driver, place: config.Own.Place})
 		r.clients[ownFingerprint] = own
-		r.projects[config.Own.ProjectID] = newProject(config.Own.Driver, config.ClusterID)
+		r.places[config.Own.Place] = newProject(config.Own.Driver, config.ClusterID, config.Own.Place.ProjectID)
 	}
 	return r
 }
@@ -102,7 +103,7 @@ func (r *Registry) Own(ctx context.Context) (t Tenant, ok bool, err error) {
 	if r.own == nil {
 		return Tenant{}, false, nil
 	}
-	t, err = r.tenantOf(ctx, r.own.Driver, r.own.ProjectID)
+	t, err = r.tenantOf(ctx, r.own.Driver, r.own.Place)
 	return t, true, err
 }
 
@@ -125,11 +126,11 @@ func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, ref *sampl
 		return Tenant{}, err
 	}
 	c := r.use(key, cloud.Fingerprint)
-	driver, projectID, err := c.connect(ctx, r, cloud)
+	driver, place, err := c.connect(ctx, r, cloud)
 	if err != nil {
 		return Tenant{}, err
 	}
-	return r.tenantOf(ctx, driver, projectID)
+	return r.tenantOf(ctx, driver, place)
 }
 
 // Forget tells that the Network key no longer uses any credentials (it is gone); a client
@@ -174,76 +175,83 @@ func (r *Registry) release(fp string) {
 	}
 }
 
-// tenantOf returns the tenant of projectID reached through driver, filling the project's
-// store first if this is its first use.
-func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, projectID string) (Tenant, error) {
+// tenantOf returns the tenant of place reached through driver, filling the place's store
+// first if this is its first use.
+func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, place neutron.Place) (Tenant, error) {
 	r.mu.Lock()
-	p := r.projects[projectID]
+	p := r.places[place]
 	if p == nil {
-		p = newProject(driver, r.clusterID)
-		r.projects[projectID] = p
+		p = newProject(driver, r.clusterID, place.ProjectID)
+		r.places[place] = p
 	}
 	r.mu.Unlock()
 	store := p.store.Using(driver)
 	if err := p.fill(ctx, store); err != nil {
-		return Tenant{}, fmt.Errorf("reading this cluster's Neutron resources in project %s: %w", orNoauth(projectID), err)
+		return Tenant{}, fmt.Errorf("reading this cluster's Neutron resources in %s: %w", place, err)
 	}
-	return Tenant{ProjectID: projectID, Store: store}, nil
+	return Tenant{Place: place, Store: store}, nil
 }
 
-// Project is one project's store, reached through credentials some Network uses now.
+// Project is one Place's store, reached through credentials some Network uses now.
 type Project struct {
-	ID    string
+	Place neutron.Place
 	Store *neutron.Store
 }
 
-// Projects returns every project whose store was filled and that some Network's
-// credentials still reach; projects no one reaches any more are dropped.
+// Projects returns every Place whose store was filled and that some Network's
+// credentials still reach; Places no one reaches any more are dropped.
 func (r *Registry) Projects() []Project {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	reach := map[string]neutron.Driver{}
+	reach := map[neutron.Place]neutron.Driver{}
 	for _, c := range r.clients {
-		if d, id := c.connected(); d != nil {
-			reach[id] = d
+		if d, place := c.connected(); d != nil {
+			reach[place] = d
 		}
 	}
 	var out []Project
-	for id, p := range r.projects {
-		d, ok := reach[id]
+	for place, p := range r.places {
+		d, ok := reach[place]
 		if !ok {
-			delete(r.projects, id)
+			delete(r.places, place)
 			continue
 		}
 		if p.isFilled() {
-			out = append(out, Project{ID: id, Store: p.store.Using(d)})
+			out = append(out, Project{Place: place, Store: p.store.Using(d)})
 		}
 	}
 	return out
 }
 
-// Cached returns the store of projectID as last filled, to be read without calls; "" is
-// the controller's own project. ok is false for a project not in use.
-func (r *Registry) Cached(projectID string) (store *neutron.Store, ok bool) {
-	if projectID == "" && r.own != nil {
-		projectID = r.own.ProjectID
-	}
+// CachedFor returns the store of the Place the Network key's credentials led to when it
+// last resolved them (ownCloud: the controller's own, for a Network that names none), as
+// last filled, to be read without calls. ok is false when the Network has not resolved
+// its credentials in this process, or their store is not filled.
+func (r *Registry) CachedFor(key cache.ObjectName, ownCloud bool) (store *neutron.Store, place neutron.Place, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	p := r.projects[projectID]
-	if p == nil || !p.isFilled() {
-		return nil, false
+	fp, used := r.users[key]
+	if !used && ownCloud && r.own != nil {
+		fp, used = ownFingerprint, true
 	}
-	return p.store, true
+	c := r.clients[fp]
+	if !used || c == nil {
+		return nil, neutron.Place{}, false
+	}
+	if d, place := c.connected(); d != nil {
+		if p := r.places[place]; p != nil && p.isFilled() {
+			return p.store, place, true
+		}
+	}
+	return nil, neutron.Place{}, false
 }
 
-// OwnProjectID is the project of the controller's own cloud ("" without one, or without
-// authentication).
-func (r *Registry) OwnProjectID() string {
+// OwnPlace is the Place of the controller's own cloud (zero without one).
+func (r *Registry) OwnPlace() neutron.Place {
 	if r.own == nil {
-		return ""
+		return neutron.Place{}
 	}
-	return r.own.ProjectID
+	return r.own.Place
 }
 
 // Len returns the number of Neutron networks the filled stores know.
@@ -251,15 +259,8 @@ func (r *Registry) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
-	for _, p := range r.projects {
+	for _, p := range r.places {
 		n += p.store.Len()
 	}
 	return n
-}
-
-func orNoauth(projectID string) string {
-	if projectID == "" {
-		return "(no authentication)"
-	}
-	return projectID
 }

@@ -72,22 +72,27 @@ func newFakeKeystone() *fakeKeystone {
 	return &fakeKeystone{passwords: map[string]string{}, neutrons: map[string]*neutronfake.Driver{}}
 }
 
-func (k *fakeKeystone) connect(_ context.Context, creds neutron.Credentials) (neutron.Driver, string, error) {
+func (k *fakeKeystone) connect(_ context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	user := creds.Auth.Username
 	k.attempts = append(k.attempts, user)
 	if k.down {
-		return nil, "", &neutron.Error{Service: "keystone", Kind: neutron.KindUnavailable, Message: "connection refused"}
+		return nil, neutron.Place{}, &neutron.Error{Service: "keystone", Kind: neutron.KindUnavailable, Message: "connection refused"}
 	}
 	if k.passwords[user] != creds.Auth.Password {
-		return nil, "", &neutron.Error{Service: "keystone", Kind: neutron.KindRejected, Code: 401, Message: "401 The request you have made requires authentication."}
+		return nil, neutron.Place{}, &neutron.Error{Service: "keystone", Kind: neutron.KindRejected, Code: 401, Message: "401 The request you have made requires authentication."}
 	}
 	project := "project-" + user
 	if k.neutrons[project] == nil {
 		k.neutrons[project] = neutronfake.New()
 	}
-	return k.neutrons[project], project, nil
+	return k.neutrons[project], placeOf(project), nil
+}
+
+// placeOf is the Place of project in the fake Keystone's catalog.
+func placeOf(project string) neutron.Place {
+	return neutron.Place{Identity: testAuthURL, Region: "RegionOne", Endpoint: "http://neutron.example.com:9696/", ProjectID: project}
 }
 
 func (k *fakeKeystone) attemptsOf(user string) int {
@@ -161,8 +166,8 @@ func TestNetworksOfOneSecretShareOneClientAndStore(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Resolve %s: %v", name, err)
 		}
-		if tenant.ProjectID != "project-alice" {
-			t.Errorf("project %q, want project-alice", tenant.ProjectID)
+		if tenant.Place.ProjectID != "project-alice" {
+			t.Errorf("project %q, want project-alice", tenant.Place.ProjectID)
 		}
 		stores = append(stores, tenant.Store)
 	}
@@ -194,8 +199,8 @@ func TestEachSecretsProjectHasItsOwnStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.ProjectID == b.ProjectID {
-		t.Fatalf("both tenants in project %s", a.ProjectID)
+	if a.Place.ProjectID == b.Place.ProjectID {
+		t.Fatalf("both tenants in project %s", a.Place.ProjectID)
 	}
 	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.DesiredNetwork{}); err != nil {
 		t.Fatal(err)
@@ -205,7 +210,7 @@ func TestEachSecretsProjectHasItsOwnStore(t *testing.T) {
 	}
 	var ids []string
 	for _, p := range f.registry.Projects() {
-		ids = append(ids, p.ID)
+		ids = append(ids, p.Place.ProjectID)
 	}
 	slices.Sort(ids)
 	if !slices.Equal(ids, []string{"project-alice", "project-bob"}) {
@@ -314,13 +319,13 @@ func TestMissingSecretAndMissingReference(t *testing.T) {
 
 func TestOwnCloudServesNetworksWithoutReference(t *testing.T) {
 	driver := neutronfake.New()
-	f := newRegistryFixture(t, &Own{Driver: driver, ProjectID: "project-own"})
+	f := newRegistryFixture(t, &Own{Driver: driver, Place: placeOf("project-own")})
 	tenant, err := f.resolve("default", "n", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tenant.ProjectID != "project-own" {
-		t.Errorf("project %q", tenant.ProjectID)
+	if tenant.Place.ProjectID != "project-own" {
+		t.Errorf("project %q", tenant.Place.ProjectID)
 	}
 	// A tenant whose credentials lead to the same project shares its store.
 	f.keystone.passwords["own"] = "pw"
@@ -347,9 +352,9 @@ func TestCredentialsRefusedOnRenewalAreNotTriedAgain(t *testing.T) {
 	f := newRegistryFixture(t, nil)
 	driver := &refusingDriver{Driver: neutronfake.New()}
 	connects := 0
-	f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, string, error) {
+	f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, neutron.Place, error) {
 		connects++
-		return driver, "project-a", nil
+		return driver, placeOf("project-a"), nil
 	}
 	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
 	if _, err := f.resolve("team-a", "n", "os"); err != nil {
@@ -389,7 +394,7 @@ func TestResyncKeepsAProjectWhoseClientIsBusy(t *testing.T) {
 	held.mu.Lock()
 	projects := f.registry.Projects()
 	held.mu.Unlock()
-	if len(projects) != 1 || projects[0].ID != "project-alice" {
+	if len(projects) != 1 || projects[0].Place.ProjectID != "project-alice" {
 		t.Fatalf("projects while the client is busy: %v, want project-alice", projects)
 	}
 	if _, err := f.resolve("team-a", "n", "os"); err != nil {
@@ -397,5 +402,52 @@ func TestResyncKeepsAProjectWhoseClientIsBusy(t *testing.T) {
 	}
 	if got := f.keystone.neutrons["project-alice"].Calls(); len(got) != 2 {
 		t.Errorf("Neutron calls %q, want the store filled once (2 lists)", got)
+	}
+}
+
+// TestPlacesNotProjectIDsShareStores: credentials whose token claims the controller's
+// own project, but from another Keystone or in another region, reach another Neutron:
+// they get a store of their own, filled through their own driver, and nothing the other
+// store holds is visible through them.
+func TestPlacesNotProjectIDsShareStores(t *testing.T) {
+	own := neutronfake.New()
+	own.PutNetwork(neutron.Network{ID: "own-net", Name: "k8s_ns_n_u1", Description: neutron.ClusterDescription("cluster")})
+	f := newRegistryFixture(t, &Own{Driver: own, Place: placeOf("project-own")})
+	if _, err := f.resolve("default", "n", ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		place neutron.Place
+	}{
+		{"another Keystone", neutron.Place{Identity: "https://elsewhere.example.com/v3", Region: "RegionOne", Endpoint: "http://neutron.example.com:9696/", ProjectID: "project-own"}},
+		{"another region", neutron.Place{Identity: testAuthURL, Region: "RegionTwo", Endpoint: "http://neutron-two.example.com:9696/", ProjectID: "project-own"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			claimer := neutronfake.New()
+			f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+				return claimer, tc.place, nil
+			}
+			f.secrets.put("team-a", tc.name, "1", cloudsYAMLFor("mallory", tc.name))
+			tenant, err := f.resolve("team-a", "claim-"+tc.name, tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tenant.Place != tc.place {
+				t.Errorf("tenant's place %v, want %v", tenant.Place, tc.place)
+			}
+			if n := tenant.Store.Len(); n != 0 {
+				t.Errorf("the claimed project's store holds %d networks of the controller's own place", n)
+			}
+			if got := claimer.Calls(); !slices.Equal(got, []string{"list networks", "list subnets"}) {
+				t.Errorf("calls through the claiming credentials %q, want a fill of their own store", got)
+			}
+			if calls := own.Calls(); slices.Contains(calls, "delete network") {
+				t.Errorf("the own cloud was asked to delete: %q", calls)
+			}
+		})
+	}
+	if n := len(f.registry.Projects()); n != 3 {
+		t.Errorf("%d places, want 3: the own one and one per claiming credential", n)
 	}
 }

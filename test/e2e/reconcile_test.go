@@ -239,7 +239,7 @@ func ownerNetworks(t *testing.T, owner neutron.Owner) (byName, byTags []neutron.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var err error
-	if byName, err = neutron.OwnedNetworks(ctx, nc, owner); err != nil {
+	if byName, err = neutron.OwnedNetworks(ctx, nc, owner, ""); err != nil {
 		t.Fatalf("listing networks by name: %v", err)
 	}
 	if byTags, err = nc.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags()}); err != nil {

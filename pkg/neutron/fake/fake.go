@@ -27,6 +27,8 @@ type Driver struct {
 	// bodies are the JSON bodies of the create and update requests, by operation.
 	bodies map[string][]string
 	now    func() time.Time
+	// project is the project of what this Driver creates, as a token scoped to it would.
+	project string
 }
 
 var _ neutron.Driver = (*Driver)(nil)
@@ -61,6 +63,14 @@ func (d *Driver) LoseReply(op string, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.lostReplies[op] = err
+}
+
+// CreateIn makes the networks and subnets created from now on belong to project, as
+// when the caller's token is scoped to it.
+func (d *Driver) CreateIn(project string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.project = project
 }
 
 // ClearCalls forgets the calls recorded so far.
@@ -146,7 +156,7 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	}
 	var out []neutron.Network
 	for _, n := range d.networks {
-		if matches(f, n.Tags, n.Description, n.Name) && (len(f.IDs) == 0 || slices.Contains(f.IDs, n.ID)) &&
+		if matches(f, n.Tags, n.Description, n.Name, n.ProjectID) && (len(f.IDs) == 0 || slices.Contains(f.IDs, n.ID)) &&
 			(len(f.NotTags) == 0 || !hasAll(n.Tags, f.NotTags)) {
 			out = append(out, n)
 		}
@@ -160,7 +170,7 @@ func (d *Driver) CreateNetwork(_ context.Context, req neutron.NetworkRequest) (n
 	if err := d.begin("create network"); err != nil {
 		return neutron.Network{}, err
 	}
-	n := neutron.Network{ID: d.newID("net"), CreatedAt: d.now()}
+	n := neutron.Network{ID: d.newID("net"), CreatedAt: d.now(), ProjectID: d.project}
 	d.apply("create network", &n, req)
 	d.networks[n.ID] = n
 	if err := d.lostReply("create network"); err != nil {
@@ -215,7 +225,7 @@ func (d *Driver) ListSubnets(_ context.Context, f neutron.Filter) ([]neutron.Sub
 	}
 	var out []neutron.Subnet
 	for _, s := range d.subnets {
-		if matches(f, s.Tags, s.Description, s.Name) && (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, s.NetworkID)) {
+		if matches(f, s.Tags, s.Description, s.Name, s.ProjectID) && (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, s.NetworkID)) {
 			out = append(out, s)
 		}
 	}
@@ -239,7 +249,7 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 				Message: "Requested subnet with cidr " + req.CIDR + " overlaps with another subnet"}
 		}
 	}
-	s := neutron.Subnet{ID: d.newID("subnet"), CreatedAt: d.now()}
+	s := neutron.Subnet{ID: d.newID("subnet"), CreatedAt: d.now(), ProjectID: d.project}
 	d.apply("create subnet", &s, req)
 	d.subnets[s.ID] = s
 	if err := d.lostReply("create subnet"); err != nil {
@@ -288,8 +298,11 @@ func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
 }
 
 // matches applies the filters networks and subnets share.
-func matches(f neutron.Filter, tags []string, description, name string) bool {
+func matches(f neutron.Filter, tags []string, description, name, project string) bool {
 	if !hasAll(tags, f.Tags) {
+		return false
+	}
+	if f.ProjectID != "" && f.ProjectID != project {
 		return false
 	}
 	if f.Description != "" && f.Description != description {

@@ -29,6 +29,10 @@ const (
 	ReasonInvalidSpec = "InvalidSpec"
 	// ReasonSubnetInUse (transient): deletion waits because ports still use the subnet.
 	ReasonSubnetInUse = "SubnetInUse"
+	// ReasonNeutronResourceNotOwned (terminal): while deleting, status named a Neutron
+	// network that lacks this cluster's or this Network's marks (a status restored from a
+	// backup, or written by someone else); it was left untouched.
+	ReasonNeutronResourceNotOwned = "NeutronResourceNotOwned"
 )
 
 // Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
@@ -62,6 +66,12 @@ const (
 	ReasonCredentialsRefRequired = "CredentialsRefRequired"
 	// ReasonCredentialsSecretNotFound: the Secret is not in the Network's namespace.
 	ReasonCredentialsSecretNotFound = "CredentialsSecretNotFound"
+	// ReasonCredentialsNotGranted: the controller may not read Secrets in the Network's
+	// namespace: the namespace has not bound the credentials ClusterRole to it.
+	ReasonCredentialsNotGranted = "CredentialsNotGranted"
+	// ReasonCredentialsSecretNotLabelled: the Secret exists but does not carry
+	// CredentialsLabel, so it is not used as credentials.
+	ReasonCredentialsSecretNotLabelled = "CredentialsSecretNotLabelled"
 	// ReasonCredentialsKeyMissing: the Secret has no clouds.yaml key.
 	ReasonCredentialsKeyMissing = "CredentialsKeyMissing"
 	// ReasonCloudsYAMLInvalid: clouds.yaml is not a valid clouds.yaml document.
@@ -88,6 +98,9 @@ const (
 	// ReasonCredentialsProjectChanged: the credentials now resolve to another project than
 	// status.projectID, where the Network's resources are.
 	ReasonCredentialsProjectChanged = "CredentialsProjectChanged"
+	// ReasonCredentialsRegionChanged: the credentials now lead to another region than
+	// status.region, where the Network's resources are.
+	ReasonCredentialsRegionChanged = "CredentialsRegionChanged"
 	// ReasonCredentialsSecretDeleting (transient): the Secret is being deleted and does
 	// not carry CredentialsFinalizerName, so nothing is created with credentials that
 	// could be gone before they are needed to delete it again.
@@ -98,14 +111,14 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
-	ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
+	ReasonCredentialsNotGranted, ReasonCredentialsSecretNotLabelled, ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
 	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
-	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged,
+	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
 	ReasonCredentialsSecretDeleting,
 }
 
@@ -114,11 +127,11 @@ var ReadyReasons = []string{
 // Neutron resync to find the network as the spec names it.
 func IsTerminalReason(reason string) bool {
 	switch reason {
-	case ReasonInvalidSpec, ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
-		ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
+	case ReasonInvalidSpec, ReasonNeutronResourceNotOwned, ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
+		ReasonCredentialsNotGranted, ReasonCredentialsSecretNotLabelled, ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
 		ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
 		ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
-		ReasonCredentialsProjectChanged,
+		ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
 		ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 		ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork:
 		return true
@@ -129,6 +142,10 @@ func IsTerminalReason(reason string) bool {
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
 // network.
 const FinalizerName = "samplecrd.k8s.io/neutron-cleanup"
+
+// CredentialsLabel marks a Secret as credentials for Networks: the controller watches
+// and reads only Secrets that carry it with the value "true".
+const CredentialsLabel = "network-controller.samplecrd.k8s.io/credentials"
 
 // CredentialsFinalizerName keeps a credentials Secret in the API while a Network that
 // uses it holds FinalizerName: deleting the Network's Neutron resources needs it.

@@ -168,6 +168,10 @@ type NetworkStatus struct {
 	// created twice or left behind in the first one.
 	// +optional
 	ProjectID string `json:"projectID,omitempty"`
+	// Region is the region of the Neutron the resources were created in, as Keystone's
+	// catalog names it; empty when it names none. Like the project, it is pinned once set.
+	// +optional
+	Region string `json:"region,omitempty"`
 	// Conditions; Ready summarises whether the Neutron side matches the spec.
 	// +optional
 	// +listType=map
