@@ -57,16 +57,22 @@ func ServeProbes(ctx context.Context, address string, p *Probes) error {
 // address; empty or "0" leaves it off. They show memory and goroutines, so the address
 // should be loopback or reachable only by whoever may see the process's internals.
 func ServeProfiling(ctx context.Context, address string) error {
+	return serve(ctx, "profiling", address, profilingHandler(), nil)
+}
+
+// profilingHandler routes /debug/pprof/ to net/http/pprof.
+func profilingHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	return serve(ctx, "profiling", address, mux, nil)
+	return mux
 }
 
-// serve serves handler on address, over TLS when tlsConfig is given.
+// serve serves handler on address, over TLS when tlsConfig is given, with the limits of
+// newServer.
 func serve(ctx context.Context, what, address string, handler http.Handler, tlsConfig *tls.Config) error {
 	if address == "" || address == "0" {
 		return nil
@@ -79,7 +85,7 @@ func serve(ctx context.Context, what, address string, handler http.Handler, tlsC
 	if tlsConfig != nil {
 		listener, scheme = tls.NewListener(listener, tlsConfig), "https"
 	}
-	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	server := newServer(handler)
 	logger := klog.FromContext(ctx)
 	go func() {
 		if err := server.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
