@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -38,16 +39,27 @@ type accessFilter struct {
 	users *answerCache[*authenticationv1.UserInfo]
 	// Keyed by user and path: whether the user may get the path.
 	rights *answerCache[bool]
+	// reviews bounds the reviews in flight; answers from the caches take no slot.
+	reviews reviewSlots
+	// reviewTimeout is reviewTimeout; tests shorten it.
+	reviewTimeout time.Duration
+	// refusals spaces the log lines about requests refused past the bound.
+	refusals *logThrottle
 }
 
 // newAccessFilter asks kube, with the controller's own credentials, about every caller:
 // they need create on tokenreviews and subjectaccessreviews.
 func newAccessFilter(kube kubernetes.Interface) *accessFilter {
-	return &accessFilter{kube: kube, users: newAnswerCache[*authenticationv1.UserInfo](), rights: newAnswerCache[bool]()}
+	return &accessFilter{
+		kube: kube, users: newAnswerCache[*authenticationv1.UserInfo](), rights: newAnswerCache[bool](),
+		reviews: newReviewSlots(maxReviewsInFlight), reviewTimeout: reviewTimeout,
+		refusals: newLogThrottle(refusalLogInterval),
+	}
 }
 
-// wrap answers 401 without a valid bearer token, 403 to a user without the right, 503
-// when the apiserver does not answer a review, and passes the rest to next.
+// wrap answers 401 without a valid bearer token, 403 to a user without the right, 429
+// when the request needs a review while maxReviewsInFlight are made, 503 when the
+// apiserver does not answer a review, and passes the rest to next.
 func (f *accessFilter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -62,6 +74,10 @@ func (f *accessFilter) wrap(next http.Handler) http.Handler {
 			return
 		}
 		user, err := f.authenticate(r, token)
+		if errors.Is(err, errTooManyReviews) {
+			f.refuseTooManyReviews(w, r)
+			return
+		}
 		if err != nil {
 			logger.Error(err, "Could not review a metrics caller's token")
 			http.Error(w, "Service Unavailable: could not authenticate the request", http.StatusServiceUnavailable)
@@ -73,6 +89,10 @@ func (f *accessFilter) wrap(next http.Handler) http.Handler {
 			return
 		}
 		allowed, err := f.authorize(r, user)
+		if errors.Is(err, errTooManyReviews) {
+			f.refuseTooManyReviews(w, r)
+			return
+		}
 		if err != nil {
 			logger.Error(err, "Could not review a metrics caller's rights", "user", user.Username)
 			http.Error(w, "Service Unavailable: could not authorize the request", http.StatusServiceUnavailable)
@@ -95,13 +115,17 @@ func bearerToken(r *http.Request) (string, bool) {
 }
 
 // authenticate returns the user the token belongs to, or nil when the apiserver does not
-// accept it. Only a digest of the token is kept.
+// accept it, or errTooManyReviews. Only a digest of the token is kept.
 func (f *accessFilter) authenticate(r *http.Request, token string) (*authenticationv1.UserInfo, error) {
 	key := string(digest(token))
 	if user, ok := f.users.get(key); ok {
 		return user, nil
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), reviewTimeout)
+	if !f.reviews.tryTake() {
+		return nil, errTooManyReviews
+	}
+	defer f.reviews.free()
+	ctx, cancel := context.WithTimeout(r.Context(), f.reviewTimeout)
 	defer cancel()
 	review, err := f.kube.AuthenticationV1().TokenReviews().Create(ctx, &authenticationv1.TokenReview{
 		Spec: authenticationv1.TokenReviewSpec{Token: token},
@@ -117,7 +141,7 @@ func (f *accessFilter) authenticate(r *http.Request, token string) (*authenticat
 	return &review.Status.User, nil
 }
 
-// authorize reports whether the user may get the request's path.
+// authorize reports whether the user may get the request's path, or errTooManyReviews.
 func (f *accessFilter) authorize(r *http.Request, user *authenticationv1.UserInfo) (bool, error) {
 	spec := authorizationv1.SubjectAccessReviewSpec{
 		User: user.Username, UID: user.UID, Groups: user.Groups,
@@ -138,7 +162,11 @@ func (f *accessFilter) authorize(r *http.Request, user *authenticationv1.UserInf
 	if allowed, ok := f.rights.get(key); ok {
 		return allowed, nil
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), reviewTimeout)
+	if !f.reviews.tryTake() {
+		return false, errTooManyReviews
+	}
+	defer f.reviews.free()
+	ctx, cancel := context.WithTimeout(r.Context(), f.reviewTimeout)
 	defer cancel()
 	review, err := f.kube.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{Spec: spec}, metav1.CreateOptions{})
 	if err != nil {
