@@ -27,6 +27,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -67,7 +68,8 @@ type Controller struct {
 	networks *scope.Informers
 	// guard keeps the finalizer on credentials Secrets; nil without a Secret informer.
 	guard *credentialsGuard
-	// synced are the informers workers need: Networks and, with tenants, Secrets.
+	// synced are the informers workers need: the Networks'. Each credentials Secret's
+	// watch is waited for by the first Network that needs it.
 	synced []cache.InformerSynced
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
 	// always reads the latest object from the lister, and a key queued many times while
@@ -88,14 +90,14 @@ type Controller struct {
 	now func() time.Time
 }
 
-// NewController wires the event handlers of the Network informers, and of the informers of
-// Secrets' metadata (nil: no Secrets are watched), into the workqueues.
+// NewController wires the event handlers of the Network informers, and of the watches of
+// credentials Secrets (nil: no Secrets are watched), into the workqueues.
 func NewController(
 	ctx context.Context,
 	kubeclientset kubernetes.Interface,
 	networkclientset clientset.Interface,
 	networks *scope.Informers,
-	secrets *scope.Informers,
+	secrets *secretwatch.Watches,
 	tenants *tenancy.Registry,
 	m *metrics.Metrics,
 	config Config,
@@ -288,6 +290,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	case apierrors.IsConflict(err):
 		// The cache was behind our own last write; the retry reads the newer object.
 		klog.FromContext(ctx).V(4).Info("Retrying Network after a write conflict", "network", key, "err", err)
+	case tenancy.IsWaiting(err):
+		// A watch just started for its Secret: a moment, not a failure.
+		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
 	default:
 		utilruntime.HandleErrorWithContext(ctx, err, "Error syncing Network; requeuing for later retry", "network", key)
 	}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -31,7 +30,7 @@ import (
 // it back if it was removed while one still does.
 type credentialsGuard struct {
 	networks *scope.Informers
-	secrets  *scope.Informers
+	secrets  secretMetadata
 	client   typedcorev1.SecretsGetter
 	// manager names the controller in the Secrets' managedFields.
 	manager string
@@ -40,9 +39,17 @@ type credentialsGuard struct {
 
 const credentialsQueueName = "credentials-secrets"
 
+// secretMetadata is where the guard reads credentials Secrets' metadata: the watch of each
+// Secret a Network names, or, for one no longer watched, a read of it.
+type secretMetadata interface {
+	Get(secret cache.ObjectName) (metav1.Object, bool)
+	Fetch(ctx context.Context, secret cache.ObjectName) (*metav1.PartialObjectMetadata, error)
+	AddEventHandler(handler cache.ResourceEventHandler)
+}
+
 // newCredentialsGuard watches networks (indexed by bySecretIndex) and secrets, and retries
 // a failed Secret after retryBase, doubling up to retryMax.
-func newCredentialsGuard(networks, secrets *scope.Informers, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*credentialsGuard, error) {
+func newCredentialsGuard(networks *scope.Informers, secrets secretMetadata, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*credentialsGuard, error) {
 	g := &credentialsGuard{
 		networks: networks,
 		secrets:  secrets,
@@ -55,9 +62,7 @@ func newCredentialsGuard(networks, secrets *scope.Informers, client typedcorev1.
 	if err := networks.AddEventHandler(g.networkEvents()); err != nil {
 		return nil, fmt.Errorf("adding the credentials guard's Network event handlers: %w", err)
 	}
-	if err := secrets.AddEventHandler(g.secretEvents()); err != nil {
-		return nil, fmt.Errorf("adding the credentials guard's Secret event handlers: %w", err)
-	}
+	secrets.AddEventHandler(g.secretEvents())
 	return g, nil
 }
 
@@ -78,13 +83,20 @@ func (g *credentialsGuard) networkEvents() cache.ResourceEventHandlerFuncs {
 }
 
 // secretEvents queue only Secrets that carry the finalizer or just lost it: the others
-// get it from the sync of a Network that uses them.
+// get it from the sync of a Network that uses them. One that goes from the watch while
+// carrying it (its label was removed) is queued too: it may need the finalizer removed.
 func (g *credentialsGuard) secretEvents() cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: g.enqueueGuarded,
 		UpdateFunc: func(old, new any) {
 			g.enqueueGuarded(old)
 			g.enqueueGuarded(new)
+		},
+		DeleteFunc: func(obj any) {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			g.enqueueGuarded(obj)
 		},
 	}
 }
@@ -118,7 +130,7 @@ func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Net
 		return nil
 	}
 	key := secretOf(network)
-	secret, ok := g.cachedSecret(key)
+	secret, ok := g.secrets.Get(key)
 	if !ok {
 		// The credentials were just read from it; the cache will show it in a moment.
 		return fmt.Errorf("Secret %s is not in the informer cache yet", key)
@@ -174,9 +186,9 @@ func (g *credentialsGuard) processNext(ctx context.Context) bool {
 // A Network that starts to need it between the decision and the write makes its own sync
 // put the finalizer back: its update event queues the Secret here again.
 func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error {
-	secret, ok := g.cachedSecret(key)
-	if !ok {
-		return nil
+	secret, err := g.secretOf(ctx, key)
+	if secret == nil || err != nil {
+		return err
 	}
 	needed, err := g.needed(key)
 	if err != nil {
@@ -213,13 +225,23 @@ func (g *credentialsGuard) needed(key cache.ObjectName) (bool, error) {
 	return false, nil
 }
 
-func (g *credentialsGuard) cachedSecret(key cache.ObjectName) (metav1.Object, bool) {
-	obj, exists, err := g.secrets.Indexer(key.Namespace).GetByKey(key.String())
-	if err != nil || !exists {
-		return nil, false
+// secretOf returns the Secret's metadata from its watch or, when no Network names it
+// any more (the last one went) or its label was removed, from a read of it; nil when it
+// is gone.
+func (g *credentialsGuard) secretOf(ctx context.Context, key cache.ObjectName) (metav1.Object, error) {
+	if secret, ok := g.secrets.Get(key); ok {
+		return secret, nil
 	}
-	secret, err := meta.Accessor(obj)
-	return secret, err == nil
+	secret, err := g.secrets.Fetch(ctx, key)
+	if apierrors.IsNotFound(err) || apierrors.IsForbidden(err) {
+		// Gone, or in a namespace that never granted the controller its Secrets: then
+		// the controller never put its finalizer there either.
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return secret, nil
 }
 
 // ignoreNotFound: a Secret deleted meanwhile needs no finalizer.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -39,11 +40,10 @@ func newGuardFixture(t *testing.T, secrets []*corev1.Secret, networks ...*sample
 		}
 	}
 	networkScope := scope.Single(networkInformer)
-	c := &Controller{networks: networkScope}
-	if err := c.watchCredentials(scope.Single(secretInformer)); err != nil {
+	if err := networkScope.AddIndexers(cache.Indexers{bySecretIndex: indexBySecret}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := newCredentialsGuard(networkScope, scope.Single(secretInformer), client.CoreV1(), fieldManager, time.Millisecond, time.Millisecond)
+	g, err := newCredentialsGuard(networkScope, cachedSecrets{secretInformer.GetIndexer(), client}, client.CoreV1(), fieldManager, time.Millisecond, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +59,31 @@ func newGuardFixture(t *testing.T, secrets []*corev1.Secret, networks ...*sample
 	client.ClearActions()
 	return f
 }
+
+// cachedSecrets is the guard's view of Secrets: an indexer for the watches, the fake API
+// for reads of Secrets no longer watched.
+type cachedSecrets struct {
+	indexer cache.Indexer
+	client  *k8sfake.Clientset
+}
+
+func (c cachedSecrets) Get(key cache.ObjectName) (metav1.Object, bool) {
+	obj, exists, err := c.indexer.GetByKey(key.String())
+	if err != nil || !exists {
+		return nil, false
+	}
+	return obj.(metav1.Object), true
+}
+
+func (c cachedSecrets) Fetch(ctx context.Context, key cache.ObjectName) (*metav1.PartialObjectMetadata, error) {
+	s, err := c.client.CoreV1().Secrets(key.Namespace).Get(ctx, key.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return &metav1.PartialObjectMetadata{ObjectMeta: s.ObjectMeta}, nil
+}
+
+func (cachedSecrets) AddEventHandler(cache.ResourceEventHandler) {}
 
 // putSecret puts the metadata of s in the cache, as the transform keeps it.
 func (f *guardFixture) putSecret(s *corev1.Secret) {
@@ -241,5 +266,25 @@ func TestCredentialsGuardQueuesOnlyWhatCanChange(t *testing.T) {
 		&metav1.PartialObjectMetadata{ObjectMeta: credentialsSecret("guarded").ObjectMeta})
 	if got := queued(); !slices.Equal(got, []string{"default/guarded"}) {
 		t.Errorf("finalizer removed by hand: queued %q, want default/guarded", got)
+	}
+}
+
+// A Secret no longer watched (its last Network went, or its label was removed) still
+// loses the finalizer once no Network holds it: the guard reads its metadata instead.
+func TestCredentialsGuardSyncReadsASecretNoLongerWatched(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	f := newGuardFixture(t, []*corev1.Secret{credentialsSecret("creds", samplecrdv1.CredentialsFinalizerName, otherFinalizer)})
+	if err := f.secrets.Delete(&metav1.PartialObjectMetadata{ObjectMeta: credentialsSecret("creds").ObjectMeta}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.guard.sync(ctx, cache.NewObjectName(metav1.NamespaceDefault, "creds")); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	if got := f.finalizers("creds"); !slices.Equal(got, []string{otherFinalizer}) {
+		t.Errorf("finalizers = %q, want only %q", got, otherFinalizer)
+	}
+	// Gone altogether: nothing to do.
+	if err := f.guard.sync(ctx, cache.NewObjectName(metav1.NamespaceDefault, "never-there")); err != nil {
+		t.Errorf("sync of a missing Secret: %v", err)
 	}
 }

@@ -7,50 +7,49 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
-	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/secretwatch"
 )
 
-// watchCredentials queues the Networks that use a Secret whenever it is created, changed
-// or deleted: a rotated credential is used from the next Neutron call on, and a Network
-// waiting for a missing or broken Secret is tried again as soon as it is fixed.
-// secrets watch Secrets' metadata only.
-func (c *Controller) watchCredentials(secrets *scope.Informers) error {
-	// A Network whose Secret the cache has not seen yet would be refused as missing.
-	c.synced = append(c.synced, secrets.HasSynced)
+// watchCredentials keeps a watch on each Secret that Networks name, and queues the
+// Networks that use a Secret whenever it appears, changes, goes (or loses its label), or
+// becomes readable: a rotated credential is used from the next Neutron call on, and a
+// Network waiting for a missing, unlabelled or ungranted Secret is tried again as soon as
+// that is fixed.
+func (c *Controller) watchCredentials(secrets *secretwatch.Watches) error {
 	err := c.networks.AddIndexers(cache.Indexers{bySecretIndex: indexBySecret})
 	if err != nil {
 		return fmt.Errorf("indexing Networks by credentials Secret: %w", err)
 	}
-	queueUsers := func(obj any, class fairqueue.Class) {
-		if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = tombstone.Obj
-		}
-		secret, ok := obj.(metav1.Object)
-		if !ok {
-			utilruntime.HandleError(fmt.Errorf("credentials watch: unexpected object %T", obj))
-			return
-		}
-		users, err := c.networks.Indexer(secret.GetNamespace()).ByIndex(bySecretIndex, secret.GetNamespace()+"/"+secret.GetName())
-		if err != nil {
-			utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s/%s: %w", secret.GetNamespace(), secret.GetName(), err))
-			return
-		}
-		for _, network := range users {
-			c.enqueueNetwork(network, class)
+	use := func(obj any) {
+		if network, ok := obj.(*samplecrdv1.Network); ok {
+			secrets.Use(cache.MetaObjectToName(network), secretOf(network))
 		}
 	}
-	err = secrets.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+	err = c.networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    use,
+		UpdateFunc: func(_, new any) { use(new) },
+		DeleteFunc: func(obj any) {
+			if key, err := cache.DeletionHandlingObjectToName(obj); err == nil {
+				secrets.Use(key, cache.ObjectName{})
+			}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("adding the credentials watches' Network event handlers: %w", err)
+	}
+	secrets.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, isInInitialList bool) {
 			if isInInitialList {
-				queueUsers(obj, fairqueue.InitialList)
+				c.queueUsersOf(obj, fairqueue.InitialList)
 			} else {
-				queueUsers(obj, fairqueue.UserChange)
+				c.queueUsersOf(obj, fairqueue.UserChange)
 			}
 		},
 		UpdateFunc: func(old, new any) {
 			if old.(metav1.Object).GetResourceVersion() != new.(metav1.Object).GetResourceVersion() {
-				queueUsers(new, fairqueue.UserChange)
+				c.queueUsersOf(new, fairqueue.UserChange)
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -60,11 +59,34 @@ func (c *Controller) watchCredentials(secrets *scope.Informers) error {
 			if secret, ok := obj.(metav1.Object); ok {
 				c.tenants.ForgetSecret(secret.GetNamespace(), secret.GetName())
 			}
-			queueUsers(obj, fairqueue.UserChange)
+			c.queueUsersOf(obj, fairqueue.UserChange)
 		},
 	})
-	if err != nil {
-		return fmt.Errorf("adding Secret event handlers: %w", err)
-	}
+	secrets.OnAccessGranted(func(secret cache.ObjectName) { c.queueUsers(secret, fairqueue.UserChange) })
 	return nil
+}
+
+// queueUsersOf queues the Networks that name the Secret obj.
+func (c *Controller) queueUsersOf(obj any, class fairqueue.Class) {
+	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tombstone.Obj
+	}
+	secret, ok := obj.(metav1.Object)
+	if !ok {
+		utilruntime.HandleError(fmt.Errorf("credentials watch: unexpected object %T", obj))
+		return
+	}
+	c.queueUsers(cache.MetaObjectToName(secret), class)
+}
+
+// queueUsers queues the Networks that name the Secret.
+func (c *Controller) queueUsers(secret cache.ObjectName, class fairqueue.Class) {
+	users, err := c.networks.Indexer(secret.Namespace).ByIndex(bySecretIndex, secret.String())
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s: %w", secret, err))
+		return
+	}
+	for _, network := range users {
+		c.enqueueNetwork(network, class)
+	}
 }

@@ -294,7 +294,9 @@ func eventKinds(events []string) []string {
 // noSecrets is a cluster without Secrets.
 type noSecrets struct{}
 
-func (noSecrets) Version(string, string) (string, bool) { return "", false }
+func (noSecrets) Version(_ context.Context, namespace, name string) (string, error) {
+	return "", &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
+}
 func (noSecrets) Data(context.Context, string, string) (map[string][]byte, string, error) {
 	return nil, "", errors.New("no Secrets in this test")
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -142,10 +143,7 @@ func run(opts options) error {
 	if err != nil {
 		return fmt.Errorf("creating metadata client: %w", err)
 	}
-	secretInformers, err := newSecretMetadataInformers(metadataClient, opts.namespaces)
-	if err != nil {
-		return err
-	}
+	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata)
 	tenantHooks := neutron.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest,
 		Gate: tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld)}
 	tenants := tenancy.NewRegistry(tenancy.Config{
@@ -153,7 +151,7 @@ func run(opts options) error {
 		Allowed:            allowed,
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, tenancy.NewWatchedSecrets(secretInformers, kubeClient), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
 		client, err := neutron.ConnectKeystone(ctx, creds, tenantHooks)
 		if err != nil {
 			return nil, neutron.Place{}, err
@@ -166,7 +164,7 @@ func run(opts options) error {
 		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
 			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
-	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretInformers, tenants, m, config)
+	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, m, config)
 	if err != nil {
 		return err
 	}
@@ -192,7 +190,7 @@ func run(opts options) error {
 	if err := endpoints.ServeProfiling(ctx, opts.profilingAddress); err != nil {
 		return err
 	}
-	secretInformers.Run(ctx)
+	secretWatches.Start(ctx)
 	networkInformers.Run(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 

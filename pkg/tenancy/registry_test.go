@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -39,11 +37,14 @@ func (f *fakeSecrets) put(namespace, name, version string, data map[string][]byt
 	f.secrets[namespace+"/"+name] = fakeSecret{version, data}
 }
 
-func (f *fakeSecrets) Version(namespace, name string) (string, bool) {
+func (f *fakeSecrets) Version(_ context.Context, namespace, name string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, ok := f.secrets[namespace+"/"+name]
-	return s.version, ok
+	if !ok {
+		return "", secretNotFound(namespace+"/"+name, namespace)
+	}
+	return s.version, nil
 }
 
 func (f *fakeSecrets) Data(_ context.Context, namespace, name string) (map[string][]byte, string, error) {
@@ -52,7 +53,7 @@ func (f *fakeSecrets) Data(_ context.Context, namespace, name string) (map[strin
 	f.reads++
 	s, ok := f.secrets[namespace+"/"+name]
 	if !ok {
-		return nil, "", apierrors.NewNotFound(schema.GroupResource{Resource: "secrets"}, name)
+		return nil, "", secretNotFound(namespace+"/"+name, namespace)
 	}
 	return s.data, s.version, nil
 }

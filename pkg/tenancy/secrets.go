@@ -3,7 +3,7 @@ package tenancy
 import (
 	"context"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"strings"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
@@ -11,10 +11,11 @@ import (
 // SecretSource reads credentials Secrets: their versions from a watch, their data only
 // when a Network needs a version not read before.
 type SecretSource interface {
-	// Version returns the resourceVersion the watch last saw of the Secret, and false
-	// when it does not exist.
-	Version(namespace, name string) (string, bool)
-	// Data reads the Secret's data and resourceVersion from the API.
+	// Version returns the resourceVersion the watch last saw of the Secret, or an
+	// *Error saying why it cannot be used (missing, not labelled, not granted).
+	Version(ctx context.Context, namespace, name string) (string, error)
+	// Data reads the Secret's data and resourceVersion from the API; an *Error when it
+	// cannot be used.
 	Data(ctx context.Context, namespace, name string) (map[string][]byte, string, error)
 }
 
@@ -34,10 +35,10 @@ type parsedCloud struct {
 func (r *Registry) cloudOf(ctx context.Context, namespace string, ref *samplecrdv1.CloudCredentialsRef) (Cloud, error) {
 	key := cloudKey{namespace, ref.SecretName, ref.CloudName}
 	secret := namespace + "/" + ref.SecretName
-	version, exists := r.secrets.Version(namespace, ref.SecretName)
-	if !exists {
+	version, err := r.secrets.Version(ctx, namespace, ref.SecretName)
+	if err != nil {
 		r.dropParsed(key)
-		return Cloud{}, secretNotFound(secret, namespace)
+		return Cloud{}, err
 	}
 	r.mu.Lock()
 	p := r.parsed[key]
@@ -47,11 +48,8 @@ func (r *Registry) cloudOf(ctx context.Context, namespace string, ref *samplecrd
 	}
 
 	data, readVersion, err := r.secrets.Data(ctx, namespace, ref.SecretName)
-	if apierrors.IsNotFound(err) {
-		r.dropParsed(key)
-		return Cloud{}, secretNotFound(secret, namespace)
-	}
 	if err != nil {
+		r.dropParsed(key)
 		return Cloud{}, err
 	}
 	p = &parsedCloud{versions: [2]string{version, readVersion}}
@@ -66,6 +64,16 @@ func (r *Registry) dropParsed(key cloudKey) {
 	r.mu.Lock()
 	delete(r.parsed, key)
 	r.mu.Unlock()
+}
+
+func namespaceOf(secret string) string {
+	namespace, _, _ := strings.Cut(secret, "/")
+	return namespace
+}
+
+func nameOf(secret string) string {
+	_, name, _ := strings.Cut(secret, "/")
+	return name
 }
 
 func secretNotFound(secret, namespace string) *Error {

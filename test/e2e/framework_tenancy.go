@@ -80,12 +80,19 @@ func (k Keystone) SecretsOf(t testing.TB, cloud string) []string {
 	return out
 }
 
-// PutCredentialsSecret creates or replaces the Secret ns/name with data.
+// PutCredentialsSecret creates or replaces the Secret ns/name with data, labelled as
+// credentials for Networks.
 func PutCredentialsSecret(t testing.TB, ns, name string, data map[string]string) {
+	t.Helper()
+	PutSecret(t, ns, name, map[string]string{samplecrdv1.CredentialsLabel: "true"}, data)
+}
+
+// PutSecret creates or replaces the Secret ns/name with labels and data.
+func PutSecret(t testing.TB, ns, name string, labels, data map[string]string) {
 	t.Helper()
 	kube, _ := Clients(t)
 	ctx := Ctx(t, 30*time.Second)
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, StringData: data}
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns, Labels: labels}, StringData: data}
 	existing, err := kube.CoreV1().Secrets(ns).Get(ctx, name, metav1.GetOptions{})
 	if err == nil {
 		secret.ResourceVersion = existing.ResourceVersion

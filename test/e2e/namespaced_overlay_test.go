@@ -131,6 +131,7 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		"namespace: network-controller", "namespace: "+home,
 		"system:serviceaccount:network-controller:", "system:serviceaccount:"+home+":",
 		"name: network-controller-secrets", "name: network-controller-secrets-"+suffix,
+		"name: network-controller-credentials", "name: network-controller-credentials-"+suffix,
 		"policyName: network-controller-secrets", "policyName: network-controller-secrets-"+suffix,
 		"name: network-controller-metrics-", "name: e2e-"+suffix+"-network-controller-metrics-",
 	).Replace(rendered)
@@ -143,9 +144,10 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		}
 		switch obj.GetKind() {
 		case "ClusterRole":
-			// Only the rights behind -metrics-secure, which read no object.
-			if rules := clusterRoleRules(t, obj); rules != metricsAuthRules && rules != metricsReaderRules {
-				t.Fatalf("deploy/namespaced/ has ClusterRole %s with rules %s; beyond the metrics reviews it must grant only Roles", obj.GetName(), rules)
+			// Only the rights behind -metrics-secure, which read no object, and the
+			// credentials role, which only RoleBindings bind.
+			if rules := clusterRoleRules(t, obj); rules != metricsAuthRules && rules != metricsReaderRules && rules != credentialsRules {
+				t.Fatalf("deploy/namespaced/ has ClusterRole %s with rules %s; beyond the metrics reviews and the credentials role it must grant only Roles", obj.GetName(), rules)
 			}
 			apply = append(apply, doc)
 			cleanup = append(cleanup, "clusterrole/"+obj.GetName())
@@ -184,6 +186,7 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 const (
 	metricsAuthRules   = "authentication.k8s.io/tokenreviews:create; authorization.k8s.io/subjectaccessreviews:create"
 	metricsReaderRules = "/metrics:get"
+	credentialsRules   = "/secrets:get; /secrets:list; /secrets:patch; /secrets:watch"
 )
 
 // clusterRoleRules prints a ClusterRole's rules in one line, sorted.

@@ -28,6 +28,7 @@ const (
 var rbacManifests = []string{
 	"base/00-namespace.yaml",
 	"base/10-serviceaccount.yaml",
+	"base/25-clusterrole-credentials.yaml",
 	"20-clusterrole.yaml",
 	"21-clusterrolebinding.yaml",
 	"base/30-role-leader-election.yaml",
@@ -67,6 +68,7 @@ func TestRBACInCluster(t *testing.T) {
 		"namespace/network-controller", "serviceaccount/network-controller",
 		"clusterrole.rbac.authorization.k8s.io/network-controller",
 		"clusterrolebinding.rbac.authorization.k8s.io/network-controller",
+		"clusterrole.rbac.authorization.k8s.io/network-controller-credentials",
 		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-auth",
 		"clusterrolebinding.rbac.authorization.k8s.io/network-controller-metrics-auth",
 		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-reader",
@@ -83,8 +85,8 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 15 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 15:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 16 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 16:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)
@@ -210,8 +212,13 @@ var expectedClusterRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/status"}, Verbs: []string{"update", "patch"}},
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"networks/finalizers"}, Verbs: []string{"update"}},
 	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
-	{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch", "patch"}},
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, ResourceNames: []string{"kube-system"}, Verbs: []string{"get"}},
+}
+
+// expectedCredentialsRole is what deploy/base/25-clusterrole-credentials.yaml grants in a
+// namespace that binds it.
+var expectedCredentialsRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch", "patch"}},
 }
 
 // expectedMetricsAuthRole is what deploy/base/32-clusterrole-metrics-auth.yaml grants for
@@ -223,4 +230,5 @@ var expectedMetricsAuthRole = []rbacv1.PolicyRule{
 
 var expectedLeaseRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 }

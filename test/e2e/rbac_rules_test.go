@@ -26,6 +26,13 @@ func checkRules(t *testing.T) {
 	if got, want := normalizeRules(cr.Rules), normalizeRules(expectedClusterRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("ClusterRole network-controller rules:\n got %v\nwant %v", got, want)
 	}
+	creds, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller-credentials", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizeRules(creds.Rules), normalizeRules(expectedCredentialsRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("ClusterRole network-controller-credentials rules:\n got %v\nwant %v", got, want)
+	}
 	auth, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller-metrics-auth", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +128,12 @@ func checkCanI(t *testing.T) {
 	}
 
 	no := [][]string{
+		// No Secret anywhere until a namespace binds the credentials ClusterRole.
+		{"list", "secrets", "--all-namespaces"},
+		{"watch", "secrets", "--all-namespaces"},
+		{"get", "secrets", "-n", "kube-system"},
+		{"get", "secrets", "-n", deployNamespace},
+		{"patch", "secrets", "-n", "default"},
 		{"create", "secrets", "-n", "default"},
 		{"update", "secrets", "-n", "default"},
 		{"delete", "secrets", "-n", deployNamespace},
