@@ -98,7 +98,8 @@ func (b *bench) tenantsStage(ctx context.Context) (*tenantsResult, error) {
 // putSecret creates or replaces the credentials Secret name of the bench namespace.
 func (b *bench) putSecret(ctx context.Context, name, cloudsYAML string) error {
 	secret := &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: b.o.namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: b.o.namespace,
+			Labels: map[string]string{samplecrdv1.CredentialsLabel: "true"}},
 		StringData: map[string]string{"clouds.yaml": cloudsYAML},
 	}
 	secrets := b.kube.CoreV1().Secrets(b.o.namespace)
