@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -16,12 +17,13 @@ type AuthURLs struct{ urls []string }
 func ParseAuthURLs(entries []string) (AuthURLs, error) {
 	var a AuthURLs
 	for _, e := range entries {
-		if strings.TrimSpace(e) == "" {
+		e = strings.TrimSpace(e)
+		if e == "" {
 			continue
 		}
-		n, ok := normalizeAuthURL(e)
-		if !ok {
-			return AuthURLs{}, fmt.Errorf("allowed auth URL %q is not an http(s) URL", e)
+		n, err := normalizeAuthURL(e)
+		if err != nil {
+			return AuthURLs{}, fmt.Errorf("allowed auth URL %q: %w", e, err)
 		}
 		if !slices.Contains(a.urls, n) {
 			a.urls = append(a.urls, n)
@@ -32,9 +34,12 @@ func ParseAuthURLs(entries []string) (AuthURLs, error) {
 
 // Allows reports whether authURL is on the list, compared after normalization.
 func (a AuthURLs) Allows(authURL string) bool {
-	n, ok := normalizeAuthURL(authURL)
-	return ok && slices.Contains(a.urls, n)
+	n, err := normalizeAuthURL(authURL)
+	return err == nil && a.contains(n)
 }
+
+// contains reports whether a normalized URL is on the list.
+func (a AuthURLs) contains(normalized string) bool { return slices.Contains(a.urls, normalized) }
 
 // String lists the allowed URLs for messages; they are the operator's, not secrets.
 func (a AuthURLs) String() string {
@@ -47,20 +52,61 @@ func (a AuthURLs) String() string {
 // Empty reports whether nothing is allowed.
 func (a AuthURLs) Empty() bool { return len(a.urls) == 0 }
 
-// normalizeAuthURL lower-cases scheme and host, drops a default port, a trailing slash, a
-// query and a fragment, so that spellings of one URL compare equal. User info is refused:
-// it would smuggle credentials past the list.
-func normalizeAuthURL(raw string) (string, bool) {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return "", false
+// normalizeAuthURL returns the one spelling of an http(s) URL that the list stores and
+// that is handed to gophercloud: scheme and host lower-cased, a default port and trailing
+// slashes dropped. Those are the only rewrites, each keeping the address the same.
+//
+// Anything else that could make two parsers, or the list and the HTTP client, read
+// different addresses is refused rather than cleaned up, so that an attacker's URL is
+// never turned into an allowed one: user info (credentials in the URL), a query or
+// fragment, whitespace, control and non-ASCII characters, backslashes, a percent-encoded
+// or empty host, an empty port. A host with a trailing dot stays as written: it is not
+// the host without the dot unless the operator listed it so. Errors never quote the URL.
+func normalizeAuthURL(raw string) (string, error) {
+	if err := refuseAuthURLCharacters(raw); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", errors.New("does not parse as a URL")
 	}
 	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.Opaque != "" {
+		return "", errors.New("is not an http(s) URL")
+	}
+	if u.User != nil {
+		return "", errors.New("carries user info (user@ or user:password@ before the host)")
+	}
+	if u.Hostname() == "" {
+		return "", errors.New("has no host")
+	}
+	if strings.Contains(u.Host, "%") {
+		return "", errors.New("has a percent-encoded host")
+	}
+	if strings.HasSuffix(u.Host, ":") {
+		return "", errors.New("has an empty port")
+	}
 	host := strings.ToLower(u.Hostname())
-	if port := u.Port(); port != "" && !(scheme == "http" && port == "80") && !(scheme == "https" && port == "443") {
-		host += ":" + port
-	} else if strings.Contains(host, ":") {
+	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
-	return scheme + "://" + host + strings.TrimRight(u.EscapedPath(), "/"), true
+	if port := u.Port(); port != "" && !(scheme == "http" && port == "80") && !(scheme == "https" && port == "443") {
+		host += ":" + port
+	}
+	return scheme + "://" + host + strings.TrimRight(u.EscapedPath(), "/"), nil
+}
+
+// refuseAuthURLCharacters refuses what no Keystone URL needs and parsers disagree on.
+func refuseAuthURLCharacters(raw string) error {
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c <= ' ' || c >= 0x7f:
+			return errors.New("holds whitespace, a control or a non-ASCII character")
+		case c == '\\':
+			return errors.New("holds a backslash")
+		case c == '?' || c == '#':
+			return errors.New("has a query or a fragment")
+		}
+	}
+	return nil
 }
