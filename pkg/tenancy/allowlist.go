@@ -80,10 +80,16 @@ func normalizeAuthURL(raw string) (string, error) {
 	if u.Hostname() == "" {
 		return "", errors.New("has no host")
 	}
-	if strings.Contains(u.Host, "%") {
+	// url.URL.Host holds the host decoded: look at it as written.
+	authority, ok := strings.CutPrefix(raw[len(u.Scheme):], "://")
+	if !ok {
+		return "", errors.New("is not an http(s) URL")
+	}
+	authority, _, _ = strings.Cut(authority, "/")
+	if strings.Contains(authority, "%") {
 		return "", errors.New("has a percent-encoded host")
 	}
-	if strings.HasSuffix(u.Host, ":") {
+	if strings.HasSuffix(authority, ":") {
 		return "", errors.New("has an empty port")
 	}
 	host := strings.ToLower(u.Hostname())

@@ -32,6 +32,7 @@ func TestAuthURLsNormalize(t *testing.T) {
 		"https://@keystone.example.com/v3":          false,
 		"https://keystone.example.com.evil.test/v3": false,
 		"https://keystone%2eexample.com/v3":         false,
+		"https://keystone%c3%a9.example.com/v3":     false,
 		"https://keystone.example.com:/v3":          false,
 		"https://keystone.example.com:0443/v3":      false,
 		"https://keystone.example.com\\@evil/v3":    false,
