@@ -110,7 +110,7 @@ func (k *fakeKeystone) attemptsOf(user string) int {
 
 func cloudsYAMLFor(user, password string) map[string][]byte {
 	return map[string][]byte{KeyCloudsYAML: []byte(fmt.Sprintf(
-		"clouds:\n  c:\n    auth:\n      auth_url: %s\n      username: %s\n      password: %s\n      project_name: p\n", testAuthURL, user, password))}
+		"clouds:\n  c:\n    auth:\n      auth_url: %s\n      username: %s\n      password: %s\n      user_domain_name: Default\n      project_name: p\n      project_domain_name: Default\n", testAuthURL, user, password))}
 }
 
 type registryFixture struct {

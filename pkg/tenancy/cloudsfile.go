@@ -1,0 +1,149 @@
+package tenancy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"slices"
+	"strings"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// CloudsFile is a Secret's clouds.yaml (and cacert), decoded and checked once.
+type CloudsFile struct {
+	secret string
+	clouds map[string]*cloudEntry
+	// roots is the Secret's CA (key cacert), nil without one.
+	roots     *x509.CertPool
+	rootsSize int
+	// digest identifies the content, for fingerprints.
+	digest [sha256.Size]byte
+}
+
+// ParseCloudsFile decodes a credentials Secret's clouds.yaml strictly, once, into the
+// values authentication then uses, and reads its CA. secret names the Secret in messages.
+// What concerns one cloud (files, auth URL, auth type) is checked by Cloud.
+func ParseCloudsFile(secret string, data map[string][]byte) (*CloudsFile, error) {
+	raw := data[KeyCloudsYAML]
+	if len(raw) > MaxCloudsYAMLBytes {
+		return nil, errorf(samplecrdv1.ReasonCloudsYAMLInvalid,
+			"key %s of Secret %s holds %d bytes, more than the %d this controller reads; keep only the clouds in use",
+			KeyCloudsYAML, secret, len(raw), MaxCloudsYAMLBytes)
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, errorf(samplecrdv1.ReasonCredentialsKeyMissing,
+			"Secret %s has no key %s (or it is empty); put the clouds.yaml there", secret, KeyCloudsYAML)
+	}
+	clouds, err := decodeCloudsYAML(raw)
+	if err != nil {
+		return nil, &Error{Reason: samplecrdv1.ReasonCloudsYAMLInvalid, Err: err,
+			Message: fmt.Sprintf("key %s of Secret %s is not a valid clouds.yaml: %v", KeyCloudsYAML, secret, err)}
+	}
+	f := &CloudsFile{secret: secret, clouds: clouds, digest: contentDigest(raw, data)}
+	if pem, ok := data[KeyCACert]; ok {
+		f.roots = x509.NewCertPool()
+		if !f.roots.AppendCertsFromPEM(bytes.TrimSpace(pem)) {
+			return nil, errorf(samplecrdv1.ReasonCACertInvalid, "key %s of Secret %s holds no PEM certificate", KeyCACert, secret)
+		}
+		f.rootsSize = 2 * len(pem) // the DER and the parsed certificates
+	}
+	return f, nil
+}
+
+// Cloud returns the named cloud checked against allowed: no file of the controller's host,
+// an allowed auth URL, a supported auth type with its credentials.
+func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
+	entry, ok := f.clouds[name]
+	if !ok {
+		return Cloud{}, errorf(samplecrdv1.ReasonCloudNotFound, "key %s of Secret %s has no cloud %s (clouds in it: %s)",
+			KeyCloudsYAML, f.secret, displayName(name), f.someNames())
+	}
+	where := "cloud " + displayName(name) + " in key " + KeyCloudsYAML + " of Secret " + f.secret
+	if err := refuseFiles(where, entry); err != nil {
+		return Cloud{}, err
+	}
+	authURL, err := checkedAuthURL(where, entry, allowed)
+	if err != nil {
+		return Cloud{}, err
+	}
+	method, err := methodOf(where, entry)
+	if err != nil {
+		return Cloud{}, err
+	}
+	auth, err := authOptionsOf(where, entry, authURL)
+	if err != nil {
+		return Cloud{}, err
+	}
+	endpoint, err := endpointOptsOf(where, entry)
+	if err != nil {
+		return Cloud{}, err
+	}
+	return Cloud{
+		Credentials: neutron.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: f.tlsConfig(entry.verify)},
+		Method:      method,
+		Fingerprint: fingerprint(name, f.digest),
+		AuthURL:     authURL,
+		Region:      endpoint.Region,
+		Interface:   string(endpoint.Availability),
+		Principal:   principalOf(method, auth),
+	}, nil
+}
+
+// Size is an estimate in bytes of what the parsed file keeps in memory (for a bounded cache).
+func (f *CloudsFile) Size() int {
+	const header = 256
+	n := header + len(f.secret) + f.rootsSize
+	for name, e := range f.clouds {
+		n += len(name) + e.size()
+	}
+	return n
+}
+
+// tlsConfig returns the TLS settings of a cloud's connections: the Secret's CA if it has
+// one, and verification unless the cloud turns it off; nil for the system's defaults.
+func (f *CloudsFile) tlsConfig(verify *bool) *tls.Config {
+	insecure := verify != nil && !*verify
+	if f.roots == nil && !insecure {
+		return nil
+	}
+	return &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: f.roots, InsecureSkipVerify: insecure} //nolint:gosec // the tenant's own choice for its own cloud
+}
+
+// someNames lists a few cloud names, sorted, for a message that stays short whatever the
+// file holds.
+func (f *CloudsFile) someNames() string {
+	const shown = 5
+	names := make([]string, 0, len(f.clouds))
+	for name := range f.clouds {
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	slices.Sort(names)
+	list := make([]string, 0, shown)
+	for _, name := range names[:min(shown, len(names))] {
+		list = append(list, displayKey(name))
+	}
+	s := strings.Join(list, ", ")
+	if more := len(names) - shown; more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
+// contentDigest hashes what reaches Keystone from the Secret: clouds.yaml and the CA.
+func contentDigest(cloudsYAML []byte, data map[string][]byte) [sha256.Size]byte {
+	h := sha256.New()
+	for _, part := range [][]byte{cloudsYAML, data[KeyCACert]} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
