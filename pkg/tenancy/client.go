@@ -52,7 +52,9 @@ func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron
 	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
 		return nil, neutron.Place{}, c.err
 	}
-	driver, place, err := r.connect(ctx, cloud.Credentials)
+	creds := cloud.Credentials
+	creds.Principal = cloud.Principal
+	driver, place, err := r.connect(ctx, creds)
 	if err != nil {
 		c.err, c.failedAt = authFailure(cloud, err), r.now()
 		return nil, neutron.Place{}, c.err

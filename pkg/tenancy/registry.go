@@ -49,9 +49,9 @@ type Registry struct {
 	now                func() time.Time
 
 	mu sync.Mutex
-	// parsed caches each referenced cloud by Secret and cloud name, with the Secret's
-	// resourceVersion it was read at.
-	parsed  map[cloudKey]*parsedCloud
+	// parsed keeps each credentials Secret as last parsed, with the resourceVersions it
+	// was read at; bounded.
+	parsed  *parsedCache
 	clients map[string]*client
 	users   map[cache.ObjectName]string
 	places  map[neutron.Place]*project
@@ -83,7 +83,7 @@ func NewRegistry(config Config, secrets SecretSource, connect Connector) *Regist
 		unavailableBackoff: config.UnavailableBackoff,
 		own:                config.Own,
 		now:                time.Now,
-		parsed:             map[cloudKey]*parsedCloud{},
+		parsed:             newParsedCache(),
 		clients:            map[string]*client{},
 		users:              map[cache.ObjectName]string{},
 		places:             map[neutron.Place]*project{},

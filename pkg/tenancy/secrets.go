@@ -2,8 +2,9 @@ package tenancy
 
 import (
 	"context"
-
 	"strings"
+
+	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
@@ -19,51 +20,36 @@ type SecretSource interface {
 	Data(ctx context.Context, namespace, name string) (map[string][]byte, string, error)
 }
 
-type cloudKey struct{ namespace, secret, cloud string }
+// errorSize is what a parse that failed is counted as: its message and the error value.
+const errorSize = 512
 
-// parsedCloud is a cloud read from one version of its Secret, or why it is unusable.
-type parsedCloud struct {
-	// versions are the resourceVersions known to hold this content: the one the watch
-	// reported and the one the read returned (newer, if the watch lags).
-	versions [2]string
-	cloud    Cloud
-	err      error
-}
-
-// cloudOf returns the cloud ref names in namespace, reading its Secret only when the
-// watch reports a version not read before.
+// cloudOf returns the cloud ref names in namespace, reading and parsing its Secret only
+// when the watch reports a version not read before: once per version, however many
+// Networks and cloud names use it.
 func (r *Registry) cloudOf(ctx context.Context, namespace string, ref *samplecrdv1.CloudCredentialsRef) (Cloud, error) {
-	key := cloudKey{namespace, ref.SecretName, ref.CloudName}
-	secret := namespace + "/" + ref.SecretName
+	key := cache.NewObjectName(namespace, ref.SecretName)
 	version, err := r.secrets.Version(ctx, namespace, ref.SecretName)
 	if err != nil {
-		r.dropParsed(key)
+		r.parsed.drop(key)
 		return Cloud{}, err
 	}
-	r.mu.Lock()
-	p := r.parsed[key]
-	r.mu.Unlock()
-	if p != nil && (p.versions[0] == version || p.versions[1] == version) {
-		return p.cloud, p.err
+	p, ok := r.parsed.get(key)
+	if !ok || !p.holds(version) {
+		data, readVersion, err := r.secrets.Data(ctx, namespace, ref.SecretName)
+		if err != nil {
+			r.parsed.drop(key)
+			return Cloud{}, err
+		}
+		p = &parsedSecret{versions: [2]string{version, readVersion}, size: errorSize}
+		if p.file, p.err = ParseCloudsFile(key.String(), data); p.file != nil {
+			p.size = p.file.Size()
+		}
+		r.parsed.put(key, p)
 	}
-
-	data, readVersion, err := r.secrets.Data(ctx, namespace, ref.SecretName)
-	if err != nil {
-		r.dropParsed(key)
-		return Cloud{}, err
+	if p.err != nil {
+		return Cloud{}, p.err
 	}
-	p = &parsedCloud{versions: [2]string{version, readVersion}}
-	p.cloud, p.err = ParseCloud(secret, data, ref.CloudName, r.allowed)
-	r.mu.Lock()
-	r.parsed[key] = p
-	r.mu.Unlock()
-	return p.cloud, p.err
-}
-
-func (r *Registry) dropParsed(key cloudKey) {
-	r.mu.Lock()
-	delete(r.parsed, key)
-	r.mu.Unlock()
+	return p.file.Cloud(ref.CloudName, r.allowed)
 }
 
 func namespaceOf(secret string) string {
@@ -84,11 +70,5 @@ func secretNotFound(secret, namespace string) *Error {
 
 // ForgetSecret drops what was read from a deleted Secret.
 func (r *Registry) ForgetSecret(namespace, name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for key := range r.parsed {
-		if key.namespace == namespace && key.secret == name {
-			delete(r.parsed, key)
-		}
-	}
+	r.parsed.drop(cache.NewObjectName(namespace, name))
 }
