@@ -41,6 +41,8 @@ var expectedAlerts = []string{
 	"NetworkControllerWorkqueueNotDraining",
 	"NetworkControllerNoLeader",
 	"NetworkControllerMemoryNearLimit",
+	"NetworkControllerOwnCredentialsRefused",
+	"NetworkControllerOrphanCollectionHalted",
 }
 
 type ruleFile struct {
