@@ -88,7 +88,6 @@ type mappingKey struct {
 	name  string
 	kind  keyKind
 	value *yaml.Node
-	line  int
 }
 
 // keysOf returns the keys of mapping n, each known to schema, written exactly and once.
@@ -109,16 +108,17 @@ func keysOf(n *yaml.Node, schema keySchema, path func(string) string, of string)
 		}
 		seen[name] = k.Line
 		kind, known := schema.lookup(name)
-		switch {
-		case known && kind == keyUnsupported:
-			return nil, fmt.Errorf("%s is not supported by this controller (line %d)", what, k.Line)
-		case known:
-			keys = append(keys, mappingKey{name: name, kind: kind, value: n.Content[i+1], line: k.Line})
-		case schema.foldsTo(name) != "":
-			return nil, fmt.Errorf("%s differs from the known key %s only by case (line %d)", what, path(schema.foldsTo(name)), k.Line)
-		default:
-			return nil, fmt.Errorf("%s is not a key this controller knows (line %d)", what, k.Line)
+		if known && kind != keyUnsupported {
+			keys = append(keys, mappingKey{name: name, kind: kind, value: n.Content[i+1]})
+			continue
 		}
+		if known {
+			return nil, fmt.Errorf("%s is not supported by this controller (line %d)", what, k.Line)
+		}
+		if folded := schema.foldsTo(name); folded != "" {
+			return nil, fmt.Errorf("%s differs from the known key %s only by case (line %d)", what, path(folded), k.Line)
+		}
+		return nil, fmt.Errorf("%s is not a key this controller knows (line %d)", what, k.Line)
 	}
 	return keys, nil
 }
