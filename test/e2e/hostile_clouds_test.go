@@ -70,8 +70,10 @@ func TestHostileCloudsYAML(t *testing.T) {
 		{"case-variant", withAuth(auth.lines(allowed, "      AUTH_URL: "+evil+"\n")), samplecrdv1.ReasonCloudsYAMLInvalid},
 		{"capitalised", withAuth(strings.Replace(auth.lines(evil), "auth_url", "Auth_Url", 1)), samplecrdv1.ReasonCloudsYAMLInvalid},
 		{"duplicate-key", withAuth(auth.lines(allowed, "      auth_url: "+evil+"\n")), samplecrdv1.ReasonCloudsYAMLInvalid},
-		{"anchor-alias", "evil: &evil " + evil + "\n" + withAuth(strings.Replace(auth.lines(allowed), allowed, "*evil", 1)), samplecrdv1.ReasonCloudsYAMLInvalid},
-		{"merge-key", "base: &base {auth_url: " + evil + "}\n" + withAuth("      <<: *base\n"+strings.Replace(auth.lines(allowed), "      auth_url: "+allowed+"\n", "", 1)), samplecrdv1.ReasonCloudsYAMLInvalid},
+		// Another cloud's entry, reused by an alias or merged with a merge key: the checked
+		// entry and the used one would be different nodes.
+		{"anchor-alias", "clouds:\n  base: &base\n    auth:\n" + auth.lines(evil) + "  team-a: *base\n", samplecrdv1.ReasonCloudsYAMLInvalid},
+		{"merge-key", "clouds:\n  base: &base\n    auth:\n" + auth.lines(evil) + "  team-a:\n    <<: *base\n    region_name: RegionOne\n", samplecrdv1.ReasonCloudsYAMLInvalid},
 		{"kelvin-key", withAuth(auth.lines(allowed), "    \u212aey: /etc/ssl/private/ssl-cert-snakeoil.key\n"), samplecrdv1.ReasonCloudsYAMLInvalid},
 		{"file-existing", withAuth(auth.lines(allowed), "    cacert: /etc/passwd\n"), samplecrdv1.ReasonCredentialsFileRefused},
 		{"file-missing", withAuth(auth.lines(allowed), "    cacert: /nonexistent/ca.pem\n"), samplecrdv1.ReasonCredentialsFileRefused},
@@ -158,7 +160,7 @@ func TestManyNetworksNamingMissingClouds(t *testing.T) {
 	PutCredentialsSecret(t, ns, "big", map[string]string{"clouds.yaml": b.String()})
 	PutCredentialsSecret(t, good, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
 	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
-	ctrl.WaitConnected()
+	ctrl.WaitReadyz(60 * time.Second)
 	heapBefore, err := ctrl.Metric("go_memstats_heap_inuse_bytes")
 	if err != nil {
 		t.Fatal(err)
