@@ -200,7 +200,7 @@ func TestManyNetworksNamingMissingClouds(t *testing.T) {
 	}
 	t.Logf("heap in use: %.1f MiB before the Networks, %.1f MiB after %d Networks naming missing clouds of a %d-byte clouds.yaml",
 		heapBefore/(1<<20), heap/(1<<20), networks, b.Len())
-	const bound = 64 << 20
+	const bound = 32 << 20
 	if heap > bound {
 		t.Errorf("heap in use %.1f MiB, want under %d MiB", heap/(1<<20), bound>>20)
 	}
