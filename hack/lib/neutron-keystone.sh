@@ -86,9 +86,14 @@ stop_region_two_server() {
   stop_proc neutron-server-region-two "${R2_PIDFILE}" neutron-region-two.conf
 }
 
+# stop_keystone_servers: both at once (each takes seconds to shut down).
 stop_keystone_servers() {
-  stop_keystone_server
-  stop_region_two_server
+  local ks r2
+  stop_keystone_server &
+  ks=$!
+  stop_region_two_server &
+  r2=$!
+  wait "${ks}" "${r2}" || true
 }
 
 # prepare_region_two_db: creates database R2_DB when missing and runs neutron-db-manage
