@@ -9,8 +9,8 @@
 # Once configured, `start` brings both back after a `stop` until stop-keystone.
 #
 # Needs HOST, PORT, STATE_DIR, LOG_DIR, RUN_DIR, NEUTRON_CONF, ML2_CONF, MYSQL_PIDFILE,
-# START_TIMEOUT, neutron_version, mysql_client, mysql_database_url (hack/lib/mariadb.sh,
-# called only) and hack/lib/{log,proc,lock}.sh.
+# START_TIMEOUT, neutron_version, fail_start, mysql_client, mysql_database_url
+# (hack/lib/mariadb.sh, called only) and hack/lib/{log,proc,lock}.sh.
 
 KS_PORT="${NEUTRON_KEYSTONE_PORT:-19697}"
 R2_PORT="${NEUTRON_REGION_TWO_PORT:-19698}"
@@ -103,16 +103,17 @@ prepare_region_two_db() {
   want="$(neutron_version)"
   tables="$(mysql_client -N -B -e "SELECT COUNT(*) FROM information_schema.tables
     WHERE table_schema = '${R2_DB}' AND table_name = 'alembic_version'")" ||
-    die "cannot query MariaDB for database ${R2_DB}"
+    fail_keystone_servers "cannot query MariaDB for database ${R2_DB}"
   if [ "${tables}" = 1 ] && [ "$(cat "${R2_DB_STAMP}" 2>/dev/null)" = "${want}" ]; then
     return 0
   fi
-  mysql_client -e "CREATE DATABASE IF NOT EXISTS ${R2_DB}" || die "cannot create database ${R2_DB}"
+  mysql_client -e "CREATE DATABASE IF NOT EXISTS ${R2_DB}" ||
+    fail_keystone_servers "cannot create database ${R2_DB}"
   log "running neutron-db-manage upgrade heads on region two's database ${R2_DB}"
   if ! neutron-db-manage --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${R2_CONF}" \
     upgrade heads >"${LOG_DIR}/neutron-db-manage-region-two.log" 2>&1; then
     tail -n 40 "${LOG_DIR}/neutron-db-manage-region-two.log" >&2 || true
-    die "neutron-db-manage failed on database ${R2_DB}"
+    fail_keystone_servers "neutron-db-manage failed on database ${R2_DB}"
   fi
   echo "${want}" >"${R2_DB_STAMP}"
 }
@@ -163,12 +164,14 @@ launch_region_two_server() {
   R2_LAUNCHED=1
 }
 
-# fail_keystone_servers MESSAGE: stops the servers this run started, and dies.
+# fail_keystone_servers MESSAGE: says MESSAGE, stops the servers this run started (these
+# two, and through fail_start, in a `start`, the noauth one and MariaDB), and fails.
 fail_keystone_servers() {
+  log "ERROR: $1"
   # No words: these PIDs are known to be ours (maybe not exec'd yet).
   [ "${KS_LAUNCHED}" = 0 ] || stop_proc neutron-server-keystone "${KS_PIDFILE}"
   [ "${R2_LAUNCHED}" = 0 ] || stop_proc neutron-server-region-two "${R2_PIDFILE}"
-  die "$1"
+  fail_start
 }
 
 # start_keystone_servers: starts the configured servers that do not run yet (the second
@@ -182,14 +185,14 @@ start_keystone_servers() {
     log "the Keystone-authenticated neutron-server did not answer on ${KS_ENDPOINT}; last log lines:"
     tail -n 40 "${LOG_DIR}/neutron-server-keystone.log" >&2 2>/dev/null || true
     stop_proc neutron-server-keystone "${KS_PIDFILE}"
-    fail_keystone_servers "start failed"
+    fail_keystone_servers "the Keystone-authenticated neutron-server did not come up"
   fi
   if server_configured "${R2_CONF}" "${R2_PORT}" NEUTRON_REGION_TWO_PORT 2>/dev/null &&
     ! wait_answering "region RegionTwo's neutron-server" "${R2_PIDFILE}" r2_api_answers; then
     log "region RegionTwo's neutron-server did not answer on ${R2_ENDPOINT}; last log lines:"
     tail -n 40 "${LOG_DIR}/neutron-server-region-two.log" >&2 2>/dev/null || true
     stop_proc neutron-server-region-two "${R2_PIDFILE}"
-    fail_keystone_servers "start failed"
+    fail_keystone_servers "region RegionTwo's neutron-server did not come up"
   fi
 }
 
