@@ -5,11 +5,13 @@
 # Usage: hack/e2e.sh [extra go test args, e.g. -run TestWalkingSkeleton]
 #
 # Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh (Keystone
-# and a Keystone-authenticated neutron-server, with short-lived tokens) when they are not
-# already running, and stops (on exit) only the ones it started. Exports KUBECONFIG,
-# NEUTRON_ENDPOINT and E2E_LOCAL_NEUTRON=1 (the outage test may stop and start the
-# local Neutron through hack/local-neutron.sh), and E2E_LOCAL_KUBE=1 (the chaos test
-# restarts the local kube-apiserver through hack/local-kube.sh). The exit code is go test's.
+# and the Keystone-authenticated neutron-servers of regions RegionOne and RegionTwo, with
+# short-lived tokens) when they are not already running, and stops (on exit) only the ones
+# it started. Exports KUBECONFIG, NEUTRON_ENDPOINT and E2E_LOCAL_NEUTRON=1 (the outage test
+# may stop and start the local Neutron through hack/local-neutron.sh), E2E_LOCAL_KUBE=1
+# (the chaos test restarts the local kube-apiserver through hack/local-kube.sh), and
+# E2E_LOCAL_KEYSTONE=1 with what `hack/local-keystone.sh env` prints (KEYSTONE_AUTH_URL,
+# KEYSTONE_CLOUDS_YAML, ..., NEUTRON_REGION_TWO_ENDPOINT). The exit code is go test's.
 #
 # The container test (TestContainerImage) needs the image built from the Dockerfile: it is
 # built here in the background (hack/image.sh, tracked files only, local base images) while
@@ -23,7 +25,8 @@
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
-#   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT  as hack/local-keystone.sh (15000, 19697)
+#   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT, NEUTRON_REGION_TWO_PORT  as hack/local-keystone.sh
+#                 (15000, 19697, 19698)
 #   KEYSTONE_TOKEN_EXPIRATION  token lifetime in seconds for the tests (default 45)
 set -euo pipefail
 

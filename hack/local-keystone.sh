@@ -1,31 +1,40 @@
 #!/usr/bin/env bash
 # Run a real OpenStack Keystone (Debian's keystone, Zed, under uwsgi) on loopback,
-# plus a neutron-server that authenticates through it, for `make run` and the e2e tests.
+# plus neutron-servers that authenticate through it (regions RegionOne and RegionTwo),
+# for `make run` and the e2e tests.
 #
 # Usage: hack/local-keystone.sh {install|start|stop|status|reset|env}
 #
 #   install  apt-get install the needed Debian packages (no-op when installed).
 #   start    start the local Neutron's MariaDB (hack/local-neutron.sh start), then
-#            Keystone, seed it, start the Keystone-authenticated neutron-server and
-#            write clouds.yaml. Idempotent; prints the clouds.yaml path.
-#   stop     stop Keystone (by PID file). Both neutron-servers and MariaDB belong to
+#            Keystone, seed it, start the Keystone-authenticated neutron-servers of both
+#            regions (hack/local-neutron.sh start-keystone) and write clouds.yaml.
+#            Idempotent; prints the clouds.yaml path.
+#   stop     stop Keystone (by PID file). The neutron-servers and MariaDB belong to
 #            hack/local-neutron.sh (its stop stops them); the Keystone-authenticated
-#            one keeps running and answers 503 until Keystone is back, as on a cloud
+#            ones keep running and answer 503 until Keystone is back, as on a cloud
 #            whose Keystone is down.
 #   status   exit 0 if Keystone answers, 1 otherwise.
-#   reset    stop Keystone and the Keystone-authenticated neutron-server and delete
-#            the state folder (the keystone database stays in the local Neutron's
-#            MariaDB until `hack/local-neutron.sh reset`).
-#   env      print the settings as shell assignments.
+#   reset    stop Keystone and the Keystone-authenticated neutron-servers and delete
+#            the state folder (the keystone and neutron_region_two databases stay in the
+#            local Neutron's MariaDB until `hack/local-neutron.sh reset`).
+#   env      print the settings as shell assignments: KEYSTONE_AUTH_URL, KEYSTONE_ACCESS_LOG,
+#            KEYSTONE_CLOUDS_YAML, NEUTRON_KEYSTONE_ENDPOINT and NEUTRON_KEYSTONE_LOG (region
+#            RegionOne's Keystone-authenticated neutron-server), NEUTRON_REGION_TWO_ENDPOINT
+#            and NEUTRON_REGION_TWO_LOG (region RegionTwo's).
 #
 # Environment:
 #   KEYSTONE_PORT              Keystone API port on 127.0.0.1 (default 15000)
-#   NEUTRON_KEYSTONE_PORT      port of the Keystone-authenticated neutron-server (default 19697)
+#   NEUTRON_KEYSTONE_PORT      port of the Keystone-authenticated neutron-server, region
+#                              RegionOne's network endpoint (default 19697)
+#   NEUTRON_REGION_TWO_PORT    port of region RegionTwo's neutron-server, on a database of
+#                              its own (default 19698)
 #   KEYSTONE_TOKEN_EXPIRATION  token lifetime in seconds (default 3600; the e2e tests use
 #                              a short one so that re-authentication really happens)
 #   KEYSTONE_STATE_DIR         state folder (default <repo>/_output/local/keystone)
 #   KEYSTONE_START_TIMEOUT     seconds to wait for the API (default 60)
-#   NEUTRON_PORT, NEUTRON_STATE_DIR  passed on to hack/local-neutron.sh
+#   NEUTRON_PORT, NEUTRON_STATE_DIR  passed on to hack/local-neutron.sh (as are the two
+#                              ports above)
 #
 # What is in it after `start` (passwords are random, made at the first start and kept
 # in <state>/passwords, mode 0600):
@@ -39,22 +48,29 @@
 #     service accounts do on real clouds; cloud "team-b");
 #   - project "service" with user "neutron" (role admin) that neutron-server's
 #     keystonemiddleware uses to validate tokens;
-#   - catalog: identity at http://127.0.0.1:KEYSTONE_PORT/v3/ and network at
-#     http://127.0.0.1:NEUTRON_KEYSTONE_PORT/, region RegionOne.
+#   - catalog: identity at http://127.0.0.1:KEYSTONE_PORT/v3/, region RegionOne;
+#     network (public, internal and admin interfaces) at
+#     http://127.0.0.1:NEUTRON_KEYSTONE_PORT/ in region RegionOne and at
+#     http://127.0.0.1:NEUTRON_REGION_TWO_PORT/ in region RegionTwo. Every cloud in
+#     clouds.yaml has region_name RegionOne.
 #
-# Why two neutron-servers: the existing tests and quick checks talk to Neutron
+# Why three neutron-servers: the existing tests and quick checks talk to Neutron
 # without a token (auth_strategy = noauth, every request admin) to inspect all
 # projects. Switching that server to Keystone would make every one of them handle
 # tokens. So hack/local-neutron.sh keeps the noauth server on NEUTRON_PORT and runs a
 # second neutron-server with auth_strategy = keystone on NEUTRON_KEYSTONE_PORT, on
 # the same database: both show the same networks, and only the second one is in
 # the catalog, so a client that starts from clouds.yaml meets Keystone and
-# Neutron's policies exactly as on a real cloud.
+# Neutron's policies exactly as on a real cloud. The third one, also with
+# auth_strategy = keystone, is region RegionTwo's network endpoint: its own database
+# (neutron_region_two in the same MariaDB) holds other networks than RegionOne's, as
+# another region of a real cloud does; no noauth server looks at it.
 #
 # Keystone logs every request with its user agent to <state>/log/keystone-access.log;
 # the e2e tests count the controller's token requests there (`env` prints its path, and
-# that of the Keystone-authenticated neutron-server's log, where they count its calls). Nothing listens
-# anywhere but 127.0.0.1. The package's own keystone service is never started.
+# those of the Keystone-authenticated neutron-servers' logs, where they count their
+# calls). Nothing listens anywhere but 127.0.0.1. The package's own keystone service is
+# never started.
 set -euo pipefail
 
 # shellcheck source=hack/lib/local-service.sh
@@ -62,6 +78,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/local-service.sh"
 
 PORT="${KEYSTONE_PORT:-15000}"
 NEUTRON_KEYSTONE_PORT="${NEUTRON_KEYSTONE_PORT:-19697}"
+NEUTRON_REGION_TWO_PORT="${NEUTRON_REGION_TWO_PORT:-19698}"
 EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-3600}"
 STATE_DIR="${KEYSTONE_STATE_DIR:-${REPO_ROOT}/_output/local/keystone}"
 START_TIMEOUT="${KEYSTONE_START_TIMEOUT:-60}"
@@ -69,7 +86,9 @@ HOST=127.0.0.1
 AUTH_URL="http://${HOST}:${PORT}/v3"
 NETWORK_URL="http://${HOST}:${NEUTRON_KEYSTONE_PORT}/"
 REGION=RegionOne
-export NEUTRON_KEYSTONE_PORT
+REGION_TWO=RegionTwo
+REGION_TWO_NETWORK_URL="http://${HOST}:${NEUTRON_REGION_TWO_PORT}/"
+export NEUTRON_KEYSTONE_PORT NEUTRON_REGION_TWO_PORT
 
 PACKAGES=(keystone uwsgi-core uwsgi-plugin-python3 python3-keystoneclient python3-openstackclient curl)
 # Debian's python; a python on PATH (pyenv, venv) lacks the OpenStack libraries.
@@ -85,7 +104,7 @@ PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
 KEYS_STAMP="${STATE_DIR}/.keys-ready"
 
-for v in PORT NEUTRON_KEYSTONE_PORT EXPIRATION START_TIMEOUT; do
+for v in PORT NEUTRON_KEYSTONE_PORT NEUTRON_REGION_TWO_PORT EXPIRATION START_TIMEOUT; do
   case "${!v}" in '' | *[!0-9]*) die "${v} must be a number, got '${!v}'" ;; esac
 done
 
@@ -230,11 +249,11 @@ cmd_start() {
   fi
   start_keystone
   seeded || seed
-  seeded || die "the member users (k8s-controller, team-a-user, team-b's application credential) cannot get tokens, or the catalog lacks the network endpoint ${NETWORK_URL}"
+  seeded || die "the member users (k8s-controller, team-a-user, team-b's application credential) cannot get tokens, or the catalog lacks the network endpoints ${NETWORK_URL} (${REGION}) or ${REGION_TWO_NETWORK_URL} (${REGION_TWO})"
   NEUTRON_KEYSTONE_AUTH_URL="${AUTH_URL}" NEUTRON_KEYSTONE_PASSWORD="${NEUTRON_PASSWORD}" \
     neutron_script start-keystone >/dev/null
   write_clouds_yaml
-  log "keystone is up on ${AUTH_URL}, Keystone-authenticated Neutron on ${NETWORK_URL} ($((SECONDS - t_installed)) s start, $((SECONDS - t0)) s in all; logs: ${LOG_DIR})"
+  log "keystone is up on ${AUTH_URL}, Keystone-authenticated Neutron on ${NETWORK_URL} (${REGION}) and ${REGION_TWO_NETWORK_URL} (${REGION_TWO}) ($((SECONDS - t_installed)) s start, $((SECONDS - t0)) s in all; logs: ${LOG_DIR})"
   log "try: OS_CLIENT_CONFIG_FILE=${CLOUDS_YAML} openstack --os-cloud k8s network list"
   echo "${CLOUDS_YAML}"
 }
@@ -269,6 +288,8 @@ KEYSTONE_ACCESS_LOG=${LOG_DIR}/keystone-access.log
 KEYSTONE_CLOUDS_YAML=${CLOUDS_YAML}
 NEUTRON_KEYSTONE_ENDPOINT=${NETWORK_URL}
 NEUTRON_KEYSTONE_LOG=${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}/log/neutron-server-keystone.log
+NEUTRON_REGION_TWO_ENDPOINT=${REGION_TWO_NETWORK_URL}
+NEUTRON_REGION_TWO_LOG=${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}/log/neutron-server-region-two.log
 EOF
 }
 

@@ -12,19 +12,25 @@
 #   reset    stop and delete the state folder.
 #   db-url NAME     create database NAME in the private MariaDB (which must run) if
 #                   missing and print its SQLAlchemy URL (hack/local-keystone.sh uses it).
-#   start-keystone  also run a second neutron-server on the same database, with
-#                   auth_strategy = keystone, on NEUTRON_KEYSTONE_PORT (default 19697),
-#                   validating tokens at NEUTRON_KEYSTONE_AUTH_URL as user "neutron" of
-#                   project "service" with NEUTRON_KEYSTONE_PASSWORD. Once started, `start`
-#                   starts it again (after a `stop`) until `stop-keystone`. Normally run
-#                   by hack/local-keystone.sh start.
-#   stop-keystone   stop that second server and forget it.
+#   start-keystone  also run two neutron-servers with auth_strategy = keystone, validating
+#                   tokens at NEUTRON_KEYSTONE_AUTH_URL as user "neutron" of project
+#                   "service" with NEUTRON_KEYSTONE_PASSWORD: a second one on the same
+#                   database, on NEUTRON_KEYSTONE_PORT (default 19697), region RegionOne's
+#                   network endpoint; and a third one, region RegionTwo's, on
+#                   NEUTRON_REGION_TWO_PORT (default 19698) with a database of its own,
+#                   neutron_region_two (created and migrated when missing), so that it
+#                   holds other networks. Prints the second one's endpoint. Once started,
+#                   `start` starts them again (after a `stop`) until `stop-keystone`.
+#                   Normally run by hack/local-keystone.sh start.
+#   stop-keystone   stop those two servers and forget them (database neutron_region_two
+#                   stays until `reset`).
 #
 # Environment:
 #   NEUTRON_PORT       API port on 127.0.0.1 (default 19696)
 #   NEUTRON_STATE_DIR  state folder (default <repo>/_output/local/neutron)
 #   NEUTRON_START_TIMEOUT  seconds to wait for the API (default 60)
 #   NEUTRON_KEYSTONE_PORT  port of the Keystone-authenticated server (default 19697)
+#   NEUTRON_REGION_TWO_PORT  port of region RegionTwo's server (default 19698)
 #
 # The server (Neutron 21 / Zed on Debian 12) runs with auth_strategy=noauth
 # (every request is admin in project "fake_project_id"), core_plugin=ml2 with
@@ -34,8 +40,9 @@
 # "tags" in POST bodies (set them with PUT .../tags afterwards).
 # Nothing listens anywhere but 127.0.0.1; MariaDB has no TCP listener at all.
 # The packages' own services and the system-wide MariaDB are never used.
-# Logs: <state>/log/ (neutron-server.log; neutron-server.out holds harmless
-# tracebacks from the segments plugin trying to reach Nova/Placement).
+# Logs: <state>/log/ (neutron-server.log, and neutron-server-keystone.log and
+# neutron-server-region-two.log for the servers of start-keystone; the .out files hold
+# harmless tracebacks from the segments plugin trying to reach Nova/Placement).
 set -euo pipefail
 
 # shellcheck source=hack/lib/local-service.sh
@@ -237,7 +244,7 @@ cmd_start() {
     fi
     if api_answers; then
       log "already running and answering"
-      start_keystone_server
+      start_keystone_servers
       echo "${ENDPOINT}"
       return 0
     fi
@@ -246,13 +253,13 @@ cmd_start() {
   if ! mysql_initialized; then
     init_mysql
     # A new datadir holds no neutron database yet.
-    rm -f "${DB_CREATED_STAMP}" "${DB_STAMP}"
+    rm -f "${DB_CREATED_STAMP}" "${DB_STAMP}" "${R2_DB_STAMP}"
   fi
   start_mysql
   write_neutron_conf
   prepare_db
   start_neutron
-  start_keystone_server
+  start_keystone_servers
   log "neutron API is up (logs: ${LOG_DIR})"
   echo "${ENDPOINT}"
 }
@@ -260,7 +267,7 @@ cmd_start() {
 cmd_stop() {
   [ -d "${STATE_DIR}" ] || return 0
   take_lock "${STATE_DIR}/.lock"
-  stop_keystone_server
+  stop_keystone_servers
   stop_proc neutron-server "${NEUTRON_PIDFILE}" neutron-server
   stop_mysql
   rm -f "${NEUTRON_PORTFILE}"

@@ -3,8 +3,9 @@
 # (idempotent), seeded checks them with one request, and write_clouds_yaml writes the
 # clouds.yaml for them.
 #
-# Needs AUTH_URL, NETWORK_URL, REGION, PYTHON, PASSWORDS, APPCRED_ID_FILE, CLOUDS_YAML, keystone_manage
-# and hack/lib/log.sh; seed, seeded and write_clouds_yaml need the passwords sourced.
+# Needs AUTH_URL, NETWORK_URL, REGION, REGION_TWO, REGION_TWO_NETWORK_URL, PYTHON, PASSWORDS,
+# APPCRED_ID_FILE, CLOUDS_YAML, keystone_manage and hack/lib/log.sh; seed, seeded and
+# write_clouds_yaml need the passwords sourced.
 
 # make_passwords: random passwords, made once and kept, so that clouds.yaml written
 # earlier stays valid across restarts. A state folder from before a password was added
@@ -39,20 +40,38 @@ project_scope() {
   printf '{"project": {"name": "%s", "domain": {"id": "default"}}}' "$1"
 }
 
-# seeded: the member user gets a token whose catalog has the network endpoint we
-# want, and the tenants log in (team-b with its application credential). Three
-# requests, so a restart skips the seeding.
+# catalog_has_network_endpoints: the token (Keystone's answer) on stdin has a catalog with
+# the network endpoints we want: NETWORK_URL in REGION and REGION_TWO_NETWORK_URL in
+# REGION_TWO, each for the public, internal and admin interfaces.
+catalog_has_network_endpoints() {
+  NETWORK_URL="${NETWORK_URL}" REGION="${REGION}" REGION_TWO="${REGION_TWO}" \
+    REGION_TWO_NETWORK_URL="${REGION_TWO_NETWORK_URL}" "${PYTHON}" -c '
+import json, os, sys
+env = os.environ
+want = {(region, interface): url
+        for region, url in ((env["REGION"], env["NETWORK_URL"]), (env["REGION_TWO"], env["REGION_TWO_NETWORK_URL"]))
+        for interface in ("public", "internal", "admin")}
+have = {(e.get("region_id"), e.get("interface")): e.get("url")
+        for s in json.load(sys.stdin)["token"].get("catalog", []) if s.get("type") == "network"
+        for e in s.get("endpoints", [])}
+sys.exit(0 if all(have.get(k) == url for k, url in want.items()) else 1)
+'
+}
+
+# seeded: the member user gets a token whose catalog has the network endpoints we want
+# (both regions), and the tenants log in (team-b with its application credential).
+# Three requests, so a restart skips the seeding.
 seeded() {
   local body appcred_id
   body="$(token_for "$(password_identity k8s-controller "${MEMBER_PASSWORD}")" "$(project_scope k8s)")" || return 1
-  grep -q "\"url\": \"${NETWORK_URL}\"" <<<"${body}" || return 1
+  catalog_has_network_endpoints <<<"${body}" || return 1
   token_for "$(password_identity team-a-user "${TEAM_A_PASSWORD}")" "$(project_scope team-a)" >/dev/null || return 1
   appcred_id="$(cat "${APPCRED_ID_FILE}" 2>/dev/null)" || return 1
   token_for "{\"methods\": [\"application_credential\"], \"application_credential\": {\"id\": \"${appcred_id}\", \"secret\": \"${TEAM_B_APPCRED_SECRET}\"}}" >/dev/null
 }
 
-# seed: admin, the member project and user, Neutron's service user, the catalog, and
-# two tenants: team-a (user team-a-user, password) and team-b (user team-b-user, who
+# seed: admin, the member project and user, Neutron's service user, the catalog (network
+# endpoints in regions REGION and REGION_TWO), and two tenants: team-a (user team-a-user, password) and team-b (user team-b-user, who
 # logs in with an application credential it made itself). Every step looks before it
 # creates, so running it again changes nothing.
 seed() {
@@ -60,8 +79,9 @@ seed() {
   keystone_manage bootstrap bootstrap --bootstrap-password "${ADMIN_PASSWORD}" \
     --bootstrap-admin-url "${AUTH_URL}/" --bootstrap-internal-url "${AUTH_URL}/" \
     --bootstrap-public-url "${AUTH_URL}/" --bootstrap-region-id "${REGION}"
-  log "creating projects k8s, team-a and team-b (member users), service user neutron, network endpoints"
+  log "creating projects k8s, team-a and team-b (member users), service user neutron, network endpoints in ${REGION} and ${REGION_TWO}"
   AUTH_URL="${AUTH_URL}" NETWORK_URL="${NETWORK_URL}" REGION="${REGION}" \
+    REGION_TWO="${REGION_TWO}" REGION_TWO_NETWORK_URL="${REGION_TWO_NETWORK_URL}" \
     ADMIN_PASSWORD="${ADMIN_PASSWORD}" MEMBER_PASSWORD="${MEMBER_PASSWORD}" \
     NEUTRON_PASSWORD="${NEUTRON_PASSWORD}" TEAM_A_PASSWORD="${TEAM_A_PASSWORD}" \
     TEAM_B_PASSWORD="${TEAM_B_PASSWORD}" TEAM_B_APPCRED_SECRET="${TEAM_B_APPCRED_SECRET}" \
@@ -122,15 +142,21 @@ service = project("service", "OpenStack services")
 neutron = user("neutron", env["NEUTRON_PASSWORD"], service)
 ks.roles.grant(role("admin"), user=neutron, project=service)
 
+# REGION exists (bootstrap made it, with the identity endpoints); the second region is
+# only in the catalog for its own neutron-server.
+if env["REGION_TWO"] not in {r.id for r in ks.regions.list()}:
+    ks.regions.create(id=env["REGION_TWO"], description="Second region: a neutron-server with its own database")
+
 svc = [s for s in ks.services.list(type="network")]
 svc = svc[0] if svc else ks.services.create("neutron", "network", description="OpenStack Networking")
-have = {e.interface: e for e in ks.endpoints.list(service=svc)}
-for interface in ("public", "internal", "admin"):
-    e = have.get(interface)
-    if e is None:
-        ks.endpoints.create(svc, env["NETWORK_URL"], interface=interface, region=env["REGION"])
-    elif e.url != env["NETWORK_URL"]:
-        ks.endpoints.update(e, url=env["NETWORK_URL"])
+have = {(e.region_id, e.interface): e for e in ks.endpoints.list(service=svc)}
+for region, url in ((env["REGION"], env["NETWORK_URL"]), (env["REGION_TWO"], env["REGION_TWO_NETWORK_URL"])):
+    for interface in ("public", "internal", "admin"):
+        e = have.get((region, interface))
+        if e is None:
+            ks.endpoints.create(svc, url, interface=interface, region=region)
+        elif e.url != url:
+            ks.endpoints.update(e, url=url)
 PY
 }
 
@@ -140,6 +166,9 @@ write_clouds_yaml() {
   umask 077
   cat >"${CLOUDS_YAML}.tmp" <<EOF
 # Generated by hack/local-keystone.sh for the local Keystone on ${AUTH_URL}.
+# Every cloud is in region ${REGION}. Region ${REGION_TWO} (a Neutron with other networks) is
+# in the catalog too: copy an entry with region_name: ${REGION_TWO} (the openstack CLI refuses
+# --os-region-name ${REGION_TWO} for these clouds: region_name names their only region).
 clouds:
   # The controller's identity: only the member role, in project k8s.
   k8s:

@@ -4,14 +4,33 @@ package e2e
 
 import (
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/gophercloud/gophercloud/v2"
+	"github.com/gophercloud/gophercloud/v2/openstack"
+	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
+	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
+	"sigs.k8s.io/yaml"
 )
 
 // MemberCloud is the clouds.yaml entry of the member-role user of project k8s that
 // hack/local-keystone.sh makes; the controller runs as it in the Keystone tests.
 const MemberCloud = "k8s"
+
+// AdminCloud is the clouds.yaml entry of the local cloud's admin.
+const AdminCloud = "k8s-admin"
+
+// The regions of the local Keystone's catalog: every cloud in clouds.yaml is in RegionOne,
+// whose network endpoint shares its database with the noauth Neutron; RegionTwo's
+// neutron-server has a database of its own, so it holds other networks.
+const (
+	RegionOne = "RegionOne"
+	RegionTwo = "RegionTwo"
+)
 
 // Keystone describes the local Keystone that hack/e2e.sh started.
 type Keystone struct {
@@ -20,6 +39,10 @@ type Keystone struct {
 	AccessLog  string
 	// NeutronLog is the log of the Keystone-authenticated neutron-server, one line per request.
 	NeutronLog string
+	// RegionTwoEndpoint is the network endpoint of region RegionTwo in the catalog, and
+	// RegionTwoLog its neutron-server's log.
+	RegionTwoEndpoint string
+	RegionTwoLog      string
 	// TokenLifetime is Keystone's [token] expiration.
 	TokenLifetime time.Duration
 }
@@ -33,11 +56,15 @@ func LocalKeystone(t testing.TB) Keystone {
 		CloudsYAML: os.Getenv("KEYSTONE_CLOUDS_YAML"),
 		AccessLog:  os.Getenv("KEYSTONE_ACCESS_LOG"),
 		NeutronLog: os.Getenv("NEUTRON_KEYSTONE_LOG"),
+
+		RegionTwoEndpoint: os.Getenv("NEUTRON_REGION_TWO_ENDPOINT"),
+		RegionTwoLog:      os.Getenv("NEUTRON_REGION_TWO_LOG"),
 	}
 	secs, err := strconv.Atoi(os.Getenv("KEYSTONE_TOKEN_EXPIRATION"))
-	if os.Getenv("E2E_LOCAL_KEYSTONE") != "1" || k.AuthURL == "" || k.CloudsYAML == "" || k.AccessLog == "" || k.NeutronLog == "" || err != nil {
+	if os.Getenv("E2E_LOCAL_KEYSTONE") != "1" || k.AuthURL == "" || k.CloudsYAML == "" || k.AccessLog == "" || k.NeutronLog == "" ||
+		k.RegionTwoEndpoint == "" || k.RegionTwoLog == "" || err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatal("the local Keystone is not configured in CI (E2E_LOCAL_KEYSTONE, KEYSTONE_AUTH_URL, KEYSTONE_CLOUDS_YAML, KEYSTONE_ACCESS_LOG, NEUTRON_KEYSTONE_LOG, KEYSTONE_TOKEN_EXPIRATION): run hack/e2e.sh")
+			t.Fatal("the local Keystone is not configured in CI (E2E_LOCAL_KEYSTONE, KEYSTONE_AUTH_URL, KEYSTONE_CLOUDS_YAML, KEYSTONE_ACCESS_LOG, NEUTRON_KEYSTONE_LOG, NEUTRON_REGION_TWO_ENDPOINT, NEUTRON_REGION_TWO_LOG, KEYSTONE_TOKEN_EXPIRATION): run hack/e2e.sh")
 		}
 		t.Skip("the local Keystone is not configured: run hack/e2e.sh")
 	}
@@ -55,4 +82,70 @@ func (k Keystone) ControllerArgs(cloud string) []string {
 // ControllerEnv points clouds.yaml lookups at the file hack/local-keystone.sh wrote.
 func (k Keystone) ControllerEnv() []string {
 	return []string{"OS_CLIENT_CONFIG_FILE=" + k.CloudsYAML}
+}
+
+// CloudsYAMLInRegion returns CloudsYAMLOf(t, cloud) with region_name set to region: the
+// same credentials, another region of the local cloud.
+func (k Keystone) CloudsYAMLInRegion(t testing.TB, cloud, region string) string {
+	t.Helper()
+	var file struct {
+		Clouds map[string]map[string]any `json:"clouds"`
+	}
+	if err := yaml.Unmarshal([]byte(k.CloudsYAMLOf(t, cloud)), &file); err != nil {
+		t.Fatalf("parsing cloud %s: %v", cloud, err)
+	}
+	entry := file.Clouds[cloud]
+	if entry == nil {
+		t.Fatalf("cloud %s is not a mapping", cloud)
+	}
+	entry["region_name"] = region
+	out, err := yaml.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// RegionTwoNetworks lists, as the admin (AdminCloud), every network of region RegionTwo's
+// Neutron (IDs, names, descriptions, tags), sorted by ID.
+func (k Keystone) RegionTwoNetworks(t testing.TB) []NeutronNetwork {
+	t.Helper()
+	return k.NetworksInRegion(t, AdminCloud, RegionTwo)
+}
+
+// NetworksInRegion lists the networks cloud's user sees through the network endpoint of
+// region in the catalog, sorted by ID. For RegionTwo it checks that the catalog's endpoint
+// is RegionTwoEndpoint.
+func (k Keystone) NetworksInRegion(t testing.TB, cloud, region string) []NeutronNetwork {
+	t.Helper()
+	ctx := Ctx(t, 60*time.Second)
+	ao, eo, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
+	if err != nil {
+		t.Fatalf("reading cloud %s: %v", cloud, err)
+	}
+	pc, err := openstack.AuthenticatedClient(ctx, ao)
+	if err != nil {
+		t.Fatalf("authenticating as %s: %v", cloud, err)
+	}
+	sc, err := openstack.NewNetworkV2(pc, gophercloud.EndpointOpts{Region: region, Availability: eo.Availability})
+	if err != nil {
+		t.Fatalf("network endpoint of region %s: %v", region, err)
+	}
+	if region == RegionTwo && sc.Endpoint != k.RegionTwoEndpoint {
+		t.Fatalf("the catalog's network endpoint of region %s is %s, hack/local-keystone.sh env says %s", region, sc.Endpoint, k.RegionTwoEndpoint)
+	}
+	pages, err := networks.List(sc, networks.ListOpts{}).AllPages(ctx)
+	if err != nil {
+		t.Fatalf("listing the networks of region %s as %s: %v", region, cloud, err)
+	}
+	all, err := networks.ExtractNetworks(pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]NeutronNetwork, 0, len(all))
+	for _, n := range all {
+		out = append(out, NeutronNetwork{ID: n.ID, Name: n.Name, Description: n.Description, Tags: n.Tags, RevisionNumber: n.RevisionNumber})
+	}
+	slices.SortFunc(out, func(a, b NeutronNetwork) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }
