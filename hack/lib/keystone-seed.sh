@@ -87,20 +87,27 @@ seed() {
     TEAM_B_PASSWORD="${TEAM_B_PASSWORD}" TEAM_B_APPCRED_SECRET="${TEAM_B_APPCRED_SECRET}" \
     APPCRED_ID_FILE="${APPCRED_ID_FILE}" "${PYTHON}" - <<'PY' || die "seeding keystone failed"
 import os
-from keystoneauth1 import session, token_endpoint
+from keystoneauth1 import session
 from keystoneauth1.identity import v3
 from keystoneclient.v3 import client
 
 env = os.environ
-password = v3.Password(auth_url=env["AUTH_URL"], username="admin", password=env["ADMIN_PASSWORD"],
-                       project_name="admin", user_domain_id="default", project_domain_id="default")
-# keystoneauth treats a token that lives less than two minutes as stale and fetches a
-# new one before every request; with short test lifetimes, take one and keep it.
-# A timeout on every request: a Keystone that stops answering fails the start instead of
-# hanging it (with the state folder's lock held).
-token = password.get_token(session.Session(timeout=30))
-ks = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], token), timeout=30),
-                   endpoint_override=env["AUTH_URL"])
+
+class Password(v3.Password):
+    # keystoneauth renews a token with less than this left. Its default, two minutes, is
+    # more than the tests' short tokens live, which would mean a new token per request;
+    # keeping one token for the whole seeding instead fails it when a loaded machine
+    # makes the seeding outlast the token.
+    MIN_TOKEN_LIFE_SECONDS = 10
+
+def session_as(username, password, project):
+    # A timeout on every request: a Keystone that stops answering fails the start
+    # instead of hanging it (with the state folder's lock held).
+    return session.Session(auth=Password(auth_url=env["AUTH_URL"], username=username, password=password,
+                                         project_name=project, user_domain_id="default", project_domain_id="default"),
+                           timeout=30)
+
+ks = client.Client(session=session_as("admin", env["ADMIN_PASSWORD"], "admin"), endpoint_override=env["AUTH_URL"])
 
 def project(name, description):
     found = ks.projects.list(name=name, domain="default")
@@ -125,10 +132,7 @@ for name, password in (("team-a", env["TEAM_A_PASSWORD"]), ("team-b", env["TEAM_
 
 # team-b's application credential, made by team-b-user itself as users do. Its secret
 # is the kept one; one left from an earlier state folder (another secret) is replaced.
-team_b = v3.Password(auth_url=env["AUTH_URL"], username="team-b-user", password=env["TEAM_B_PASSWORD"],
-                     project_name="team-b", user_domain_id="default", project_domain_id="default")
-tb = client.Client(session=session.Session(auth=token_endpoint.Token(env["AUTH_URL"], team_b.get_token(session.Session(timeout=30))), timeout=30),
-                   endpoint_override=env["AUTH_URL"])
+tb = client.Client(session=session_as("team-b-user", env["TEAM_B_PASSWORD"], "team-b"), endpoint_override=env["AUTH_URL"])
 tb_user = ks.users.list(name="team-b-user", domain="default")[0].id
 for old in tb.application_credentials.list(user=tb_user):
     if old.name == "network-controller":

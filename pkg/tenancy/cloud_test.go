@@ -50,9 +50,9 @@ func TestParseCloudAcceptsEachMethod(t *testing.T) {
 		name, auth, authType, method, rejected, principal string
 	}{
 		{"password", passwordAuth, "", "password", samplecrdv1.ReasonPasswordRejected,
-			testAuthURL + ` user_domain_name="Default" username="alice"`},
+			testAuthURL + ` user_domain_name="default" username="alice"`},
 		{"v3password", passwordAuth, "    auth_type: v3password\n", "password", samplecrdv1.ReasonPasswordRejected,
-			testAuthURL + ` user_domain_name="Default" username="alice"`},
+			testAuthURL + ` user_domain_name="default" username="alice"`},
 		{"application credential", appCredAuth, "    auth_type: v3applicationcredential\n", "application credential", samplecrdv1.ReasonApplicationCredentialRejected,
 			testAuthURL + ` application_credential_id="0123abcd"`},
 		{"token", tokenAuth, "    auth_type: v3token\n", "token", samplecrdv1.ReasonCredentialsRejected,
@@ -137,7 +137,7 @@ func TestPrincipalNamesTheAccount(t *testing.T) {
 			"    auth_type: v3applicationcredential\n", testAuthURL + ` application_credential_name="ci" user_domain_id="d" username="bob"`},
 		{"      application_credential_name: ci\n      application_credential_secret: x\n      user_id: u-2\n",
 			"    auth_type: v3applicationcredential\n", testAuthURL + ` application_credential_name="ci" user_id="u-2"`},
-		{"      username: 'a\" b'\n      password: x\n      domain_name: D\n", "", testAuthURL + ` user_domain_name="D" username="a\" b"`},
+		{"      username: 'a\" b'\n      password: x\n      domain_name: D\n", "", testAuthURL + ` user_domain_name="d" username="a\" b"`},
 	} {
 		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML("      auth_url: "+testAuthURL+"\n"+tt.auth, tt.authType)}, "team-a", allowedForTest(t))
 		if err != nil {
@@ -363,4 +363,20 @@ func selfSignedPEM(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// One Keystone account spelt in other case is one principal: Keystone's SQL backend
+// compares names without case, and its lockout counts the account, not the spelling.
+func TestPrincipalIgnoresTheCaseOfNames(t *testing.T) {
+	principal := func(username, domain string) string {
+		auth := "      auth_url: " + testAuthURL + "\n      username: " + username + "\n      password: x\n      user_domain_name: " + domain + "\n      project_name: p\n      project_domain_name: Default\n"
+		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(auth)}, "team-a", allowedForTest(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Principal
+	}
+	if a, b := principal("alice", "Default"), principal("ALICE", "default"); a != b {
+		t.Errorf("principals differ: %s and %s", a, b)
+	}
 }

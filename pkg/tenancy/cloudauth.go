@@ -184,9 +184,10 @@ func principalOf(method string, opts gophercloud.AuthOptions) string {
 			field("user_id", opts.UserID)
 			return
 		}
+		// Keystone's SQL backend usually compares names without case: "Alice" is alice.
 		field("user_domain_id", opts.DomainID)
-		field("user_domain_name", opts.DomainName)
-		field("username", opts.Username)
+		field("user_domain_name", strings.ToLower(opts.DomainName))
+		field("username", strings.ToLower(opts.Username))
 	}
 	switch method {
 	case methodApplicationCredential:
