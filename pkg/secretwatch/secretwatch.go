@@ -238,9 +238,9 @@ func (w *Watches) handlersNow() []cache.ResourceEventHandler {
 
 func (w *Watches) accessGranted(secret cache.ObjectName) {
 	w.mu.Lock()
-	granted := w.granted
+	granted, ctx := w.granted, w.ctx
 	w.mu.Unlock()
-	klog.Background().V(2).Info("The controller may read a credentials Secret now", "secret", secret)
+	klog.FromContext(ctx).V(2).Info("The controller may read a credentials Secret now", "secret", secret)
 	for _, f := range granted {
 		f(secret)
 	}
