@@ -12,7 +12,6 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
-	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
 )
 
@@ -92,14 +91,7 @@ func (k Keystone) SetUserEnabled(t testing.TB, userID string, enabled bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName("k8s-admin"))
-	if err != nil {
-		t.Fatalf("reading cloud k8s-admin: %v", err)
-	}
-	pc, err := openstack.AuthenticatedClient(ctx, ao)
-	if err != nil {
-		t.Fatalf("authenticating as k8s-admin: %v", err)
-	}
+	pc, _ := k.AuthenticatedAs(t, ctx, AdminCloud)
 	identity, err := openstack.NewIdentityV3(pc, gophercloud.EndpointOpts{})
 	if err != nil {
 		t.Fatal(err)

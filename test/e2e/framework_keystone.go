@@ -12,7 +12,6 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
-	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"sigs.k8s.io/yaml"
 )
@@ -119,14 +118,7 @@ func (k Keystone) RegionTwoNetworks(t testing.TB) []NeutronNetwork {
 func (k Keystone) NetworksInRegion(t testing.TB, cloud, region string) []NeutronNetwork {
 	t.Helper()
 	ctx := Ctx(t, 60*time.Second)
-	ao, eo, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
-	if err != nil {
-		t.Fatalf("reading cloud %s: %v", cloud, err)
-	}
-	pc, err := openstack.AuthenticatedClient(ctx, ao)
-	if err != nil {
-		t.Fatalf("authenticating as %s: %v", cloud, err)
-	}
+	pc, eo := k.AuthenticatedAs(t, ctx, cloud)
 	sc, err := openstack.NewNetworkV2(pc, gophercloud.EndpointOpts{Region: region, Availability: eo.Availability})
 	if err != nil {
 		t.Fatalf("network endpoint of region %s: %v", region, err)

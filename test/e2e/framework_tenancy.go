@@ -129,20 +129,28 @@ func CreateTenantNetwork(t testing.TB, ns, name, cidr, secret, cloud string) *sa
 	return n
 }
 
+// AuthenticatedAs logs in as cloud of the local Keystone's clouds.yaml and returns the
+// client with its token, and the cloud's endpoint options.
+func (k Keystone) AuthenticatedAs(t testing.TB, ctx context.Context, cloud string) (*gophercloud.ProviderClient, gophercloud.EndpointOpts) {
+	t.Helper()
+	ao, eo, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
+	if err != nil {
+		t.Fatalf("reading cloud %s from %s: %v", cloud, k.CloudsYAML, err)
+	}
+	pc, err := openstack.AuthenticatedClient(ctx, ao)
+	if err != nil {
+		t.Fatalf("authenticating as %s: %v", cloud, err)
+	}
+	return pc, eo
+}
+
 // NetworkIDsSeenBy lists the IDs of the Neutron networks cloud's user sees, through the
 // Keystone-authenticated Neutron.
 func (k Keystone) NetworkIDsSeenBy(t testing.TB, cloud string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	ao, eo, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
-	if err != nil {
-		t.Fatalf("reading cloud %s: %v", cloud, err)
-	}
-	pc, err := openstack.AuthenticatedClient(ctx, ao)
-	if err != nil {
-		t.Fatalf("authenticating as %s: %v", cloud, err)
-	}
+	pc, eo := k.AuthenticatedAs(t, ctx, cloud)
 	sc, err := openstack.NewNetworkV2(pc, eo)
 	if err != nil {
 		t.Fatalf("network endpoint of %s: %v", cloud, err)
@@ -175,14 +183,7 @@ type ApplicationCredential struct {
 func (k Keystone) identityAs(t testing.TB, cloud string) (*gophercloud.ServiceClient, string) {
 	t.Helper()
 	ctx := Ctx(t, 60*time.Second)
-	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
-	if err != nil {
-		t.Fatalf("reading cloud %s: %v", cloud, err)
-	}
-	pc, err := openstack.AuthenticatedClient(ctx, ao)
-	if err != nil {
-		t.Fatalf("authenticating as %s: %v", cloud, err)
-	}
+	pc, _ := k.AuthenticatedAs(t, ctx, cloud)
 	user, err := pc.GetAuthResult().(tokens.CreateResult).ExtractUser()
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gophercloud/gophercloud/v2/openstack"
-	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -359,14 +357,7 @@ func (k Keystone) ControllerTokenAnswers(t testing.TB, skip int, status string) 
 func (k Keystone) ProjectID(t testing.TB, cloud string) string {
 	t.Helper()
 	ctx := Ctx(t, 60*time.Second)
-	ao, _, _, err := clouds.Parse(clouds.WithLocations(k.CloudsYAML), clouds.WithCloudName(cloud))
-	if err != nil {
-		t.Fatalf("reading cloud %s from %s: %v", cloud, k.CloudsYAML, err)
-	}
-	pc, err := openstack.AuthenticatedClient(ctx, ao)
-	if err != nil {
-		t.Fatalf("authenticating as cloud %s: %v", cloud, err)
-	}
+	pc, _ := k.AuthenticatedAs(t, ctx, cloud)
 	res, ok := pc.GetAuthResult().(tokens.CreateResult)
 	if !ok {
 		t.Fatalf("unexpected auth result %T", pc.GetAuthResult())
