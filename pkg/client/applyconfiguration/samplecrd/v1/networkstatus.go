@@ -33,6 +33,9 @@ type NetworkStatusApplyConfiguration struct {
 	// set, credentials that resolve to another project are refused, so nothing is
 	// created twice or left behind in the first one.
 	ProjectID *string `json:"projectID,omitempty"`
+	// Region is the region of the Neutron the resources were created in, as Keystone's
+	// catalog names it; empty when it names none. Like the project, it is pinned once set.
+	Region *string `json:"region,omitempty"`
 	// Conditions; Ready summarises whether the Neutron side matches the spec.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// NetworkID is the ID of the Neutron network.
@@ -67,6 +70,14 @@ func (b *NetworkStatusApplyConfiguration) WithObservedGeneration(value int64) *N
 // If called multiple times, the ProjectID field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithProjectID(value string) *NetworkStatusApplyConfiguration {
 	b.ProjectID = &value
+	return b
+}
+
+// WithRegion sets the Region field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Region field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithRegion(value string) *NetworkStatusApplyConfiguration {
+	b.Region = &value
 	return b
 }
 
