@@ -75,6 +75,9 @@ func TestResolveImport(t *testing.T) {
 			wantMessage: []string{"carries the cluster's marks"}},
 		{name: "the cluster's own network, by name", ref: neutron.ImportRef{NetworkName: ownName}, wantProblem: neutron.ImportManaged},
 		{name: "the cluster's network never tagged", ref: neutron.ImportRef{NetworkID: "untagged"}, wantProblem: neutron.ImportManaged},
+		// Neutron finds a network by its ID in capitals; so must the checks of what it found.
+		{name: "by ID in capitals", ref: neutron.ImportRef{NetworkID: "OWN"}, wantNetwork: "own", wantSubnet: "own-sa"},
+		{name: "the cluster's own network, by ID in capitals", ref: neutron.ImportRef{NetworkID: "NET-1"}, wantProblem: neutron.ImportManaged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, d := importWorld(t)

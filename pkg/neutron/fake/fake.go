@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,7 +157,8 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	}
 	var out []neutron.Network
 	for _, n := range d.networks {
-		if matches(f, n.Tags, n.Description, n.Name, n.ProjectID) && (len(f.IDs) == 0 || slices.Contains(f.IDs, n.ID)) &&
+		// Neutron's database compares IDs without case: an ID in capitals finds the network.
+		if matches(f, n.Tags, n.Description, n.Name, n.ProjectID) && (len(f.IDs) == 0 || slices.ContainsFunc(f.IDs, func(id string) bool { return strings.EqualFold(id, n.ID) })) &&
 			(len(f.NotTags) == 0 || !hasAll(n.Tags, f.NotTags)) {
 			out = append(out, n)
 		}
