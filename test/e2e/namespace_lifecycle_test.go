@@ -84,7 +84,8 @@ func TestCredentialsSecretKeptWhileNetworksNeedIt(t *testing.T) {
 	ns := NewNamespace(t)
 	kube, _ := Clients(t)
 	_, err := kube.CoreV1().Secrets(ns).Create(Ctx(t, 30*time.Second), &corev1.Secret{
-		ObjectMeta: metav1.ObjectMeta{Name: "openstack", Namespace: ns, Finalizers: []string{keepFinalizer}},
+		ObjectMeta: metav1.ObjectMeta{Name: "openstack", Namespace: ns, Finalizers: []string{keepFinalizer},
+			Labels: map[string]string{samplecrdv1.CredentialsLabel: "true"}},
 		StringData: map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)},
 	}, metav1.CreateOptions{})
 	if err != nil {
