@@ -66,7 +66,7 @@ type Controller struct {
 	client clientset.Interface
 	// networks are the informers of Networks in the watched namespaces.
 	networks *scope.Informers
-	// guard keeps the finalizer on credentials Secrets; nil without a Secret informer.
+	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
 	guard *credentialsGuard
 	// synced are the informers workers need: the Networks'. Each credentials Secret's
 	// watch is waited for by the first Network that needs it.

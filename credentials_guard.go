@@ -186,7 +186,7 @@ func (g *credentialsGuard) processNext(ctx context.Context) bool {
 // A Network that starts to need it between the decision and the write makes its own sync
 // put the finalizer back: its update event queues the Secret here again.
 func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error {
-	secret, err := g.secretOf(ctx, key)
+	secret, err := g.readSecret(ctx, key)
 	if secret == nil || err != nil {
 		return err
 	}
@@ -225,10 +225,10 @@ func (g *credentialsGuard) needed(key cache.ObjectName) (bool, error) {
 	return false, nil
 }
 
-// secretOf returns the Secret's metadata from its watch or, when no Network names it
+// readSecret returns the Secret's metadata from its watch or, when no Network names it
 // any more (the last one went) or its label was removed, from a read of it; nil when it
 // is gone.
-func (g *credentialsGuard) secretOf(ctx context.Context, key cache.ObjectName) (metav1.Object, error) {
+func (g *credentialsGuard) readSecret(ctx context.Context, key cache.ObjectName) (metav1.Object, error) {
 	if secret, ok := g.secrets.Get(key); ok {
 		return secret, nil
 	}

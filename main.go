@@ -105,6 +105,7 @@ func run(opts options) error {
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
 	m.DeclareKeystoneTokenOutcomes(neutron.TokenOutcomes)
+	m.DeclareKeystoneHeldLimits(tenancy.HeldLimits)
 	probes := endpoints.NewProbes()
 	setLeading := func(leading bool) {
 		probes.SetLeading(leading)

@@ -30,14 +30,6 @@ const (
 	LimiterProject = "project"
 )
 
-// Limits that hold token requests back, the values of the "limit" label.
-const (
-	// HeldAccount: Keystone refused the account too often lately.
-	HeldAccount = "account"
-	// HeldCluster: the controller-wide rate of token requests.
-	HeldCluster = "cluster"
-)
-
 // What brought a Network to Ready, the values of the "change" label of the time to Ready.
 const (
 	// ChangeCreate: the Network was new.
@@ -157,9 +149,6 @@ func New() *Metrics {
 	for _, change := range []string{ChangeCreate, ChangeUpdate} {
 		m.timeToReady.WithLabelValues(change)
 	}
-	for _, limit := range []string{HeldAccount, HeldCluster} {
-		m.keystoneHeld.WithLabelValues(limit)
-	}
 	return m
 }
 
@@ -213,6 +202,14 @@ func (m *Metrics) OrphanReleased() { m.orphansReleased.Inc() }
 // SetOrphanCollectionHalted records in how many projects the last resync's orphan
 // collection stopped at its circuit breaker.
 func (m *Metrics) SetOrphanCollectionHalted(projects int) { m.orphansHalted.Set(float64(projects)) }
+
+// DeclareKeystoneHeldLimits creates the held token request series of every limit, so
+// that each exists, at zero, before the first request held back.
+func (m *Metrics) DeclareKeystoneHeldLimits(limits []string) {
+	for _, limit := range limits {
+		m.keystoneHeld.WithLabelValues(limit)
+	}
+}
 
 // KeystoneTokenRequestHeld counts one token request not sent because of limit.
 func (m *Metrics) KeystoneTokenRequestHeld(limit string) { m.keystoneHeld.WithLabelValues(limit).Inc() }

@@ -46,9 +46,14 @@ type account struct {
 
 // Limits the gate holds token requests back for, as onHeld is told them.
 const (
+	// HeldAccount: Keystone refused the account too often lately.
 	HeldAccount = "account"
+	// HeldCluster: the controller-wide rate of token requests.
 	HeldCluster = "cluster"
 )
+
+// HeldLimits are all the limits onHeld can be told.
+var HeldLimits = []string{HeldAccount, HeldCluster}
 
 // NewAuthGate returns a gate of qps token requests per second (burst at once) for the
 // whole controller; onHeld, when not nil, is told each request held back and why.
