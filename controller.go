@@ -23,9 +23,12 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credguard"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
+	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -61,37 +64,32 @@ type Config struct {
 	EventTarget runtime.Object
 }
 
-// Controller makes the Neutron side of every Network object match its spec.
+// Controller hands Networks from the informers to workers that reconcile them: the
+// wiring of the reconciler, the Neutron resync and the credentials guard.
 type Controller struct {
-	client clientset.Interface
 	// networks are the informers of Networks in the watched namespaces.
 	networks *scope.Informers
-	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
-	guard *credentialsGuard
 	// synced are the informers workers need: the Networks'. Each credentials Secret's
 	// watch is waited for by the first Network that needs it.
 	synced []cache.InformerSynced
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
 	// always reads the latest object from the lister, and a key queued many times while
 	// waiting is processed once.
-	workqueue networkQueue
-	recorder  record.EventRecorder
-	// tenants gives each Network the store of its OpenStack project, reached with its
-	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
-	// the way every change reaches Neutron.
+	workqueue  networkQueue
+	reconciler *reconcile.Reconciler
+	resync     *resync.Resyncer
+	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
+	guard   *credguard.Guard
 	tenants *tenancy.Registry
 	metrics *metrics.Metrics
-	// importFindings are what the Neutron resync found for imports, for their workers.
-	importFindings importFindings
-	config         Config
-	// readyClock times how long Networks take to become Ready.
-	readyClock *readyClock
+	config  Config
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
 
 // NewController wires the event handlers of the Network informers, and of the watches of
-// credentials Secrets (nil: no Secrets are watched), into the workqueues.
+// credentials Secrets (nil: no Secrets are watched), into the workqueues. Events go to
+// recorder.
 func NewController(
 	ctx context.Context,
 	kubeclientset kubernetes.Interface,
@@ -99,32 +97,41 @@ func NewController(
 	networks *scope.Informers,
 	secrets *secretwatch.Watches,
 	tenants *tenancy.Registry,
+	recorder record.EventRecorder,
 	m *metrics.Metrics,
 	config Config,
 ) (*Controller, error) {
 	logger := klog.FromContext(ctx)
-
-	// Let the event recorder know our types, so Events can refer to Networks.
-	utilruntime.Must(networkscheme.AddToScheme(scheme.Scheme))
-	eventBroadcaster := record.NewBroadcaster(record.WithContext(ctx))
-	// Our own log lines already say what each Event says; repeat Events only at -v=4.
-	eventBroadcaster.StartStructuredLogging(4)
-	eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclientset.CoreV1().Events("")})
-	recorder := eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
-
 	c := &Controller{
-		client:    networkclientset,
 		networks:  networks,
 		synced:    []cache.InformerSynced{networks.HasSynced},
 		workqueue: newNetworkQueue(config.RetryBaseDelay, config.RetryMaxDelay, config.FIFOQueue, m),
-		recorder:  recorder,
 		tenants:   tenants,
 		metrics:   m,
 		config:    config,
 		now:       time.Now,
 	}
-	c.readyClock = newReadyClock(func() time.Time { return c.now() })
-	m.CountNetworks(networkStates(), c.countNetworkStates)
+	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants,
+		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID}
+	if secrets != nil {
+		if err := credguard.IndexNetworks(networks); err != nil {
+			return nil, err
+		}
+		if err := c.watchCredentials(secrets); err != nil {
+			return nil, err
+		}
+		guard, err := credguard.New(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
+		if err != nil {
+			return nil, err
+		}
+		c.guard, reconcilerConfig.Guard = guard, guard
+	}
+	c.reconciler = reconcile.New(reconcilerConfig)
+	c.resync = resync.New(resync.Config{Tenants: tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
+		Enqueue:   func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) },
+		ClusterID: config.ClusterID, Namespaces: config.Namespaces, OrphanGracePeriod: config.OrphanGracePeriod,
+		EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
+	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 
 	logger.Info("Setting up event handlers")
 	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
@@ -135,16 +142,19 @@ func NewController(
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
-	if secrets == nil {
-		return c, nil
-	}
-	if err := c.watchCredentials(secrets); err != nil {
-		return nil, err
-	}
-	if c.guard, err = newCredentialsGuard(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay); err != nil {
-		return nil, err
-	}
 	return c, nil
+}
+
+// NewRecorder returns the recorder of the controller's Events, which go to the API
+// through kubeclientset until ctx is done.
+func NewRecorder(ctx context.Context, kubeclientset kubernetes.Interface) record.EventRecorder {
+	// Let the event recorder know our types, so Events can refer to Networks.
+	utilruntime.Must(networkscheme.AddToScheme(scheme.Scheme))
+	eventBroadcaster := record.NewBroadcaster(record.WithContext(ctx))
+	// Our own log lines already say what each Event says; repeat Events only at -v=4.
+	eventBroadcaster.StartStructuredLogging(4)
+	eventBroadcaster.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kubeclientset.CoreV1().Events("")})
+	return eventBroadcaster.NewRecorder(scheme.Scheme, corev1.EventSource{Component: controllerAgentName})
 }
 
 // Run waits for the informer cache and fills the Neutron store, then runs workers and the
@@ -174,10 +184,10 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 		}()
 	}
 	if c.config.NeutronResyncPeriod > 0 {
-		go c.resyncEvery(ctx, c.config.NeutronResyncPeriod)
+		go c.resync.Every(ctx, c.config.NeutronResyncPeriod)
 	}
 	if c.guard != nil {
-		go c.guard.work(ctx)
+		go c.guard.Run(ctx)
 	}
 
 	logger.Info("Started workers")
@@ -190,21 +200,6 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	}
 	logger.Info("Workers stopped")
 	return nil
-}
-
-// resyncEvery runs the Neutron resync once per period until ctx is done. The store was
-// filled just before, so the first resync is due one period later, not at once.
-func (c *Controller) resyncEvery(ctx context.Context, period time.Duration) {
-	ticker := time.NewTicker(period)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-			c.resyncNeutron(ctx)
-		}
-	}
 }
 
 // waitForStore fills the store of the controller's own project, retrying with backoff
@@ -272,18 +267,15 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	c.metrics.ObserveReconcile(metrics.ResultError, c.now().Sub(start))
 
-	var (
-		reported *reportedError
-		terminal *terminalError
-	)
+	failure, recorded := reconcile.RecordedFailure(err)
 	switch {
-	case errors.As(err, &terminal):
+	case recorded && failure.Terminal:
 		// In the Network's status and Events; only a change of the spec or of the
 		// credentials Secret, which the informers report, can help.
-		klog.FromContext(ctx).V(2).Info("Not retrying Network until its spec or its credentials Secret changes", "network", key, "reason", terminal.reason)
+		klog.FromContext(ctx).V(2).Info("Not retrying Network until its spec or its credentials Secret changes", "network", key, "reason", failure.Reason)
 		c.workqueue.Forget(key)
 		return true
-	case errors.As(err, &reported):
+	case recorded:
 		// Already in the Network's status and Events; logging each retry again would
 		// only flood the log while Neutron is down.
 		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
@@ -310,8 +302,8 @@ func (c *Controller) cachesSynced() bool {
 	return true
 }
 
-// syncHandler compares the Network named by key with its Neutron side and makes them
-// equal, or removes the Neutron side when the Network is being deleted.
+// syncHandler hands the Network named by key, as the informer cache has it, to the
+// reconciler, which makes its Neutron side equal to it or removes it.
 func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) error {
 	logger := klog.LoggerWithValues(klog.FromContext(ctx), "network", key)
 	ctx = klog.NewContext(ctx, logger)
@@ -322,25 +314,21 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 		// escaped (an object deleted with --force and no finalizer) is collected by the
 		// Neutron resync as an orphan.
 		logger.V(4).Info("Network no longer exists")
-		c.tenants.Forget(key)
-		c.importFindings.forget(key)
+		c.reconciler.Forget(key)
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("reading Network %s from the informer cache: %w", key, err)
 	}
 
-	if network.DeletionTimestamp != nil {
-		return c.finalize(ctx, network)
-	}
-	return c.reconcile(ctx, network)
+	return c.reconciler.Sync(ctx, network)
 }
 
 // handleAdd queues a new Network; those of the informer's initial list (a start, a
 // takeover) wait behind the changes users make meanwhile.
 func (c *Controller) handleAdd(obj any, isInInitialList bool) {
 	c.metrics.AddCachedNetworks(1)
-	c.readyClock.saw(obj.(*samplecrdv1.Network))
+	c.reconciler.Saw(obj.(*samplecrdv1.Network))
 	if isInInitialList {
 		c.enqueueNetwork(obj, fairqueue.InitialList)
 		return
@@ -354,7 +342,7 @@ func (c *Controller) handleUpdate(old, new any) {
 	if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
 		return
 	}
-	c.readyClock.saw(new.(*samplecrdv1.Network))
+	c.reconciler.Saw(new.(*samplecrdv1.Network))
 	c.enqueueNetwork(new, fairqueue.UserChange)
 }
 
@@ -363,7 +351,7 @@ func (c *Controller) handleUpdate(old, new any) {
 func (c *Controller) handleDelete(obj any) {
 	c.metrics.AddCachedNetworks(-1)
 	if key, err := cache.DeletionHandlingObjectToName(obj); err == nil {
-		c.readyClock.forget(key)
+		c.reconciler.Gone(key)
 	}
 	c.enqueueNetwork(obj, fairqueue.UserChange)
 }
@@ -380,4 +368,15 @@ func (c *Controller) enqueueNetwork(obj any, class fairqueue.Class) {
 		return
 	}
 	c.workqueue.addFor(key, class)
+}
+
+// countNetworkStates counts the cached Networks by state, at a scrape.
+func (c *Controller) countNetworkStates() map[metrics.NetworkState]int {
+	counts := map[metrics.NetworkState]int{}
+	for _, obj := range c.networks.List() {
+		if network, ok := obj.(*samplecrdv1.Network); ok {
+			counts[reconcile.StateOf(network)]++
+		}
+	}
+	return counts
 }

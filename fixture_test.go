@@ -26,6 +26,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -54,12 +55,23 @@ type fixture struct {
 
 func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
 	t.Helper()
-	return newFixtureInProject(t, "", objects...)
+	return newFixtureWith(t, "", func(*Config) {}, objects...)
 }
 
 // newFixtureInProject is newFixture with the controller's own cloud in projectID (""
 // for a Neutron without authentication).
 func newFixtureInProject(t *testing.T, projectID string, objects ...*samplecrdv1.Network) *fixture {
+	t.Helper()
+	return newFixtureWith(t, projectID, func(*Config) {}, objects...)
+}
+
+// newFixtureWithConfig is newFixture with the controller's Config changed by configure.
+func newFixtureWithConfig(t *testing.T, configure func(*Config), objects ...*samplecrdv1.Network) *fixture {
+	t.Helper()
+	return newFixtureWith(t, "", configure, objects...)
+}
+
+func newFixtureWith(t *testing.T, projectID string, configure func(*Config), objects ...*samplecrdv1.Network) *fixture {
 	t.Helper()
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
@@ -77,17 +89,18 @@ func newFixtureInProject(t *testing.T, projectID string, objects ...*samplecrdv1
 	// The controller's own cloud is this fake Neutron; no Network of these tests names
 	// credentials.
 	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: testClusterID, Own: &tenancy.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}}}, noSecrets{}, nil)
-	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, metrics.New(), Config{
+	config := Config{
 		ClusterID:         testClusterID,
 		OrphanGracePeriod: time.Minute,
 		RetryBaseDelay:    time.Millisecond,
 		RetryMaxDelay:     10 * time.Millisecond,
-	})
+	}
+	configure(&config)
+	recorder := record.NewFakeRecorder(100)
+	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, recorder, metrics.New(), config)
 	if err != nil {
 		t.Fatalf("NewController: %v", err)
 	}
-	recorder := record.NewFakeRecorder(100)
-	c.recorder = recorder
 
 	f := &fixture{t: t, ctx: ctx, client: client, neutron: driver, recorder: recorder, controller: c,
 		indexer: networkInformer.Informer().GetIndexer()}
@@ -215,7 +228,7 @@ func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 		ObservedGeneration: 1, NetworkID: "net-of-" + name, SubnetID: "subnet-of-" + name, Gateway: plan.Gateway.String(),
 		EnableDHCP: ptr.To(true),
 	}
-	setReady(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
+	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
 		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", n.Status.NetworkID, n.Status.SubnetID, cidr, plan.Gateway))
 	return n
 }
@@ -299,4 +312,17 @@ func (noSecrets) Version(_ context.Context, namespace, name string) (string, err
 }
 func (noSecrets) Data(context.Context, string, string) (map[string][]byte, string, error) {
 	return nil, "", errors.New("no Secrets in this test")
+}
+
+// setReadyCondition sets the Ready condition as the controller writes it.
+func setReadyCondition(status *samplecrdv1.NetworkStatus, generation int64, s metav1.ConditionStatus, reason, message string) {
+	meta.SetStatusCondition(&status.Conditions, metav1.Condition{
+		Type: samplecrdv1.ConditionReady, Status: s, Reason: reason, Message: message, ObservedGeneration: generation,
+	})
+}
+
+// isTerminal reports whether err is a failure recorded in status that waits for a change.
+func isTerminal(err error) bool {
+	f, ok := reconcile.RecordedFailure(err)
+	return ok && f.Terminal
 }

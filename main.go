@@ -8,10 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"golang.org/x/time/rate"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +21,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
@@ -165,7 +164,7 @@ func run(opts options) error {
 		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
 			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
-	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, m, config)
+	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, NewRecorder(ctx, kubeClient), m, config)
 	if err != nil {
 		return err
 	}
@@ -255,101 +254,6 @@ const (
 	metricsReviewBurst = 10
 )
 
-// keystoneUnavailableBackoff is how long credentials whose Keystone did not answer are
-// not tried again; the Networks using them are retried with their own backoff meanwhile.
-const keystoneUnavailableBackoff = 5 * time.Second
-
-// How soon the controller's own credentials are tried again after Keystone refused to
-// renew their token (a user disabled for a while, a password rotated late): soon enough
-// to recover without a restart, seldom enough not to count towards a lockout.
-const (
-	ownRefusalRetryFirst = 15 * time.Second
-	ownRefusalRetryMax   = 5 * time.Minute
-)
-
-// neutronObserver reports every Neutron call's outcome to the metrics and to onCall.
-func neutronObserver(m *metrics.Metrics, onCall func(error)) neutron.CallObserver {
-	return func(op string, err error, elapsed time.Duration) {
-		outcome := "ok"
-		if err != nil {
-			outcome = neutron.KindOf(err).String()
-		}
-		m.ObserveNeutronCall(op, outcome, elapsed)
-		onCall(err)
-	}
-}
-
-// rateLimitObserver reports the time Neutron calls waited for, or were deferred by, the
-// client-side rate limits.
-func rateLimitObserver(m *metrics.Metrics) func(project bool, d time.Duration) {
-	return func(project bool, d time.Duration) {
-		if project {
-			m.ObserveNeutronRateLimitWait(metrics.LimiterProject, d)
-		} else {
-			m.ObserveNeutronRateLimitWait(metrics.LimiterTotal, d)
-		}
-	}
-}
-
-// connectOwnCloud opens the controller's own Neutron connection, the one the flags name,
-// and checks that it answers. It returns nil when the controller has no cloud of its own
-// for Networks (-require-credentials-ref).
-func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*tenancy.Own, error) {
-	if opts.requireCredentialsRef {
-		return nil, nil
-	}
-	var (
-		own   tenancy.Own
-		where string
-	)
-	if opts.neutronEndpoint != "" {
-		where = opts.neutronEndpoint
-		// Only parses the URL: nothing a retry could change.
-		driver, err := neutron.ConnectEndpoint(opts.neutronEndpoint, hooks.Observe)
-		if err != nil {
-			return nil, err
-		}
-		own.Driver, own.Place = driver, driver.Place()
-	} else {
-		where = "cloud " + opts.osCloud
-	}
-	err := startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
-		if own.Driver == nil {
-			// Authenticates with Keystone, which may not answer yet either.
-			driver, err := neutron.ConnectCloud(ctx, opts.osCloud, hooks)
-			if neutron.KindOf(err) == neutron.KindRejected {
-				// Keystone refused the credentials: no retry will change its mind.
-				return startup.Permanent(err)
-			}
-			if err != nil {
-				return err
-			}
-			own.Driver, own.Place = driver, driver.Place()
-		}
-		return own.Driver.(*neutron.Client).Ping(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &own, nil
-}
-
-// allowedAuthURLs returns the Keystone URLs tenants' clouds may use: the flag's, or else
-// the auth_url of the controller's own cloud.
-func allowedAuthURLs(opts options) (tenancy.AuthURLs, error) {
-	if opts.allowedAuthURLs != "" {
-		return tenancy.ParseAuthURLs(strings.Split(opts.allowedAuthURLs, ","))
-	}
-	if opts.osCloud == "" {
-		return tenancy.AuthURLs{}, nil
-	}
-	authOpts, _, _, err := clouds.Parse(clouds.WithCloudName(opts.osCloud))
-	if err != nil {
-		return tenancy.AuthURLs{}, fmt.Errorf("reading cloud %q from clouds.yaml for the default -allowed-auth-urls: %w", opts.osCloud, err)
-	}
-	return tenancy.ParseAuthURLs([]string{authOpts.IdentityEndpoint})
-}
-
 // enforceShutdownTimeout exits the process when shutting down takes longer than timeout
 // after ctx is cancelled, so a stuck Neutron call cannot keep a terminating pod alive.
 func enforceShutdownTimeout(ctx context.Context, timeout time.Duration) {
@@ -358,4 +262,19 @@ func enforceShutdownTimeout(ctx context.Context, timeout time.Duration) {
 		klog.FromContext(ctx).Error(errors.New("shutdown timed out"), "Exiting with items still in flight", "timeout", timeout)
 		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
 	})
+}
+
+// dropUnreadFromCache is the Network informer's transform: it removes from each cached
+// Network what the controller never reads, managedFields (about half of a small
+// object), before the object is stored. The controller's full updates send no
+// managedFields, which the apiserver then keeps as they are.
+//
+// Annotations stay, kubectl's last-applied-configuration among them: a full update of an
+// object without them would delete them.
+func dropUnreadFromCache(obj any) (any, error) {
+	if network, ok := obj.(*samplecrdv1.Network); ok {
+		// The informer owns the freshly decoded object; no one else holds it yet.
+		network.ManagedFields = nil
+	}
+	return obj, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -67,7 +66,7 @@ func TestNeutronResyncRequeuesDriftAndCollectsOrphans(t *testing.T) {
 	f.neutron.PutNetwork(neutron.Network{ID: "foreign", Description: neutron.ClusterDescription(foreign.ClusterID), Tags: foreign.Tags(), CreatedAt: anHourAgo})
 	f.neutron.ClearCalls()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 
 	// Two list calls for the whole cluster, one DELETE per collected orphan.
 	if got, want := f.neutron.Calls(), []string{"list networks", "list subnets", "delete network", "delete network"}; !slices.Equal(got, want) {
@@ -94,13 +93,12 @@ func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
 	f := newFixture(t, network)
 	f.startLeading()
 	f.neutron.FailWith("create subnet", &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Multicast"})
-	var terminal *terminalError
-	if err := f.sync(network); !errors.As(err, &terminal) {
+	if err := f.sync(network); !isTerminal(err) {
 		t.Fatalf("sync error = %v, want a terminal error", err)
 	}
 	f.refresh("default", "rejected-once")
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 	if n := f.controller.workqueue.Len(); n != 0 {
 		t.Errorf("resync queued %d items; a spec Neutron rejected must wait for a spec change", n)
 	}
@@ -109,8 +107,7 @@ func TestNeutronResyncLeavesRejectedSpecAlone(t *testing.T) {
 // A controller limited to some namespaces collects only the orphans of those: a Network
 // of another namespace is not in its cache because another controller manages it.
 func TestNeutronResyncCollectsOrphansOfWatchedNamespacesOnly(t *testing.T) {
-	f := newFixture(t)
-	f.controller.config.Namespaces = scope.Namespaces{"team-a"}
+	f := newFixtureWithConfig(t, func(c *Config) { c.Namespaces = scope.Namespaces{"team-a"} })
 	f.startLeading()
 	ours := neutron.ClusterDescription(testClusterID)
 	for _, o := range []neutron.Owner{
@@ -121,7 +118,7 @@ func TestNeutronResyncCollectsOrphansOfWatchedNamespacesOnly(t *testing.T) {
 	}
 	f.neutron.ClearCalls()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 
 	var ids []string
 	for _, n := range f.neutron.Networks() {
@@ -149,7 +146,7 @@ func TestNeutronResyncFindsChangedSubnetOptions(t *testing.T) {
 	f.events()
 	f.neutron.ClearCalls()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 
 	if got, want := f.neutron.Calls(), []string{"list networks", "list subnets"}; !slices.Equal(got, want) {
 		t.Errorf("Neutron calls = %q, want %q", got, want)
@@ -175,7 +172,7 @@ func TestNeutronResyncReleasesRetainedOrphans(t *testing.T) {
 	putRealized(f.neutron, doomed, "10.31.1.0/24", "10.31.1.1")
 	f.startLeading()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 
 	want := []string{"list networks", "list subnets", "relabel network", "relabel subnet", "tag network", "delete network"}
 	if got := f.neutron.Calls(); !slices.Equal(got, want) {
@@ -188,8 +185,9 @@ func TestNeutronResyncReleasesRetainedOrphans(t *testing.T) {
 // the pass collects none of them, says so in an Event and a metric, and collects them
 // once they are few enough to be real orphans.
 func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
-	f := newFixture(t)
-	f.controller.config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "network-controller", Namespace: "ops"}}
+	f := newFixtureWithConfig(t, func(c *Config) {
+		c.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "network-controller", Namespace: "ops"}}
+	})
 	ours := neutron.ClusterDescription(testClusterID)
 	putOrphans := func(n int) {
 		for i := range n {
@@ -197,10 +195,10 @@ func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
 			f.neutron.PutNetwork(neutron.Network{ID: fmt.Sprintf("orphan-%d", i), Description: ours, Tags: owner.Tags(), CreatedAt: anHourAgo})
 		}
 	}
-	putOrphans(orphanBreakerMin + 1)
+	putOrphans(orphanBreakerMin + 1) // one more than the breaker lets a pass collect
 	f.startLeading()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 	if calls := f.neutron.Calls(); slices.Contains(calls, "delete network") {
 		t.Errorf("Neutron calls %q: the breaker let deletions through", calls)
 	}
@@ -219,7 +217,7 @@ func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.neutron.ClearCalls()
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 	if n := len(f.neutron.Networks()); n != 0 {
 		t.Errorf("%d networks left, want the %d orphans collected", n, orphanBreakerMin)
 	}
@@ -228,10 +226,5 @@ func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
 	}
 }
 
-func TestOrphanLimit(t *testing.T) {
-	for _, tc := range []struct{ held, want int }{{0, 10}, {50, 10}, {100, 10}, {150, 15}, {1000, 100}} {
-		if got := orphanLimit(tc.held); got != tc.want {
-			t.Errorf("orphanLimit(%d) = %d, want %d", tc.held, got, tc.want)
-		}
-	}
-}
+// orphanBreakerMin is the fewest orphans the breaker of pkg/resync lets one pass collect.
+const orphanBreakerMin = 10

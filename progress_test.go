@@ -33,7 +33,7 @@ func wantProgressConditions(t *testing.T, got *samplecrdv1.Network) {
 			t.Errorf("Ready Network has Reconciling %+v and Stalled %+v, want neither", reconciling, stalled)
 		}
 		return
-	case samplecrdv1.IsTerminalReason(ready.Reason):
+	case !slices.Contains(samplecrdv1.TransientReasons, ready.Reason):
 		want, cond, unwanted, other = samplecrdv1.ConditionStalled, stalled, samplecrdv1.ConditionReconciling, reconciling
 	default:
 		want, cond, unwanted, other = samplecrdv1.ConditionReconciling, reconciling, samplecrdv1.ConditionStalled, stalled
@@ -63,8 +63,11 @@ type progressStep struct {
 func TestProgressConditions(t *testing.T) {
 	stalledMTU := func() *samplecrdv1.Network {
 		n := withGeneration(withFinalizer(newNetwork("fixed", "10.40.0.0/24", "")), 2)
-		failed := failedStatus(withGeneration(n.DeepCopy(), 1), "", samplecrdv1.ReasonInvalidSpec, "Neutron rejected the request (create network): MTU too big; fix the spec")
-		n.Status = *failed
+		const message = "Neutron rejected the request (create network): MTU too big; fix the spec"
+		n.Status.ObservedGeneration = 1
+		setReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonInvalidSpec, message)
+		meta.SetStatusCondition(&n.Status.Conditions, metav1.Condition{Type: samplecrdv1.ConditionStalled, Status: metav1.ConditionTrue,
+			Reason: samplecrdv1.ReasonInvalidSpec, Message: message, ObservedGeneration: 1})
 		return n
 	}
 	unavailable := &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}
@@ -153,7 +156,7 @@ func TestProgressConditions(t *testing.T) {
 		object: withFinalizer(newNetwork("upgraded", "10.48.0.0/24", "")),
 		before: func(f *fixture) {
 			n := f.refresh("default", "upgraded")
-			setReady(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable, "Neutron is unavailable")
+			setReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable, "Neutron is unavailable")
 			n.Status.ObservedGeneration = 1
 			if _, err := f.client.SamplecrdV1().Networks("default").UpdateStatus(f.ctx, n, metav1.UpdateOptions{}); err != nil {
 				t.Fatal(err)

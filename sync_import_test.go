@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ func readyImport(name, id string) *samplecrdv1.Network {
 	n := importedNetwork(name, samplecrdv1.NetworkImport{NetworkID: id}, "")
 	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: id, SubnetID: id + "-0", Gateway: "10.60.0.1", MTU: 1442,
 		EnableDHCP: ptr.To(true)}
-	setReady(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonImported, "Imported Neutron network "+id+" with subnet "+id+"-0 (10.60.0.0/24, gateway 10.60.0.1)")
+	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonImported, "Imported Neutron network "+id+" with subnet "+id+"-0 (10.60.0.0/24, gateway 10.60.0.1)")
 	return n
 }
 
@@ -45,7 +44,7 @@ func readyImport(name, id string) *samplecrdv1.Network {
 // its generation.
 func withImportProblem(n *samplecrdv1.Network, reason string) *samplecrdv1.Network {
 	n.Status.ObservedGeneration = n.Generation
-	setReady(&n.Status, n.Generation, metav1.ConditionFalse, reason, "looked up before")
+	setReadyCondition(&n.Status, n.Generation, metav1.ConditionFalse, reason, "looked up before")
 	return n
 }
 
@@ -222,8 +221,7 @@ func TestNeutronResyncRechecksImports(t *testing.T) {
 	putForeign(f.neutron, "ext-stays", "stays", "10.60.0.0/24")
 	putForeign(f.neutron, "twin-1", "made-twice", "10.70.0.0/24")
 	f.startLeading()
-	var terminal *terminalError
-	if err := f.sync(missing); !errors.As(err, &terminal) {
+	if err := f.sync(missing); !isTerminal(err) {
 		t.Fatalf("sync of missing: %v, want ImportNotFound, not retried", err)
 	}
 	if err := f.sync(doubled); err != nil {
@@ -243,7 +241,7 @@ func TestNeutronResyncRechecksImports(t *testing.T) {
 	f.client.ClearActions()
 	_ = f.events()
 
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 	wantResync := []string{"list networks", "list subnets", "list networks", "list subnets"}
 	if got := f.neutron.Calls(); !slices.Equal(got, wantResync) {
 		t.Errorf("resync calls = %q, want the fill's two lists and one list each of networks and subnets for all imports", got)
@@ -272,7 +270,7 @@ func TestNeutronResyncRechecksImports(t *testing.T) {
 	}
 
 	// Nothing changed since: the next resync queues nothing.
-	f.controller.resyncNeutron(f.ctx)
+	f.controller.resync.Once(f.ctx)
 	if n := f.controller.workqueue.Len(); n != 0 {
 		t.Errorf("queue length after a quiet resync = %d, want 0", n)
 	}

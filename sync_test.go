@@ -14,6 +14,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
 // Expected outcomes of one syncHandler call.
@@ -118,18 +119,15 @@ func loseReply(err *neutron.Error) func(*fixture) {
 // checkOutcome checks that err is the outcome want; which names the call.
 func checkOutcome(t *testing.T, which, want string, err error) {
 	t.Helper()
-	var (
-		reported *reportedError
-		terminal *terminalError
-	)
+	failure, recorded := reconcile.RecordedFailure(err)
 	switch {
 	case !slices.Contains([]string{succeeds, stops, retries, conflicts}, want):
 		t.Fatalf("the case expects %s to end as %q, which is no outcome", which, want)
 	case want == succeeds && err != nil:
 		t.Errorf("%s error = %v, want nil", which, err)
-	case want == stops && !errors.As(err, &terminal):
+	case want == stops && !(recorded && failure.Terminal):
 		t.Errorf("%s error = %v, want a terminal error", which, err)
-	case want == retries && !errors.As(err, &reported):
+	case want == retries && !(recorded && !failure.Terminal):
 		t.Errorf("%s error = %v, want a reported, retryable error", which, err)
 	case want == conflicts && !apierrors.IsConflict(err):
 		t.Errorf("%s error = %v, want a write conflict", which, err)

@@ -84,6 +84,6 @@ func authFailure(cloud Cloud, err error) *Error {
 	if errors.As(err, &ne) && ne.Service == "keystone" {
 		why = ne.Op + ": " + ne.Message
 	}
-	return &Error{Reason: samplecrdv1.ReasonKeystoneUnavailable, Err: err,
+	return &Error{Reason: samplecrdv1.ReasonKeystoneUnavailable, Transient: true, Err: err,
 		Message: "cannot authenticate with " + cloud.Name + " (" + why + "); retrying with backoff"}
 }

@@ -3,8 +3,6 @@ package tenancy
 import (
 	"errors"
 	"fmt"
-
-	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
 // Error is a problem with a Network's credentials, with the Ready reason it gets. Its
@@ -12,6 +10,9 @@ import (
 type Error struct {
 	Reason  string
 	Message string
+	// Transient is set when waiting can cure it (Keystone not answering); otherwise only
+	// a change of the Secret or of the spec can.
+	Transient bool
 	// Err is the cause, for logs; its text has no secret either.
 	Err error
 }
@@ -20,7 +21,7 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
 // Terminal reports whether only a change of the Secret or of the spec can cure it.
-func (e *Error) Terminal() bool { return samplecrdv1.IsTerminalReason(e.Reason) }
+func (e *Error) Terminal() bool { return !e.Transient }
 
 func errorf(reason, format string, args ...any) *Error {
 	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}

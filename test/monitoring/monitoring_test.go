@@ -210,7 +210,7 @@ func TestReasonAlertsCoverEveryReasonOnce(t *testing.T) {
 	for _, r := range samplecrdv1.ReadyReasons {
 		switch {
 		case r == samplecrdv1.ReasonProvisioned || r == samplecrdv1.ReasonImported:
-		case samplecrdv1.IsTerminalReason(r):
+		case !slices.Contains(samplecrdv1.TransientReasons, r):
 			terminal = append(terminal, r)
 		default:
 			transient = append(transient, r)

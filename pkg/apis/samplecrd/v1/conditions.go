@@ -9,9 +9,9 @@ import (
 // and match the spec of the generation named in status.observedGeneration.
 const ConditionReady = "Ready"
 
-// Reasons of the Ready condition. Transient reasons are retried with backoff; terminal ones
-// (IsTerminalReason) wait for the spec, or the credentials Secret, to change (an import's,
-// for Neutron to change).
+// Reasons of the Ready condition. Transient reasons (TransientReasons) are retried with
+// backoff; terminal ones wait for the spec, or the credentials Secret, to change (an
+// import's, for Neutron to change).
 const (
 	// ReasonProvisioned: Neutron matches the spec.
 	ReasonProvisioned = "Provisioned"
@@ -122,21 +122,14 @@ var ReadyReasons = []string{
 	ReasonCredentialsSecretDeleting,
 }
 
-// IsTerminalReason reports whether a Ready reason is one no retry can cure: the Network
-// waits for its spec, or its credentials Secret, to change, or, for an import, for the
-// Neutron resync to find the network as the spec names it.
-func IsTerminalReason(reason string) bool {
-	switch reason {
-	case ReasonInvalidSpec, ReasonNeutronResourceNotOwned, ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
-		ReasonCredentialsNotGranted, ReasonCredentialsSecretNotLabelled, ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
-		ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
-		ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
-		ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
-		ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
-		ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork:
-		return true
-	}
-	return false
+// TransientReasons are the failure reasons the controller retries by itself, with
+// Reconciling=True beside Ready=False; every other failure reason of ReadyReasons comes
+// with Stalled=True and waits for the spec, the credentials Secret or, for an import, the
+// Neutron network it names to change. For alert rules and dashboards: the controller
+// itself learns whether a failure is terminal from the failure, not from this list.
+var TransientReasons = []string{
+	ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict, ReasonOverQuota, ReasonSubnetInUse,
+	ReasonKeystoneUnavailable, ReasonCredentialsSecretDeleting,
 }
 
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
@@ -164,10 +157,9 @@ func (n *Network) IsReady() bool {
 		n.Status.ObservedGeneration == n.Generation
 }
 
-// IsRejected reports whether the Network's current generation was refused for good: its
-// Ready condition is False for this generation with a terminal reason, and only a change
-// of the spec can help.
+// IsRejected reports whether the Network's current generation was refused for good: it
+// is Stalled for this generation, and only a change of the spec can help.
 func (n *Network) IsRejected() bool {
-	c := n.ReadyCondition()
-	return c != nil && c.Status == metav1.ConditionFalse && c.ObservedGeneration == n.Generation && IsTerminalReason(c.Reason)
+	c := meta.FindStatusCondition(n.Status.Conditions, ConditionStalled)
+	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == n.Generation
 }

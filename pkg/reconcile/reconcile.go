@@ -1,18 +1,17 @@
-package main
+package reconcile
 
 import (
 	"context"
-	"errors"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// reconcile makes Neutron match a live Network, in its project and with its credentials (or,
-// for an import, only reports what Neutron holds: reconcileImport):
-// what the spec asks for, what Neutron holds
-// (from the Store, which asks Neutron only when its memory cannot prove the answer), the
-// difference between the two, the calls that remove it, then status. A Network whose
+// reconcile makes Neutron match a live Network, in its project and with its credentials
+// (or, for an import, only reports what Neutron holds: reconcileImport): what the spec
+// asks for, what Neutron holds (from the Store, which asks Neutron only when its memory
+// cannot prove the answer), the difference between the two (a pass), the calls that
+// remove it, then status. A Network whose
 // status, spec and Neutron side agree costs no Neutron call and no API write.
 //
 // A create is a status write marking it Reconciling (folded into the project's write when
@@ -40,49 +39,47 @@ import (
 //     absence, or the network's subnet list), so the retry lists by name, or the network's
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
-func (c *Controller) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
+func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
 	if network.IsImported() {
-		return c.reconcileImport(ctx, network)
+		return r.reconcileImport(ctx, network)
 	}
-	tenant, err := c.tenantOf(ctx, network)
+	tenant, err := tenantOf(ctx, r.tenants, network)
 	if err != nil {
-		return c.recordFailure(ctx, network, "", err)
+		return r.status.failed(ctx, network, "", err)
 	}
 	store := tenant.Store
-	if network, err = c.ensureFinalizer(ctx, store, network); err != nil {
+	if network, err = r.finalizers.ensure(ctx, store, network, Owner(network, r.clusterID)); err != nil {
 		return err
 	}
-	if err := c.guard.protect(ctx, network); err != nil {
-		return c.recordFailure(ctx, network, "", err)
+	if r.guard != nil {
+		if err := r.guard.Protect(ctx, network); err != nil {
+			return r.status.failed(ctx, network, "", err)
+		}
 	}
-	if network, err = c.recordProject(ctx, network, tenant.Place); err != nil {
+	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
 		return err
 	}
 
-	desired, err := desiredOf(network)
+	desired, err := Desired(network)
 	if err != nil {
-		return c.recordFailure(ctx, network, "", &invalidSpecError{err: err})
+		return r.status.failed(ctx, network, "", invalidSpec(err.Error()))
+	}
+	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder}
+	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
+		return r.status.failed(ctx, network, "", err)
+	}
+	p.changes = neutron.Diff(p.desired, p.observed)
+	if p.changes.Immutable != "" {
+		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))
 	}
 
-	owner := neutronOwner(network, c.config.ClusterID)
-	observed, err := store.Observe(ctx, owner, recordedOf(network))
-	if err != nil {
-		return c.recordFailure(ctx, network, "", err)
-	}
-
-	changes := neutron.Diff(desired, observed)
-	if changes.Immutable != "" {
-		return c.recordFailure(ctx, network, observed.Network.ID, &invalidSpecError{err: errors.New(changes.Immutable)})
-	}
-
-	if network, err = c.recordProgress(ctx, network, changes); err != nil {
+	if p.network, err = r.status.markProgress(ctx, network, p.changes); err != nil {
 		return err
 	}
-	net, subnet, err := c.apply(ctx, store, network, owner, desired, observed, changes)
+	net, subnet, err := p.apply(ctx)
 	if err != nil {
 		// The status names the network, so it tells what exists while the subnet waits.
-		return c.recordFailure(ctx, network, net.ID, err)
+		return r.status.failed(ctx, p.network, net.ID, err)
 	}
-
-	return c.recordReady(ctx, network, net, subnet)
+	return r.status.ready(ctx, p.network, net, subnet)
 }

@@ -1,4 +1,4 @@
-package main
+package credguard
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	k8sfake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2/ktesting"
@@ -23,7 +24,7 @@ const otherFinalizer = "example.com/keep-me"
 // metadata, writing to a fake API that holds the Secrets.
 type guardFixture struct {
 	t        *testing.T
-	guard    *credentialsGuard
+	guard    *Guard
 	client   *k8sfake.Clientset
 	networks cache.Indexer
 	secrets  cache.Indexer
@@ -40,10 +41,10 @@ func newGuardFixture(t *testing.T, secrets []*corev1.Secret, networks ...*sample
 		}
 	}
 	networkScope := scope.Single(networkInformer)
-	if err := networkScope.AddIndexers(cache.Indexers{bySecretIndex: indexBySecret}); err != nil {
+	if err := IndexNetworks(networkScope); err != nil {
 		t.Fatal(err)
 	}
-	g, err := newCredentialsGuard(networkScope, cachedSecrets{secretInformer.GetIndexer(), client}, client.CoreV1(), fieldManager, time.Millisecond, time.Millisecond)
+	g, err := New(networkScope, cachedSecrets{secretInformer.GetIndexer(), client}, client.CoreV1(), "network-controller", time.Millisecond, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestCredentialsGuardProtect(t *testing.T) {
 	t.Run("adds its finalizer, keeps the others, sends the cached version and nothing else", func(t *testing.T) {
 		_, ctx := ktesting.NewTestContext(t)
 		f := newGuardFixture(t, []*corev1.Secret{credentialsSecret("creds", otherFinalizer)}, user)
-		if err := f.guard.protect(ctx, user); err != nil {
+		if err := f.guard.Protect(ctx, user); err != nil {
 			t.Fatalf("protect: %v", err)
 		}
 		if got, want := f.finalizers("creds"), []string{otherFinalizer, samplecrdv1.CredentialsFinalizerName}; !slices.Equal(got, want) {
@@ -144,7 +145,7 @@ func TestCredentialsGuardProtect(t *testing.T) {
 	t.Run("no API call when the cache shows it", func(t *testing.T) {
 		_, ctx := ktesting.NewTestContext(t)
 		f := newGuardFixture(t, []*corev1.Secret{credentialsSecret("creds", samplecrdv1.CredentialsFinalizerName)}, user)
-		if err := f.guard.protect(ctx, user); err != nil {
+		if err := f.guard.Protect(ctx, user); err != nil {
 			t.Fatalf("protect: %v", err)
 		}
 		if a := f.client.Actions(); len(a) != 0 {
@@ -157,7 +158,7 @@ func TestCredentialsGuardProtect(t *testing.T) {
 		now := metav1.Now()
 		s.DeletionTimestamp = &now
 		f := newGuardFixture(t, []*corev1.Secret{s}, user)
-		err := f.guard.protect(ctx, user)
+		err := f.guard.Protect(ctx, user)
 		if e, ok := tenancy.AsError(err); !ok || e.Reason != samplecrdv1.ReasonCredentialsSecretDeleting || e.Terminal() {
 			t.Fatalf("protect = %v, want a transient %s", err, samplecrdv1.ReasonCredentialsSecretDeleting)
 		}
@@ -168,7 +169,7 @@ func TestCredentialsGuardProtect(t *testing.T) {
 	t.Run("a Network without credentials needs no Secret", func(t *testing.T) {
 		_, ctx := ktesting.NewTestContext(t)
 		f := newGuardFixture(t, nil)
-		if err := f.guard.protect(ctx, withFinalizer(newNetwork("own", "10.41.0.0/24", ""))); err != nil {
+		if err := f.guard.Protect(ctx, withFinalizer(newNetwork("own", "10.41.0.0/24", ""))); err != nil {
 			t.Fatalf("protect: %v", err)
 		}
 	})
@@ -287,4 +288,28 @@ func TestCredentialsGuardSyncReadsASecretNoLongerWatched(t *testing.T) {
 	if err := f.guard.sync(ctx, cache.NewObjectName(metav1.NamespaceDefault, "never-there")); err != nil {
 		t.Errorf("sync of a missing Secret: %v", err)
 	}
+}
+
+// A Network of these tests: one in the default namespace, with cidr.
+func newNetwork(name, cidr, _ string) *samplecrdv1.Network {
+	return &samplecrdv1.Network{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1"},
+		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr},
+	}
+}
+
+func withCredentials(n *samplecrdv1.Network, secret string) *samplecrdv1.Network {
+	n.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: "openstack"}
+	return n
+}
+
+func withFinalizer(n *samplecrdv1.Network) *samplecrdv1.Network {
+	n.Finalizers = []string{samplecrdv1.FinalizerName}
+	return n
+}
+
+func deleting(n *samplecrdv1.Network) *samplecrdv1.Network {
+	now := metav1.Now()
+	n.DeletionTimestamp = &now
+	return n
 }

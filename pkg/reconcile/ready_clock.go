@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	"sync"
@@ -21,6 +21,7 @@ type readyClock struct {
 	mu      sync.Mutex
 	waiting map[cache.ObjectName]readyWait
 	now     func() time.Time
+	metrics *metrics.Metrics
 }
 
 type readyWait struct {
@@ -29,8 +30,8 @@ type readyWait struct {
 	change     string
 }
 
-func newReadyClock(now func() time.Time) *readyClock {
-	return &readyClock{waiting: map[cache.ObjectName]readyWait{}, now: now}
+func newReadyClock(now func() time.Time, m *metrics.Metrics) *readyClock {
+	return &readyClock{waiting: map[cache.ObjectName]readyWait{}, now: now, metrics: m}
 }
 
 // saw notes a Network as the informer delivers it: a new generation that is not Ready
@@ -57,15 +58,15 @@ func (r *readyClock) saw(network *samplecrdv1.Network) {
 	r.waiting[key] = w
 }
 
-// readyStopwatch returns what records, once network has been made Ready, how long it
+// stopwatch returns what records, once network has been made Ready, how long it
 // waited. Take it before the status write: the informer ends the wait as soon as it
 // delivers the write, which can be before the writer hears back.
-func (c *Controller) readyStopwatch(network *samplecrdv1.Network) (stop func()) {
-	change, since, ok := c.readyClock.waitOf(network)
+func (r *readyClock) stopwatch(network *samplecrdv1.Network) (stop func()) {
+	change, since, ok := r.waitOf(network)
 	return func() {
 		if ok {
-			c.metrics.ObserveTimeToReady(change, c.now().Sub(since))
-			c.readyClock.forget(cache.MetaObjectToName(network))
+			r.metrics.ObserveTimeToReady(change, r.now().Sub(since))
+			r.forget(cache.MetaObjectToName(network))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package credguard
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
-// credentialsGuard keeps samplecrdv1.CredentialsFinalizerName on a credentials Secret
+// Guard keeps samplecrdv1.CredentialsFinalizerName on a credentials Secret
 // while a Network that uses it holds the Network finalizer, that is while the Network may
 // have Neutron resources only those credentials can delete. Deleting the Secret, alone or
 // with its namespace, then waits until the last such Network has cleaned up.
@@ -28,9 +28,9 @@ import (
 // The Network's own sync adds the finalizer before anything is created in Neutron; this
 // guard's queue, keyed by Secret, removes it when no Network needs it any more, and puts
 // it back if it was removed while one still does.
-type credentialsGuard struct {
+type Guard struct {
 	networks *scope.Informers
-	secrets  secretMetadata
+	secrets  SecretMetadata
 	client   typedcorev1.SecretsGetter
 	// manager names the controller in the Secrets' managedFields.
 	manager string
@@ -39,18 +39,18 @@ type credentialsGuard struct {
 
 const credentialsQueueName = "credentials-secrets"
 
-// secretMetadata is where the guard reads credentials Secrets' metadata: the watch of each
+// SecretMetadata is where the guard reads credentials Secrets' metadata: the watch of each
 // Secret a Network names, or, for one no longer watched, a read of it.
-type secretMetadata interface {
+type SecretMetadata interface {
 	Get(secret cache.ObjectName) (metav1.Object, bool)
 	Fetch(ctx context.Context, secret cache.ObjectName) (*metav1.PartialObjectMetadata, error)
 	AddEventHandler(handler cache.ResourceEventHandler)
 }
 
-// newCredentialsGuard watches networks (indexed by bySecretIndex) and secrets, and retries
+// New watches networks (indexed by BySecretIndex) and secrets, and retries
 // a failed Secret after retryBase, doubling up to retryMax.
-func newCredentialsGuard(networks *scope.Informers, secrets secretMetadata, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*credentialsGuard, error) {
-	g := &credentialsGuard{
+func New(networks *scope.Informers, secrets SecretMetadata, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*Guard, error) {
+	g := &Guard{
 		networks: networks,
 		secrets:  secrets,
 		client:   client,
@@ -68,12 +68,12 @@ func newCredentialsGuard(networks *scope.Informers, secrets secretMetadata, clie
 
 // networkEvents queue the Secret of a Network that appears, goes, starts or stops holding
 // it, or moves to another Secret; not the Secret of every status write.
-func (g *credentialsGuard) networkEvents() cache.ResourceEventHandlerFuncs {
+func (g *Guard) networkEvents() cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: g.enqueueSecretOf,
 		UpdateFunc: func(old, new any) {
 			before, after := old.(*samplecrdv1.Network), new.(*samplecrdv1.Network)
-			if holdsCredentials(before) != holdsCredentials(after) || secretOf(before) != secretOf(after) {
+			if holdsCredentials(before) != holdsCredentials(after) || SecretOf(before) != SecretOf(after) {
 				g.enqueueSecretOf(old)
 				g.enqueueSecretOf(new)
 			}
@@ -85,7 +85,7 @@ func (g *credentialsGuard) networkEvents() cache.ResourceEventHandlerFuncs {
 // secretEvents queue only Secrets that carry the finalizer or just lost it: the others
 // get it from the sync of a Network that uses them. One that goes from the watch while
 // carrying it (its label was removed) is queued too: it may need the finalizer removed.
-func (g *credentialsGuard) secretEvents() cache.ResourceEventHandlerFuncs {
+func (g *Guard) secretEvents() cache.ResourceEventHandlerFuncs {
 	return cache.ResourceEventHandlerFuncs{
 		AddFunc: g.enqueueGuarded,
 		UpdateFunc: func(old, new any) {
@@ -108,28 +108,28 @@ func holdsCredentials(network *samplecrdv1.Network) bool {
 	return network.Spec.CloudCredentialsRef != nil && slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 }
 
-func (g *credentialsGuard) enqueueSecretOf(obj any) {
+func (g *Guard) enqueueSecretOf(obj any) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
 	if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef != nil {
-		g.queue.Add(secretOf(network))
+		g.queue.Add(SecretOf(network))
 	}
 }
 
-func (g *credentialsGuard) enqueueGuarded(obj any) {
+func (g *Guard) enqueueGuarded(obj any) {
 	if secret, ok := obj.(metav1.Object); ok && slices.Contains(secret.GetFinalizers(), samplecrdv1.CredentialsFinalizerName) {
 		g.queue.Add(cache.MetaObjectToName(secret))
 	}
 }
 
-// protect puts the finalizer on the Secret of a Network about to use it, before anything
+// Protect puts the finalizer on the Secret of a Network about to use it, before anything
 // is created in Neutron with it. It costs no API call when the cache shows it already.
-func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Network) error {
+func (g *Guard) Protect(ctx context.Context, network *samplecrdv1.Network) error {
 	if g == nil || network.Spec.CloudCredentialsRef == nil {
 		return nil
 	}
-	key := secretOf(network)
+	key := SecretOf(network)
 	secret, ok := g.secrets.Get(key)
 	if !ok {
 		// The credentials were just read from it; the cache will show it in a moment.
@@ -140,7 +140,7 @@ func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Net
 	}
 	if secret.GetDeletionTimestamp() != nil {
 		// The API refuses new finalizers on an object being deleted.
-		return &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretDeleting, Message: fmt.Sprintf(
+		return &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretDeleting, Transient: true, Message: fmt.Sprintf(
 			"Secret %s is being deleted; nothing is created in Neutron with credentials that could be gone before they are needed to delete it again", key)}
 	}
 	if err := setCredentialsFinalizer(ctx, g.client, g.manager, secret, true); err != nil {
@@ -150,8 +150,8 @@ func (g *credentialsGuard) protect(ctx context.Context, network *samplecrdv1.Net
 	return nil
 }
 
-// work processes the guard's queue with one worker until ctx is done.
-func (g *credentialsGuard) work(ctx context.Context) {
+// Run processes the guard's queue with one worker until ctx is done.
+func (g *Guard) Run(ctx context.Context) {
 	go func() {
 		<-ctx.Done()
 		g.queue.ShutDown()
@@ -162,7 +162,7 @@ func (g *credentialsGuard) work(ctx context.Context) {
 	}, time.Second)
 }
 
-func (g *credentialsGuard) processNext(ctx context.Context) bool {
+func (g *Guard) processNext(ctx context.Context) bool {
 	key, shutdown := g.queue.Get()
 	if shutdown {
 		return false
@@ -185,7 +185,7 @@ func (g *credentialsGuard) processNext(ctx context.Context) bool {
 // sync makes the finalizer's presence on the Secret match whether a Network holds it.
 // A Network that starts to need it between the decision and the write makes its own sync
 // put the finalizer back: its update event queues the Secret here again.
-func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error {
+func (g *Guard) sync(ctx context.Context, key cache.ObjectName) error {
 	secret, err := g.readSecret(ctx, key)
 	if secret == nil || err != nil {
 		return err
@@ -212,8 +212,8 @@ func (g *credentialsGuard) sync(ctx context.Context, key cache.ObjectName) error
 }
 
 // needed reports whether a Network in the cache uses the Secret and holds its finalizer.
-func (g *credentialsGuard) needed(key cache.ObjectName) (bool, error) {
-	users, err := g.networks.Indexer(key.Namespace).ByIndex(bySecretIndex, key.String())
+func (g *Guard) needed(key cache.ObjectName) (bool, error) {
+	users, err := g.networks.Indexer(key.Namespace).ByIndex(BySecretIndex, key.String())
 	if err != nil {
 		return false, fmt.Errorf("finding the Networks that use Secret %s: %w", key, err)
 	}
@@ -228,7 +228,7 @@ func (g *credentialsGuard) needed(key cache.ObjectName) (bool, error) {
 // readSecret returns the Secret's metadata from its watch or, when no Network names it
 // any more (the last one went) or its label was removed, from a read of it; nil when it
 // is gone.
-func (g *credentialsGuard) readSecret(ctx context.Context, key cache.ObjectName) (metav1.Object, error) {
+func (g *Guard) readSecret(ctx context.Context, key cache.ObjectName) (metav1.Object, error) {
 	if secret, ok := g.secrets.Get(key); ok {
 		return secret, nil
 	}

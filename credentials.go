@@ -8,6 +8,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credguard"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/secretwatch"
 )
@@ -18,16 +19,12 @@ import (
 // Network waiting for a missing, unlabelled or ungranted Secret is tried again as soon as
 // that is fixed.
 func (c *Controller) watchCredentials(secrets *secretwatch.Watches) error {
-	err := c.networks.AddIndexers(cache.Indexers{bySecretIndex: indexBySecret})
-	if err != nil {
-		return fmt.Errorf("indexing Networks by credentials Secret: %w", err)
-	}
 	use := func(obj any) {
 		if network, ok := obj.(*samplecrdv1.Network); ok {
-			secrets.Use(cache.MetaObjectToName(network), secretOf(network))
+			secrets.Use(cache.MetaObjectToName(network), credguard.SecretOf(network))
 		}
 	}
-	err = c.networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
+	err := c.networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    use,
 		UpdateFunc: func(_, new any) { use(new) },
 		DeleteFunc: func(obj any) {
@@ -81,7 +78,7 @@ func (c *Controller) queueUsersOf(obj any, class fairqueue.Class) {
 
 // queueUsers queues the Networks that name the Secret.
 func (c *Controller) queueUsers(secret cache.ObjectName, class fairqueue.Class) {
-	users, err := c.networks.Indexer(secret.Namespace).ByIndex(bySecretIndex, secret.String())
+	users, err := c.networks.Indexer(secret.Namespace).ByIndex(credguard.BySecretIndex, secret.String())
 	if err != nil {
 		utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s: %w", secret, err))
 		return

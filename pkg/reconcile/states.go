@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -11,8 +11,8 @@ import (
 // new, or changed and not reconciled yet.
 const reasonPending = "Pending"
 
-// readyState is how network_controller_networks counts network.
-func readyState(network *samplecrdv1.Network) metrics.NetworkState {
+// StateOf is how network_controller_networks counts network.
+func StateOf(network *samplecrdv1.Network) metrics.NetworkState {
 	c := network.ReadyCondition()
 	if c == nil || c.ObservedGeneration != network.Generation {
 		return metrics.NetworkState{Status: string(metav1.ConditionUnknown), Reason: reasonPending}
@@ -20,8 +20,8 @@ func readyState(network *samplecrdv1.Network) metrics.NetworkState {
 	return metrics.NetworkState{Status: string(c.Status), Reason: c.Reason}
 }
 
-// networkStates are the states a Network can be in: exported at zero before the first.
-func networkStates() []metrics.NetworkState {
+// NetworkStates are the states a Network can be in: exported at zero before the first.
+func NetworkStates() []metrics.NetworkState {
 	states := []metrics.NetworkState{{Status: string(metav1.ConditionUnknown), Reason: reasonPending}}
 	for _, reason := range samplecrdv1.ReadyReasons {
 		status := metav1.ConditionFalse
@@ -31,15 +31,4 @@ func networkStates() []metrics.NetworkState {
 		states = append(states, metrics.NetworkState{Status: string(status), Reason: reason})
 	}
 	return states
-}
-
-// countNetworkStates counts the cached Networks by state, at a scrape.
-func (c *Controller) countNetworkStates() map[metrics.NetworkState]int {
-	counts := map[metrics.NetworkState]int{}
-	for _, obj := range c.networks.List() {
-		if network, ok := obj.(*samplecrdv1.Network); ok {
-			counts[readyState(network)]++
-		}
-	}
-	return counts
 }

@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -9,27 +9,27 @@ import (
 // How a Network maps onto Neutron: its spec onto the desired network and subnet, and what
 // Neutron holds onto its status. A new attribute is a line in each direction here.
 
-// neutronOwner names the Network a Neutron resource belongs to.
-func neutronOwner(network *samplecrdv1.Network, clusterID string) neutron.Owner {
+// Owner names the Network a Neutron resource belongs to.
+func Owner(network *samplecrdv1.Network, clusterID string) neutron.Owner {
 	return neutron.Owner{ClusterID: clusterID, Namespace: network.Namespace, Name: network.Name, UID: string(network.UID)}
 }
 
-// recordedOf returns the Neutron resources the Network's status names.
-func recordedOf(network *samplecrdv1.Network) neutron.Recorded {
+// Recorded returns the Neutron resources the Network's status names.
+func Recorded(network *samplecrdv1.Network) neutron.Recorded {
 	return neutron.Recorded{NetworkID: network.Status.NetworkID, SubnetID: network.Status.SubnetID}
 }
 
-// importRefOf returns the network, and the subnet of it, that a Network imports.
-func importRefOf(network *samplecrdv1.Network) neutron.ImportRef {
+// ImportRef returns the network, and the subnet of it, that a Network imports.
+func ImportRef(network *samplecrdv1.Network) neutron.ImportRef {
 	return neutron.ImportRef{
 		NetworkID: network.Spec.Import.NetworkID, NetworkName: network.Spec.Import.NetworkName, CIDR: network.Spec.CIDR,
 	}
 }
 
-// desiredOf returns what Neutron should hold for the Network. The error, written for the
+// Desired returns what Neutron should hold for the Network. The error, written for the
 // user, says why the spec cannot be realised: the CRD's validation rules normally stop such
 // a spec at the door, so this guards against a CRD installed without them.
-func desiredOf(network *samplecrdv1.Network) (neutron.Desired, error) {
+func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 	plan, err := subnetplan.Plan(subnetSpecOf(network.Spec))
 	if err != nil {
 		return neutron.Desired{}, err

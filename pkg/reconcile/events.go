@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 // Reasons of the Events the controller records about a Network, besides the Ready
 // condition reasons of pkg/apis/samplecrd/v1, which failures are recorded under.
@@ -12,7 +12,4 @@ const (
 	reasonDuplicateDeleted = "DuplicateDeleted"
 	reasonNeutronDeleted   = "NeutronDeleted"
 	reasonNeutronRetained  = "NeutronRetained"
-	reasonNeutronDrift     = "NeutronDrift"
-	// On the controller's own object (Config.EventTarget), not on a Network.
-	reasonOrphanCollectionHalted = "OrphanCollectionHalted"
 )

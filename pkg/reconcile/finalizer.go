@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -23,27 +24,33 @@ import (
 // has, and a list changed meanwhile by someone else is answered with a conflict and read
 // again rather than overwritten.
 
-// ensureFinalizer adds the finalizer before the first Neutron call, so no Neutron resource
+// finalizers puts the Network finalizer on and takes it off.
+type finalizers struct {
+	client       clientset.Interface
+	fieldManager string
+}
+
+// ensure adds the finalizer before the first Neutron call, so no Neutron resource
 // can exist for an object that could disappear without cleanup. Adding it is therefore
 // proof that the owner has no network yet, which spares the create a lookup.
-func (c *Controller) ensureFinalizer(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
+func (f finalizers) ensure(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network, owner neutron.Owner) (*samplecrdv1.Network, error) {
 	if slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return network, nil
 	}
-	updated, err := c.patchFinalizers(ctx, network, append(slices.Clone(network.Finalizers), samplecrdv1.FinalizerName))
+	updated, err := f.patch(ctx, network, append(slices.Clone(network.Finalizers), samplecrdv1.FinalizerName))
 	if err != nil {
 		return nil, fmt.Errorf("adding finalizer to Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
-	store.RecordAbsent(neutronOwner(updated, c.config.ClusterID))
+	store.RecordAbsent(owner)
 	klog.FromContext(ctx).V(2).Info("Added finalizer")
 	return updated, nil
 }
 
-// removeFinalizer lets the API delete the Network. It reports whether the object was
+// remove lets the API delete the Network. It reports whether the object was
 // still there to remove it from.
-func (c *Controller) removeFinalizer(ctx context.Context, network *samplecrdv1.Network) (bool, error) {
+func (f finalizers) remove(ctx context.Context, network *samplecrdv1.Network) (bool, error) {
 	others := slices.DeleteFunc(slices.Clone(network.Finalizers), func(f string) bool { return f == samplecrdv1.FinalizerName })
-	_, err := c.patchFinalizers(ctx, network, others)
+	_, err := f.patch(ctx, network, others)
 	switch {
 	case apierrors.IsNotFound(err):
 		return false, nil
@@ -53,9 +60,9 @@ func (c *Controller) removeFinalizer(ctx context.Context, network *samplecrdv1.N
 	return true, nil
 }
 
-// patchFinalizers sets the Network's finalizers to finalizers, if its resourceVersion is
+// patch sets the Network's finalizers to finalizers, if its resourceVersion is
 // still the one network has.
-func (c *Controller) patchFinalizers(ctx context.Context, network *samplecrdv1.Network, finalizers []string) (*samplecrdv1.Network, error) {
+func (f finalizers) patch(ctx context.Context, network *samplecrdv1.Network, finalizers []string) (*samplecrdv1.Network, error) {
 	if finalizers == nil {
 		// null would delete the key; [] says "no finalizers" in a merge patch as well.
 		finalizers = []string{}
@@ -67,6 +74,6 @@ func (c *Controller) patchFinalizers(ctx context.Context, network *samplecrdv1.N
 	if err != nil {
 		return nil, fmt.Errorf("encoding the finalizer patch: %w", err)
 	}
-	return c.client.SamplecrdV1().Networks(network.Namespace).Patch(ctx, network.Name, types.MergePatchType, patch,
-		metav1.PatchOptions{FieldManager: fieldManager})
+	return f.client.SamplecrdV1().Networks(network.Namespace).Patch(ctx, network.Name, types.MergePatchType, patch,
+		metav1.PatchOptions{FieldManager: f.fieldManager})
 }

@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // finalize carries out the Network's deletion policy, as the spec says it now, on its
 // Neutron side, then removes its finalizer.
-func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network) error {
+func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network) error {
 	if !slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return nil
 	}
@@ -23,75 +23,69 @@ func (c *Controller) finalize(ctx context.Context, network *samplecrdv1.Network)
 		// Its credentials never worked, or it was deleted before its first create, or it
 		// imports a network the controller did not create: nothing to delete, and no
 		// credentials needed to find that out.
-		if removed, err := c.removeFinalizer(ctx, network); !removed {
+		if removed, err := r.finalizers.remove(ctx, network); !removed {
 			return err
 		}
 		klog.FromContext(ctx).Info("Removed finalizer: nothing was created in Neutron")
 		return nil
 	}
-	tenant, err := c.tenantOf(ctx, network)
+	tenant, err := tenantOf(ctx, r.tenants, network)
 	if err != nil {
-		return c.recordFailure(ctx, network, "", err)
+		return r.status.failed(ctx, network, "", err)
 	}
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
-		return c.finalizeRetain(ctx, tenant.Store, network)
+		return r.finalizeRetain(ctx, tenant.Store, network)
 	}
-	return c.finalizeDelete(ctx, tenant.Store, network)
+	return r.finalizeDelete(ctx, tenant.Store, network)
 }
 
 // finalizeDelete deletes the Neutron side. Neutron deletes a network's subnets with it,
 // so this is one DELETE per network. A network that status names but that does not carry
 // this Network's marks is left alone: status is a hint, not a proof of ownership.
-func (c *Controller) finalizeDelete(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
-	res, err := store.DeleteOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+	res, err := store.DeleteOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
-		return c.recordFailure(ctx, network, "", err)
+		return r.status.failed(ctx, network, "", err)
 	}
 	klog.FromContext(ctx).V(2).Info("Deleted Neutron networks with their subnets", "networkIDs", res.Deleted)
 	if len(res.NotOwned) > 0 {
-		if network, err = c.recordNotOwned(ctx, network, res.NotOwned); err != nil {
+		if network, err = r.recordNotOwned(ctx, network, res.NotOwned); err != nil {
 			return err
 		}
 	}
-	if removed, err := c.removeFinalizer(ctx, network); !removed {
+	if removed, err := r.finalizers.remove(ctx, network); !removed {
 		return err
 	}
 	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer")
-	c.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
+	r.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
 	return nil
 }
 
 // recordNotOwned records, in the Ready condition and a Warning Event, the networks status
 // named that deleting the Network left untouched, and returns the Network as written.
-func (c *Controller) recordNotOwned(ctx context.Context, network *samplecrdv1.Network, nets []neutron.Network) (*samplecrdv1.Network, error) {
+func (r *Reconciler) recordNotOwned(ctx context.Context, network *samplecrdv1.Network, nets []neutron.Network) (*samplecrdv1.Network, error) {
 	ids := make([]string, 0, len(nets))
 	for _, n := range nets {
 		ids = append(ids, n.ID)
 	}
-	message := fmt.Sprintf("status named Neutron network %s, which does not carry this Network's marks (this cluster's description and the Network's UID); "+
-		"left it untouched and deleted only what this Network owns", strings.Join(ids, ", "))
 	klog.FromContext(ctx).Info("Left a Neutron network status named untouched: it is not this Network's", "networkIDs", ids)
-	written, err := c.writeStatus(ctx, network, failedStatus(network, "", samplecrdv1.ReasonNeutronResourceNotOwned, message))
-	if err != nil {
-		return nil, err
-	}
-	c.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonNeutronResourceNotOwned, message)
-	return written, nil
+	return r.status.notOwned(ctx, network, notOwned(fmt.Sprintf("status named Neutron network %s, which does not carry this Network's marks (this cluster's description and the Network's UID); "+
+		"left it untouched and deleted only what this Network owns", strings.Join(ids, ", "))))
 }
 
 // finalizeRetain keeps the Neutron side and releases it from the cluster (see
 // neutron.Store.ReleaseOwned): nothing is deleted.
-func (c *Controller) finalizeRetain(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
-	released, err := store.ReleaseOwned(ctx, neutronOwner(network, c.config.ClusterID), recordedOf(network))
+func (r *Reconciler) finalizeRetain(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+	released, err := store.ReleaseOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
-		return c.recordFailure(ctx, network, "", err)
+		return r.status.failed(ctx, network, "", err)
 	}
-	if removed, err := c.removeFinalizer(ctx, network); !removed {
+	if removed, err := r.finalizers.remove(ctx, network); !removed {
 		return err
 	}
 	kept := keptText(released, network.Status)
 	klog.FromContext(ctx).Info("Kept Neutron resources without this cluster's marks and removed finalizer", "kept", kept)
-	c.recorder.Eventf(network, corev1.EventTypeNormal, reasonNeutronRetained,
+	r.recorder.Eventf(network, corev1.EventTypeNormal, reasonNeutronRetained,
 		"Kept %s in Neutron (deletionPolicy Retain); removed this cluster's marks from them", kept)
 	return nil
 }

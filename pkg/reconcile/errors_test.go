@@ -1,0 +1,104 @@
+package reconcile
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
+)
+
+// Every failure reason of the API comes out of classify from one kind of cause, with the
+// terminal-ness the API documents (TransientReasons), and nothing else comes out as a
+// Failure.
+func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
+	neutronErr := func(kind neutron.Kind) error {
+		return fmt.Errorf("creating: %w", &neutron.Error{Op: "create network", Kind: kind, Message: "said no"})
+	}
+	credentials := func(reason string, transient bool) error {
+		return &tenancy.Error{Reason: reason, Message: "about Secret ns/creds", Transient: transient}
+	}
+	imported := func(p neutron.ImportProblem) error {
+		return importFailed(neutron.ImportResult{Problem: p, Message: "looked"})
+	}
+	cases := []struct {
+		reason string
+		cause  error
+	}{
+		{samplecrdv1.ReasonProvisioning, neutronErr(neutron.KindNotFound)},
+		{samplecrdv1.ReasonNeutronUnavailable, neutronErr(neutron.KindUnavailable)},
+		{samplecrdv1.ReasonNeutronConflict, neutronErr(neutron.KindConflict)},
+		{samplecrdv1.ReasonOverQuota, neutronErr(neutron.KindOverQuota)},
+		{samplecrdv1.ReasonInvalidSpec, neutronErr(neutron.KindRejected)},
+		{samplecrdv1.ReasonInvalidSpec, invalidSpec("cidr: not a CIDR")},
+		{samplecrdv1.ReasonSubnetInUse, neutronErr(neutron.KindInUse)},
+		{samplecrdv1.ReasonNeutronResourceNotOwned, notOwned("status named net-1")},
+		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
+		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},
+		{samplecrdv1.ReasonImportedNetworkDeleted, imported(neutron.ImportDeleted)},
+		{samplecrdv1.ReasonImportSubnetNotFound, imported(neutron.ImportSubnetNotFound)},
+		{samplecrdv1.ReasonImportSubnetAmbiguous, imported(neutron.ImportSubnetAmbiguous)},
+		{samplecrdv1.ReasonImportManagedNetwork, imported(neutron.ImportManaged)},
+		{samplecrdv1.ReasonKeystoneUnavailable, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable}},
+		{samplecrdv1.ReasonKeystoneUnavailable, credentials(samplecrdv1.ReasonKeystoneUnavailable, true)},
+		{samplecrdv1.ReasonCredentialsRejected, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindRejected}},
+		{samplecrdv1.ReasonCredentialsSecretDeleting, credentials(samplecrdv1.ReasonCredentialsSecretDeleting, true)},
+	}
+	for _, reason := range []string{
+		samplecrdv1.ReasonCredentialsRefRequired, samplecrdv1.ReasonCredentialsSecretNotFound, samplecrdv1.ReasonCredentialsNotGranted,
+		samplecrdv1.ReasonCredentialsSecretNotLabelled, samplecrdv1.ReasonCredentialsKeyMissing, samplecrdv1.ReasonCloudsYAMLInvalid,
+		samplecrdv1.ReasonCloudNotFound, samplecrdv1.ReasonCredentialsFileRefused, samplecrdv1.ReasonAuthURLNotAllowed,
+		samplecrdv1.ReasonCACertInvalid, samplecrdv1.ReasonPasswordRejected, samplecrdv1.ReasonApplicationCredentialRejected,
+		samplecrdv1.ReasonCredentialsProjectChanged, samplecrdv1.ReasonCredentialsRegionChanged,
+	} {
+		cases = append(cases, struct {
+			reason string
+			cause  error
+		}{reason, credentials(reason, false)})
+	}
+
+	covered := map[string]bool{}
+	for _, c := range cases {
+		f := classify(c.cause)
+		if f == nil {
+			t.Errorf("%s: classify(%v) = nil", c.reason, c.cause)
+			continue
+		}
+		covered[f.Reason] = true
+		wantTerminal := !slices.Contains(samplecrdv1.TransientReasons, c.reason)
+		if f.Reason != c.reason || f.Terminal != wantTerminal || f.Message == "" {
+			t.Errorf("classify(%v) = %s terminal=%v %q; want %s terminal=%v with a message", c.cause, f.Reason, f.Terminal, f.Message, c.reason, wantTerminal)
+		}
+	}
+	for _, reason := range samplecrdv1.ReadyReasons {
+		if reason != samplecrdv1.ReasonProvisioned && reason != samplecrdv1.ReasonImported && !covered[reason] {
+			t.Errorf("no cause in this table produces reason %s", reason)
+		}
+	}
+	for _, other := range []error{errors.New("writing status: conflict"), fmt.Errorf("reading the cache: %w", errors.New("gone"))} {
+		if f := classify(other); f != nil {
+			t.Errorf("classify(%v) = %+v, want nil: it is about neither Neutron nor the spec", other, f)
+		}
+	}
+}
+
+// A message the user sees stays within maxMessageLength, on a rune boundary, whatever
+// the cause holds (a Secret's content, a Neutron answer).
+func TestClassifyBoundsTheMessage(t *testing.T) {
+	long := strings.Repeat("ü", 3000)
+	f := classify(&tenancy.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: long})
+	if f.Reason != samplecrdv1.ReasonCloudNotFound {
+		t.Errorf("reason %q", f.Reason)
+	}
+	if len(f.Message) > maxMessageLength || !utf8.ValidString(f.Message) || !strings.HasSuffix(f.Message, "[…]") {
+		t.Errorf("message of %d bytes (valid UTF-8: %v), ending %q; want at most %d, cut visibly", len(f.Message), utf8.ValidString(f.Message), f.Message[len(f.Message)-8:], maxMessageLength)
+	}
+	if short := classify(&tenancy.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
+		t.Errorf("a short message became %q", short.Message)
+	}
+}

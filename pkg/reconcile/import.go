@@ -1,0 +1,107 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
+)
+
+// reconcileImport reports in status the network a Network imports (spec.import). It only
+// reads Neutron, and the Network gets no finalizer: deleting it leaves Neutron alone.
+//
+// An import that got Neutron's answer for its generation, found or not, costs no call
+// again: each Neutron resync looks at all of a project's imports at once (RecheckImports)
+// and hands what changed over to this.
+func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.Network) error {
+	tenant, err := r.tenants.Resolve(ctx, cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef)
+	if err != nil {
+		return r.status.failed(ctx, network, "", err)
+	}
+	// Credentials of another project than before are no harm here, unlike for a created
+	// network: nothing was made in the first one. The import is looked up again.
+	moved := network.Status.ProjectID != tenant.Place.ProjectID
+	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
+		return err
+	}
+
+	ref := ImportRef(network)
+	result, found := r.findings.take(network, tenant.Place)
+	if !found {
+		if ImportSettled(network) && !moved {
+			return nil
+		}
+		visible, err := tenant.Store.LookupImport(ctx, ref)
+		if err != nil {
+			return r.status.failed(ctx, network, "", err)
+		}
+		result = visible.Resolve(ref, network.Status.NetworkID)
+	}
+	return r.status.imported(ctx, network, result)
+}
+
+// importedStatus returns the status an import resolved to result gets.
+func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *samplecrdv1.NetworkStatus {
+	if result.Problem != 0 {
+		f := importFailed(result)
+		f.Message = truncate(f.Message, maxMessageLength)
+		return failedStatus(network, result.Network.ID, f)
+	}
+	return realizedStatus(network, result.Network, result.Subnet, samplecrdv1.ReasonImported,
+		fmt.Sprintf("Imported Neutron network %s with subnet %s (%s)", result.Network.ID, result.Subnet.ID, result.Subnet.Summary()))
+}
+
+// RecheckImports looks at every import of a project with one list of the networks its
+// credentials can see (and one of their subnets), and hands each imported Network whose
+// status no longer tells the truth, with what was found, to enqueue: its worker records
+// it without a lookup of its own. It returns how many it handed over.
+func (r *Reconciler) RecheckImports(ctx context.Context, project tenancy.Project, networks []*samplecrdv1.Network, enqueue func(cache.ObjectName)) int {
+	logger := klog.FromContext(ctx)
+	refs := make([]neutron.ImportRef, 0, len(networks))
+	for _, network := range networks {
+		refs = append(refs, ImportRef(network))
+	}
+	visible, err := project.Store.ListVisible(ctx, refs)
+	if err != nil {
+		logger.Info("Skipping the imports of a project until the next Neutron resync", "place", project.Place.String(), "err", err)
+		return 0
+	}
+	queued := 0
+	for _, network := range networks {
+		result := visible.Resolve(ImportRef(network), network.Status.NetworkID)
+		if equality.Semantic.DeepEqual(network.Status, *importedStatus(network, result)) {
+			continue
+		}
+		logger.V(2).Info("Imported Neutron network changed", "network", klog.KObj(network), "networkID", result.Network.ID, "problem", result.Message)
+		r.findings.put(network, project.Place, result)
+		enqueue(cache.MetaObjectToName(network))
+		queued++
+	}
+	return queued
+}
+
+// ImportSettled reports whether an imported Network's last look, for its generation, got
+// through its credentials to Neutron's answer: Ready, or one of an import's problems. The
+// resync looks at those again; the others wait for their retry, or for their spec or
+// Secret to change.
+func ImportSettled(network *samplecrdv1.Network) bool {
+	c := network.ReadyCondition()
+	if network.DeletionTimestamp != nil || c == nil || c.ObservedGeneration != network.Generation {
+		return false
+	}
+	if c.Reason == samplecrdv1.ReasonImported {
+		return true
+	}
+	for _, reason := range importProblems {
+		if c.Reason == reason {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+package reconcile
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
+)
+
+// Reconciler makes the Neutron side of one Network at a time match its spec, and records
+// what it did in the Network's status and Events. It keeps no state of a Network between
+// passes beyond the stores of its tenants, an import's findings and the time to Ready.
+type Reconciler struct {
+	// tenants gives each Network the store of its OpenStack project, reached with its
+	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
+	// the way every change reaches Neutron.
+	tenants    *tenancy.Registry
+	guard      CredentialsGuard
+	recorder   record.EventRecorder
+	status     *statusWriter
+	finalizers finalizers
+	findings   importFindings
+	clock      *readyClock
+	clusterID  string
+}
+
+// CredentialsGuard keeps a Network's credentials Secret from going while the Network may
+// still need it to delete what it made.
+type CredentialsGuard interface {
+	// Protect makes sure the Secret the Network names is guarded before anything is
+	// created with it.
+	Protect(ctx context.Context, network *samplecrdv1.Network) error
+}
+
+// Config holds what a Reconciler works with.
+type Config struct {
+	// Client writes the Networks' finalizers and status.
+	Client clientset.Interface
+	// FieldManager names the controller in managedFields of everything it writes.
+	FieldManager string
+	Tenants      *tenancy.Registry
+	// Guard protects credentials Secrets; nil when no Secrets are watched.
+	Guard    CredentialsGuard
+	Recorder record.EventRecorder
+	Metrics  *metrics.Metrics
+	// ClusterID goes into the ownership marks of every Neutron resource.
+	ClusterID string
+	// Now is the clock of the time to Ready; nil means time.Now.
+	Now func() time.Time
+}
+
+// New returns a Reconciler working with cfg.
+func New(cfg Config) *Reconciler {
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	clock := newReadyClock(now, cfg.Metrics)
+	return &Reconciler{
+		tenants:    cfg.Tenants,
+		guard:      cfg.Guard,
+		recorder:   cfg.Recorder,
+		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
+		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
+		clock:      clock,
+		clusterID:  cfg.ClusterID,
+	}
+}
+
+// Sync makes Neutron match the Network as the informer cache has it, or removes its
+// Neutron side when the Network is being deleted. A failure it recorded in the Network's
+// status comes back as an error RecordedFailure recognises.
+func (r *Reconciler) Sync(ctx context.Context, network *samplecrdv1.Network) error {
+	if network.DeletionTimestamp != nil {
+		return r.finalize(ctx, network)
+	}
+	return r.reconcile(ctx, network)
+}
+
+// Forget drops what the Reconciler keeps about a Network that no longer exists.
+func (r *Reconciler) Forget(key cache.ObjectName) {
+	r.tenants.Forget(key)
+	r.findings.forget(key)
+}
+
+// Saw notes a Network as the informer delivers it, for the time to Ready.
+func (r *Reconciler) Saw(network *samplecrdv1.Network) { r.clock.saw(network) }
+
+// Gone notes that the informer reported a Network deleted: it waits no more.
+func (r *Reconciler) Gone(key cache.ObjectName) { r.clock.forget(key) }

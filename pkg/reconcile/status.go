@@ -1,0 +1,158 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// statusWriter is the one writer of Networks' status. Each of its methods builds the next
+// status of one kind of moment (the builders are in conditions.go), writes it when it
+// differs, and records the Event and log line that go with it.
+type statusWriter struct {
+	client       clientset.Interface
+	fieldManager string
+	recorder     record.EventRecorder
+	clock        *readyClock
+}
+
+// pinPlace writes the Network's project and region into its status before anything is
+// created there, so that a later change of credentials can be checked against them even
+// if this process dies right after the create: the first crash-safety checkpoint. A
+// Network with nothing in Neutron yet is marked Reconciling in the same write: its create
+// follows, and needs no write of its own (the second checkpoint, folded into the first).
+func (w *statusWriter) pinPlace(ctx context.Context, network *samplecrdv1.Network, place neutron.Place) (*samplecrdv1.Network, error) {
+	if place.ProjectID == "" || (network.Status.ProjectID == place.ProjectID && network.Status.Region == place.Region) {
+		return network, nil
+	}
+	written, err := w.write(ctx, network, pinnedStatus(network, place))
+	if err != nil {
+		return nil, fmt.Errorf("recording project %s: %w", place.ProjectID, err)
+	}
+	klog.FromContext(ctx).V(2).Info("Recorded the Network's OpenStack project", "projectID", place.ProjectID, "region", place.Region)
+	return written, nil
+}
+
+// markProgress marks the Network Reconciling before the changes of a generation its
+// status says nothing about yet (a create, a spec change) are applied, so that a slow
+// Neutron shows as work under way. Everything else costs no write: a retry, or a create
+// whose project write marked it, is Reconciling already; a Ready Network repaired after a
+// change made in Neutron by hand stays Ready; a rejected one looked at again after a
+// restart stays Stalled unless Neutron now takes it.
+func (w *statusWriter) markProgress(ctx context.Context, network *samplecrdv1.Network, changes neutron.Changes) (*samplecrdv1.Network, error) {
+	if changes.None() || isReconciling(network) {
+		return network, nil
+	}
+	if ready := network.ReadyCondition(); ready != nil && ready.ObservedGeneration == network.Generation {
+		return network, nil
+	}
+	reason, message := progressOf(changes)
+	written, err := w.write(ctx, network, reconcilingStatus(network, reason, message))
+	if apierrors.IsConflict(err) {
+		// The cache is behind a newer write, most often this mark made by a run that was
+		// deferred a moment ago. The mark only tells; the work goes on without it, as it
+		// would have before there was one.
+		klog.FromContext(ctx).V(4).Info("Not marking the Network Reconciling: the cache is behind the stored object", "err", err)
+		return network, nil
+	}
+	return written, err
+}
+
+// ready records that net and subnet realise the Network's spec: Ready=True, and in an
+// Event and the log when the Network was not Ready before.
+func (w *statusWriter) ready(ctx context.Context, network *samplecrdv1.Network, net neutron.Network, subnet neutron.Subnet) error {
+	status := realizedStatus(network, net, subnet, samplecrdv1.ReasonProvisioned,
+		fmt.Sprintf("Neutron network %s with subnet %s (%s)", net.ID, subnet.ID, subnet.Summary()))
+	return w.becomeReady(ctx, network, status, func() {
+		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetID", subnet.ID)
+		w.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonProvisioned,
+			"Neutron network %s and subnet %s match the spec", net.ID, subnet.ID)
+	})
+}
+
+// imported records what an import resolved to: Ready=True with the network and subnet,
+// or the problem, which waits for Neutron to change.
+func (w *statusWriter) imported(ctx context.Context, network *samplecrdv1.Network, result neutron.ImportResult) error {
+	if result.Problem != 0 {
+		return w.failed(ctx, network, result.Network.ID, importFailed(result))
+	}
+	return w.becomeReady(ctx, network, importedStatus(network, result), func() {
+		klog.FromContext(ctx).Info("Network imports a Neutron network", "networkID", result.Network.ID, "subnetID", result.Subnet.ID)
+		w.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonImported,
+			"Imported Neutron network %s with subnet %s (%s), read-only", result.Network.ID, result.Subnet.ID, result.Subnet.Summary())
+	})
+}
+
+// becomeReady writes a Ready status and, when the Network was not Ready before, tells
+// and records how long it waited.
+func (w *statusWriter) becomeReady(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus, tell func()) error {
+	stopwatch := w.clock.stopwatch(network)
+	if _, err := w.write(ctx, network, status); err != nil {
+		return err
+	}
+	if !network.IsReady() {
+		stopwatch()
+		tell()
+	}
+	return nil
+}
+
+// failed records err in the Network's Ready condition (and, when the condition changes,
+// in an Event and the log), together with networkID when a network exists, and returns
+// what the workqueue should do: the Failure, recorded, or err itself when it is about
+// neither Neutron nor the spec (retried, and logged, as any error).
+func (w *statusWriter) failed(ctx context.Context, network *samplecrdv1.Network, networkID string, err error) error {
+	f := classify(err)
+	if f == nil {
+		return err
+	}
+	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
+	changed := old == nil || old.Reason != f.Reason || old.Message != f.Message || old.ObservedGeneration != network.Generation
+	if _, werr := w.write(ctx, network, failedStatus(network, networkID, f)); werr != nil {
+		return errors.Join(err, werr)
+	}
+	if changed {
+		klog.FromContext(ctx).Info("Network is not ready", "reason", f.Reason, "retry", !f.Terminal, "err", err)
+		w.recorder.Event(network, corev1.EventTypeWarning, f.Reason, f.Message)
+	}
+	return recorded{f}
+}
+
+// notOwned records, in the Ready condition and a Warning Event, that deleting the
+// Network left a network status named untouched, and returns the Network as written.
+func (w *statusWriter) notOwned(ctx context.Context, network *samplecrdv1.Network, f *Failure) (*samplecrdv1.Network, error) {
+	written, err := w.write(ctx, network, failedStatus(network, "", f))
+	if err != nil {
+		return nil, err
+	}
+	w.recorder.Event(network, corev1.EventTypeWarning, f.Reason, f.Message)
+	return written, nil
+}
+
+// write writes status through the status subresource on a copy of network, only when it
+// differs from what network already has, and returns the Network as it now is. It is the
+// only status write of the controller.
+func (w *statusWriter) write(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) (*samplecrdv1.Network, error) {
+	if equality.Semantic.DeepEqual(network.Status, *status) {
+		return network, nil
+	}
+	updated := network.DeepCopy()
+	updated.Status = *status
+	written, err := w.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: w.fieldManager})
+	if err != nil {
+		return nil, fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
+	}
+	return written, nil
+}

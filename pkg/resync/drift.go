@@ -1,0 +1,61 @@
+package resync
+
+import (
+	"fmt"
+	"strings"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
+)
+
+// reasonNeutronDrift is the Event of a Network whose Neutron side was changed by hand.
+const reasonNeutronDrift = "NeutronDrift"
+
+// driftOf says how what store holds differs from a Ready Network's spec and status, or
+// "". It asks Neutron nothing: the store was just filled.
+func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID string) string {
+	if network.DeletionTimestamp != nil || !network.IsReady() {
+		return ""
+	}
+	desired, err := reconcile.Desired(network)
+	if err != nil {
+		return ""
+	}
+	rec := reconcile.Recorded(network)
+	observed := store.Cached(reconcile.Owner(network, clusterID), rec)
+	changes := neutron.Diff(desired, observed)
+
+	var drift []string
+	add := func(format string, args ...any) { drift = append(drift, fmt.Sprintf(format, args...)) }
+	if n := len(changes.DeleteNetworks); n > 0 {
+		add("%d Neutron networks belong to this Network; deleting all but %s", n+1, observed.Network.ID)
+	}
+	if observed.Network == nil {
+		add("Neutron network %s was deleted outside the controller; recreating it", rec.NetworkID)
+		return strings.Join(drift, "; ")
+	}
+	if observed.Network.ID != rec.NetworkID {
+		add("Neutron network %s was deleted outside the controller; keeping %s", rec.NetworkID, observed.Network.ID)
+	}
+	if len(changes.NetworkDiffs) > 0 {
+		add("Neutron network %s was changed outside the controller; restoring %s", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
+	}
+	if n := len(changes.DeleteSubnets); n > 0 {
+		add("%d Neutron subnets of this Network are on network %s; deleting all but %s", n+1, observed.Network.ID, observed.Subnet.ID)
+	}
+	switch {
+	case observed.Subnet == nil:
+		add("Neutron subnet %s was deleted outside the controller; recreating it", rec.SubnetID)
+	case changes.Immutable != "":
+		add("%s", changes.Immutable)
+	default:
+		if observed.Subnet.ID != rec.SubnetID {
+			add("Neutron subnet %s was deleted outside the controller; keeping %s", rec.SubnetID, observed.Subnet.ID)
+		}
+		if len(changes.SubnetDiffs) > 0 {
+			add("Neutron subnet %s was changed outside the controller; restoring %s", observed.Subnet.ID, neutron.Describe(changes.SubnetDiffs))
+		}
+	}
+	return strings.Join(drift, "; ")
+}

@@ -1,0 +1,157 @@
+package resync
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
+	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
+)
+
+// Resyncer compares what Neutron holds with the Network objects now and then: informer
+// events only say when the cluster changes, this catches changes made on the Neutron
+// side. It decides what needs a sync and hands it to the Network controller's queue; it
+// writes nothing of a Network itself but Events.
+type Resyncer struct {
+	cfg Config
+}
+
+// Config holds what a Resyncer works with.
+type Config struct {
+	Tenants  *tenancy.Registry
+	Networks *scope.Informers
+	// Imports looks at a project's imports again.
+	Imports  *reconcile.Reconciler
+	Recorder record.EventRecorder
+	Metrics  *metrics.Metrics
+	// Enqueue hands a Network to the Network controller's workers.
+	Enqueue func(cache.ObjectName)
+	// ClusterID is the one in the ownership marks of this cluster's Neutron resources.
+	ClusterID string
+	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
+	// namespaces are left alone: another controller may manage those.
+	Namespaces scope.Namespaces
+	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
+	// create whose object is not in the informer cache yet is never collected.
+	OrphanGracePeriod time.Duration
+	// EventTarget is the object Events about the controller itself, not about one
+	// Network, are recorded on (the leader election Lease); nil: only the log has them.
+	EventTarget runtime.Object
+	// Now is the clock of the grace period; nil means time.Now.
+	Now func() time.Time
+}
+
+// New returns a Resyncer working with cfg.
+func New(cfg Config) *Resyncer {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Resyncer{cfg: cfg}
+}
+
+// Every runs Once per period until ctx is done. The stores were filled just before, so
+// the first pass is due one period later, not at once.
+func (s *Resyncer) Every(ctx context.Context, period time.Duration) {
+	ticker := time.NewTicker(period)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			s.Once(ctx)
+		}
+	}
+}
+
+// Once compares what Neutron holds with the Network objects, project by project.
+// Informer events only say when the cluster changes; this catches changes made on the
+// Neutron side: it refills each project's Store, requeues every Network whose Neutron side
+// no longer matches it (or whose retry was lost), deletes this cluster's Neutron
+// networks whose Network object no longer exists, and looks at the imported networks again.
+func (s *Resyncer) Once(ctx context.Context) {
+	logger := klog.FromContext(ctx).WithName("neutron-resync")
+	var filled []tenancy.Project
+	stale := map[neutron.Place]bool{}
+	for _, p := range s.cfg.Tenants.Projects() {
+		if err := p.Store.Fill(ctx); err != nil {
+			logger.Info("Skipping Neutron resync of a project", "place", p.Place.String(), "err", err)
+			stale[p.Place] = true
+			continue
+		}
+		filled = append(filled, p)
+	}
+	if len(filled) == 0 {
+		return
+	}
+	s.cfg.Metrics.SetManagedNetworks(s.cfg.Tenants.Len())
+	// Listed after Neutron, so a Network created meanwhile is not mistaken for missing
+	// resources' owner the other way round: its Neutron side is simply not seen yet.
+	var objects []*samplecrdv1.Network
+	for _, obj := range s.cfg.Networks.List() {
+		if network, ok := obj.(*samplecrdv1.Network); ok {
+			objects = append(objects, network)
+		}
+	}
+
+	requeued := 0
+	live := make(map[string]bool, len(objects))
+	imports := map[neutron.Place][]*samplecrdv1.Network{}
+	for _, network := range objects {
+		live[string(network.UID)] = true
+		drift := ""
+		store, place, resolved := s.cfg.Tenants.CachedFor(cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef == nil)
+		switch {
+		case !resolved || stale[place]:
+		case network.IsImported():
+			if reconcile.ImportSettled(network) {
+				imports[place] = append(imports[place], network)
+			}
+		case reconcile.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()):
+			drift = driftOf(network, store, s.cfg.ClusterID)
+		}
+		if drift != "" {
+			s.cfg.Recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
+		}
+		if drift != "" || needsRetry(network) {
+			s.cfg.Enqueue(cache.MetaObjectToName(network))
+			requeued++
+		}
+	}
+	collected, halted, imported := 0, 0, 0
+	for _, p := range filled {
+		n, stopped := s.collectOrphans(ctx, p, live)
+		collected += n
+		if stopped {
+			halted++
+		}
+		if nets := imports[p.Place]; len(nets) > 0 {
+			imported += len(nets)
+			requeued += s.cfg.Imports.RecheckImports(klog.NewContext(ctx, logger), p, nets, s.cfg.Enqueue)
+		}
+	}
+	s.cfg.Metrics.SetOrphanCollectionHalted(halted)
+	logger.V(2).Info("Neutron resync done", "projects", len(filled), "neutronNetworks", s.cfg.Tenants.Len(), "networks", len(objects),
+		"imports", imported, "requeued", requeued, "orphansCollected", collected, "orphanCollectionHalted", halted)
+}
+
+// needsRetry reports whether a Network is unfinished in a way a lost retry could leave
+// it: not Ready for its generation, or being deleted with the finalizer still on.
+func needsRetry(network *samplecrdv1.Network) bool {
+	if network.DeletionTimestamp != nil {
+		return slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
+	}
+	// Rejected as it stands: only a spec change, which the informer reports, can help.
+	return !network.IsReady() && !network.IsRejected()
+}
