@@ -10,6 +10,7 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/startup"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -30,7 +31,7 @@ const (
 )
 
 // neutronObserver reports every Neutron call's outcome to the metrics and to onCall.
-func neutronObserver(m *metrics.Metrics, onCall func(error)) neutron.CallObserver {
+func neutronObserver(m *metrics.Metrics, onCall func(error)) neutronclient.CallObserver {
 	return func(op string, err error, elapsed time.Duration) {
 		outcome := "ok"
 		if err != nil {
@@ -56,7 +57,7 @@ func rateLimitObserver(m *metrics.Metrics) func(project bool, d time.Duration) {
 // connectOwnCloud opens the controller's own Neutron connection, the one the flags name,
 // and checks that it answers. It returns nil when the controller has no cloud of its own
 // for Networks (-require-credentials-ref).
-func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*tenancy.Own, error) {
+func connectOwnCloud(ctx context.Context, opts options, hooks neutronclient.Hooks) (*tenancy.Own, error) {
 	if opts.requireCredentialsRef {
 		return nil, nil
 	}
@@ -67,7 +68,7 @@ func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*t
 	if opts.neutronEndpoint != "" {
 		where = opts.neutronEndpoint
 		// Only parses the URL: nothing a retry could change.
-		driver, err := neutron.ConnectEndpoint(opts.neutronEndpoint, hooks.Observe)
+		driver, err := neutronclient.ConnectEndpoint(opts.neutronEndpoint, hooks.Observe)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +79,7 @@ func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*t
 	err := startup.DefaultRetry.WaitFor(ctx, "Neutron at "+where, func(ctx context.Context) error {
 		if own.Driver == nil {
 			// Authenticates with Keystone, which may not answer yet either.
-			driver, err := neutron.ConnectCloud(ctx, opts.osCloud, hooks)
+			driver, err := neutronclient.ConnectCloud(ctx, opts.osCloud, hooks)
 			if neutron.KindOf(err) == neutron.KindRejected {
 				// Keystone refused the credentials: no retry will change its mind.
 				return startup.Permanent(err)
@@ -88,7 +89,7 @@ func connectOwnCloud(ctx context.Context, opts options, hooks neutron.Hooks) (*t
 			}
 			own.Driver, own.Place = driver, driver.Place()
 		}
-		return own.Driver.(*neutron.Client).Ping(ctx)
+		return own.Driver.(*neutronclient.Client).Ping(ctx)
 	})
 	if err != nil {
 		return nil, err

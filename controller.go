@@ -27,6 +27,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -249,7 +250,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	// The work item itself runs without the shutdown signal: a Neutron call and the
 	// status write that records it belong together, and the drain waits for both. A
 	// project whose Neutron budget is spent defers the item instead of holding the worker.
-	itemCtx := neutron.DeferOverBudget(context.WithoutCancel(ctx))
+	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx))
 	start := c.now()
 	err := c.syncHandler(itemCtx, key)
 	if err == nil {

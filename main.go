@@ -29,6 +29,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/signals"
@@ -103,7 +104,7 @@ func run(opts options) error {
 	m := metrics.New()
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
-	m.DeclareKeystoneTokenOutcomes(neutron.TokenOutcomes)
+	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)
 	m.DeclareKeystoneHeldLimits(tenancy.HeldLimits)
 	probes := endpoints.NewProbes()
 	setLeading := func(leading bool) {
@@ -116,16 +117,16 @@ func run(opts options) error {
 	observeTenant := neutronObserver(m, func(error) {})
 	// One ceiling for every credential's client together, and a budget per project.
 	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
-	budgets := neutron.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
-	limitsOf := func(projectID string) neutron.RateLimits {
-		return neutron.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
+	budgets := neutronclient.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
+	limitsOf := func(projectID string) neutronclient.RateLimits {
+		return neutronclient.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
 	}
-	own, err := connectOwnCloud(startupCtx, opts, neutron.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
+	own, err := connectOwnCloud(startupCtx, opts, neutronclient.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
 	if err != nil {
 		return err
 	}
 	if own != nil {
-		client := own.Driver.(*neutron.Client)
+		client := own.Driver.(*neutronclient.Client)
 		client.LimitRate(limitsOf(own.Place.ProjectID))
 		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
@@ -144,15 +145,15 @@ func run(opts options) error {
 		return fmt.Errorf("creating metadata client: %w", err)
 	}
 	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata)
-	tenantHooks := neutron.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest,
+	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest,
 		Gate: tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld)}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
 		Allowed:            allowed,
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
-		client, err := neutron.ConnectKeystone(ctx, creds, tenantHooks)
+	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
+		client, err := neutronclient.ConnectKeystone(ctx, creds, tenantHooks)
 		if err != nil {
 			return nil, neutron.Place{}, err
 		}

@@ -1,8 +1,9 @@
-// Package neutron is the controller's only door to OpenStack Neutron: a small Driver
-// interface, its gophercloud implementation, the Store that caches this cluster's
-// resources over it, the ownership marks that tie a Neutron resource to a Network object,
-// the comparison of desired with observed resources, and the classification of Neutron's
-// errors into "retry" and "give up".
+// Package neutron is the controller's model of Neutron: the resources and their
+// attributes, the comparison of desired with observed resources (Diff), the ownership
+// marks that tie a Neutron resource to a Network object, the Store that caches this
+// cluster's resources of one project, and the small Driver interface the Store reaches
+// Neutron through (pkg/neutronclient implements it over gophercloud), with the kinds of
+// error that decide between "retry" and "give up".
 package neutron
 
 import "context"

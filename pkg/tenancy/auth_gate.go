@@ -25,7 +25,7 @@ const (
 	maxTrackedAccounts = 4096
 )
 
-// AuthGate admits the token requests of tenants' credentials (neutron.AuthGate): at most
+// AuthGate admits the token requests of tenants' credentials (neutronclient.AuthGate): at most
 // a controller-wide rate, and for each Keystone account (principal) a budget of refusals
 // that recovers over time. Requests of one account go one at a time, so its refusals are
 // counted exactly.

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // Keys of a credentials Secret.
@@ -16,7 +16,7 @@ const (
 
 // Cloud is a tenant's cloud, read from its Secret and checked.
 type Cloud struct {
-	neutron.Credentials
+	neutronclient.Credentials
 	// Method is how it authenticates: "password", "application credential" or "token".
 	Method string
 	// Fingerprint is the same for the same credentials and differs when anything that

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // CloudsFile is a Secret's clouds.yaml (and cacert), decoded and checked once.
@@ -83,7 +83,7 @@ func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
 		return Cloud{}, err
 	}
 	return Cloud{
-		Credentials: neutron.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: f.tlsConfig(entry.verify)},
+		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: f.tlsConfig(entry.verify)},
 		Method:      method,
 		Fingerprint: fingerprint(name, f.digest),
 		AuthURL:     authURL,

@@ -10,11 +10,12 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // Connector authenticates with Keystone and returns a Driver for the Neutron of its
-// catalog and the Place its calls land in (neutron.ConnectKeystone).
-type Connector func(ctx context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error)
+// catalog and the Place its calls land in (neutronclient.ConnectKeystone).
+type Connector func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error)
 
 // Own is the controller's own cloud, for Networks that name no Secret.
 type Own struct {

@@ -14,6 +14,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // fakeSecrets is a SecretSource whose Secrets the test sets; it counts the data reads.
@@ -73,7 +74,7 @@ func newFakeKeystone() *fakeKeystone {
 	return &fakeKeystone{passwords: map[string]string{}, neutrons: map[string]*neutronfake.Driver{}}
 }
 
-func (k *fakeKeystone) connect(_ context.Context, creds neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+func (k *fakeKeystone) connect(_ context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	user := creds.Auth.Username
@@ -353,7 +354,7 @@ func TestCredentialsRefusedOnRenewalAreNotTriedAgain(t *testing.T) {
 	f := newRegistryFixture(t, nil)
 	driver := &refusingDriver{Driver: neutronfake.New()}
 	connects := 0
-	f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+	f.registry.connect = func(context.Context, neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 		connects++
 		return driver, placeOf("project-a"), nil
 	}
@@ -426,7 +427,7 @@ func TestPlacesNotProjectIDsShareStores(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			claimer := neutronfake.New()
-			f.registry.connect = func(context.Context, neutron.Credentials) (neutron.Driver, neutron.Place, error) {
+			f.registry.connect = func(context.Context, neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 				return claimer, tc.place, nil
 			}
 			f.secrets.put("team-a", tc.name, "1", cloudsYAMLFor("mallory", tc.name))

@@ -17,6 +17,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // NeutronNetwork is a network as Neutron's API shows it to an admin.
@@ -207,9 +208,9 @@ func OwnerOf(clusterID string, n *samplecrdv1.Network) neutron.Owner {
 }
 
 // Neutron returns a driver for NeutronEndpoint, to read (or change) Neutron directly.
-func Neutron(t testing.TB) *neutron.Client {
+func Neutron(t testing.TB) *neutronclient.Client {
 	t.Helper()
-	c, err := neutron.ConnectEndpoint(NeutronEndpoint, nil)
+	c, err := neutronclient.ConnectEndpoint(NeutronEndpoint, nil)
 	if err != nil {
 		t.Fatalf("connecting to Neutron at %s: %v", NeutronEndpoint, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // TestMain checks the environment, builds the controller once (with the e2ecrash hook)
@@ -64,7 +64,7 @@ func setUp(dir string) error {
 	if err := checkControllerManager(); err != nil {
 		return err
 	}
-	nc, err := neutron.ConnectEndpoint(NeutronEndpoint, nil)
+	nc, err := neutronclient.ConnectEndpoint(NeutronEndpoint, nil)
 	if err != nil {
 		return fmt.Errorf("NEUTRON_ENDPOINT: %w", err)
 	}

@@ -1,22 +1,24 @@
-package neutron
+package neutronclient
 
 import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-var refusedRenewal = &Error{Service: "keystone", Op: "list networks", Kind: KindRejected, Message: "Keystone refused to issue a new token: 401"}
+var refusedRenewal = &neutron.Error{Service: "keystone", Op: "list networks", Kind: neutron.KindRejected, Message: "Keystone refused to issue a new token: 401"}
 
 // A tenant's refused credentials stay refused: only new credentials, with a new Client,
 // ask Keystone again.
 func TestRefusalHoldsForGoodWithoutRetrying(t *testing.T) {
 	var r refusal
-	if err := r.record(refusedRenewal); !IsCredentialsRefused(err) {
+	if err := r.record(refusedRenewal); !neutron.IsCredentialsRefused(err) {
 		t.Fatalf("record = %v, want the refusal", err)
 	}
 	for range 3 {
-		if err := r.holding(); !IsCredentialsRefused(err) {
+		if err := r.holding(); !neutron.IsCredentialsRefused(err) {
 			t.Fatalf("holding = %v, want the refusal", err)
 		}
 	}
@@ -31,10 +33,10 @@ func TestRefusalOfOwnCredentialsIsRetriedWithBackoff(t *testing.T) {
 	r.retry(10*time.Second, 25*time.Second, func(refused bool) { changes = append(changes, refused) })
 
 	err := r.record(refusedRenewal)
-	if KindOf(err) != KindUnavailable || IsCredentialsRefused(err) {
+	if neutron.KindOf(err) != neutron.KindUnavailable || neutron.IsCredentialsRefused(err) {
 		t.Fatalf("record = %v, want a transient failure", err)
 	}
-	if err := r.holding(); err == nil || KindOf(err) != KindUnavailable {
+	if err := r.holding(); err == nil || neutron.KindOf(err) != neutron.KindUnavailable {
 		t.Fatalf("holding within the backoff = %v, want unavailable", err)
 	}
 	for _, wait := range []time.Duration{10 * time.Second, 20 * time.Second, 25 * time.Second, 25 * time.Second} {

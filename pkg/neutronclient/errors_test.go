@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gophercloud/gophercloud/v2"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 func TestWrapErrorClassifiesNeutronAnswers(t *testing.T) {
@@ -17,24 +19,24 @@ func TestWrapErrorClassifiesNeutronAnswers(t *testing.T) {
 		name     string
 		code     int
 		body     []byte
-		wantKind Kind
+		wantKind neutron.Kind
 		wantType string
 	}{
-		{"not found", 404, body("NetworkNotFound", "Network x could not be found."), KindNotFound, "NetworkNotFound"},
-		{"subnet in use", 409, body("SubnetInUse", "One or more ports have an IP allocation from this subnet."), KindInUse, "SubnetInUse"},
-		{"network in use", 409, body("NetworkInUse", "There are one or more ports still in use on the network"), KindInUse, "NetworkInUse"},
-		{"over quota", 409, body("OverQuota", "Quota exceeded for resources: ['network']."), KindOverQuota, "OverQuota"},
-		{"gateway conflict", 409, body("GatewayConflictWithAllocationPools", "Gateway ip conflicts with allocation pool"), KindConflict, "GatewayConflictWithAllocationPools"},
-		{"bad request", 400, body("InvalidInput", "Invalid input for operation: Gateway is not valid on subnet."), KindRejected, "InvalidInput"},
-		{"forbidden", 403, body("PolicyNotAuthorized", "not allowed"), KindRejected, "PolicyNotAuthorized"},
-		{"server error", 500, []byte("<html>oops</html>"), KindUnavailable, ""},
-		{"unavailable", 503, nil, KindUnavailable, ""},
+		{"not found", 404, body("NetworkNotFound", "Network x could not be found."), neutron.KindNotFound, "NetworkNotFound"},
+		{"subnet in use", 409, body("SubnetInUse", "One or more ports have an IP allocation from this subnet."), neutron.KindInUse, "SubnetInUse"},
+		{"network in use", 409, body("NetworkInUse", "There are one or more ports still in use on the network"), neutron.KindInUse, "NetworkInUse"},
+		{"over quota", 409, body("OverQuota", "Quota exceeded for resources: ['network']."), neutron.KindOverQuota, "OverQuota"},
+		{"gateway conflict", 409, body("GatewayConflictWithAllocationPools", "Gateway ip conflicts with allocation pool"), neutron.KindConflict, "GatewayConflictWithAllocationPools"},
+		{"bad request", 400, body("InvalidInput", "Invalid input for operation: Gateway is not valid on subnet."), neutron.KindRejected, "InvalidInput"},
+		{"forbidden", 403, body("PolicyNotAuthorized", "not allowed"), neutron.KindRejected, "PolicyNotAuthorized"},
+		{"server error", 500, []byte("<html>oops</html>"), neutron.KindUnavailable, ""},
+		{"unavailable", 503, nil, neutron.KindUnavailable, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			raw := gophercloud.ErrUnexpectedResponseCode{Actual: tt.code, Body: tt.body}
 			err := wrapError("some op", raw)
-			var ne *Error
+			var ne *neutron.Error
 			if !errors.As(err, &ne) {
 				t.Fatalf("wrapError returned %T", err)
 			}
@@ -54,13 +56,13 @@ func TestWrapErrorClassifiesNeutronAnswers(t *testing.T) {
 
 func TestWrapErrorTreatsTransportFailuresAsUnavailable(t *testing.T) {
 	err := wrapError("list networks", &url.Error{Op: "Get", URL: "http://127.0.0.1:1/", Err: errors.New("connection refused")})
-	if KindOf(err) != KindUnavailable {
-		t.Errorf("kind = %v, want Unavailable", KindOf(err))
+	if neutron.KindOf(err) != neutron.KindUnavailable {
+		t.Errorf("kind = %v, want Unavailable", neutron.KindOf(err))
 	}
 	if wrapError("x", nil) != nil {
 		t.Error("nil error wrapped into non-nil")
 	}
-	if IsNotFound(nil) {
+	if neutron.IsNotFound(nil) {
 		t.Error("IsNotFound(nil) = true")
 	}
 }
@@ -73,11 +75,11 @@ func TestWrapErrorNamesKeystoneWhenReauthenticationFails(t *testing.T) {
 		&gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down},
 		gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down},
 	} {
-		var ne *Error
+		var ne *neutron.Error
 		if err := wrapError("create network", raw); !errors.As(err, &ne) {
 			t.Fatalf("wrapError returned %T", err)
 		}
-		if ne.Kind != KindUnavailable {
+		if ne.Kind != neutron.KindUnavailable {
 			t.Errorf("kind = %v, want Unavailable", ne.Kind)
 		}
 		if ne.Message != want {
@@ -89,8 +91,8 @@ func TestWrapErrorNamesKeystoneWhenReauthenticationFails(t *testing.T) {
 func TestWrapErrorReadsTheTokenMiddlewaresAnswer(t *testing.T) {
 	body := []byte(`{"error": {"code": 503, "title": "Service Unavailable", "message": "The Keystone service is temporarily unavailable."}}`)
 	err := wrapError("list networks", gophercloud.ErrUnexpectedResponseCode{Actual: 503, Body: body})
-	var ne *Error
-	if !errors.As(err, &ne) || ne.Kind != KindUnavailable || ne.Message != "The Keystone service is temporarily unavailable." {
+	var ne *neutron.Error
+	if !errors.As(err, &ne) || ne.Kind != neutron.KindUnavailable || ne.Message != "The Keystone service is temporarily unavailable." {
 		t.Errorf("got %#v", err)
 	}
 }
@@ -98,15 +100,15 @@ func TestWrapErrorReadsTheTokenMiddlewaresAnswer(t *testing.T) {
 func TestWrapAuthErrorSeparatesRefusedCredentialsFromAnOutage(t *testing.T) {
 	refused := gophercloud.ErrUnexpectedResponseCode{Actual: 401, Body: []byte(`{"error": {"code": 401, "message": "The request you have made requires authentication.", "title": "Unauthorized"}}`)}
 	err := wrapAuthError("http://127.0.0.1:5000/v3", refused)
-	if KindOf(err) != KindRejected {
-		t.Errorf("kind of a 401 = %v, want Rejected", KindOf(err))
+	if neutron.KindOf(err) != neutron.KindRejected {
+		t.Errorf("kind of a 401 = %v, want Rejected", neutron.KindOf(err))
 	}
 	const want = "keystone authentication at http://127.0.0.1:5000/v3: 401 The request you have made requires authentication."
 	if err.Error() != want {
 		t.Errorf("message = %q, want %q", err.Error(), want)
 	}
 	down := &url.Error{Op: "Post", URL: "http://127.0.0.1:5000/v3/auth/tokens", Err: errors.New("connection refused")}
-	if k := KindOf(wrapAuthError("http://127.0.0.1:5000/v3", down)); k != KindUnavailable {
+	if k := neutron.KindOf(wrapAuthError("http://127.0.0.1:5000/v3", down)); k != neutron.KindUnavailable {
 		t.Errorf("kind of an unreachable Keystone = %v, want Unavailable", k)
 	}
 }
@@ -117,14 +119,14 @@ func TestRefusedReauthenticationStopsTheClient(t *testing.T) {
 	err := c.call(context.Background(), "list networks", func() error {
 		return &gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: expired}
 	})
-	if !IsCredentialsRefused(err) || KindOf(err) != KindRejected {
+	if !neutron.IsCredentialsRefused(err) || neutron.KindOf(err) != neutron.KindRejected {
 		t.Fatalf("err = %v, want Keystone's refusal", err)
 	}
 	if c.Refused() == nil {
 		t.Fatal("Refused() = nil after Keystone refused to renew the token")
 	}
 	called := false
-	if err := c.call(context.Background(), "create network", func() error { called = true; return nil }); !IsCredentialsRefused(err) {
+	if err := c.call(context.Background(), "create network", func() error { called = true; return nil }); !neutron.IsCredentialsRefused(err) {
 		t.Errorf("the next call returned %v, want the refusal", err)
 	}
 	if called {
@@ -137,7 +139,7 @@ func TestRefusedReauthenticationStopsTheClient(t *testing.T) {
 	err = c.call(context.Background(), "list networks", func() error {
 		return &gophercloud.ErrUnableToReauthenticate{ErrOriginal: expired, ErrReauth: down}
 	})
-	if IsCredentialsRefused(err) || c.Refused() != nil {
+	if neutron.IsCredentialsRefused(err) || c.Refused() != nil {
 		t.Errorf("an unreachable Keystone stopped the client: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/subnets"
 	"github.com/gophercloud/gophercloud/v2/pagination"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // CallObserver is told about every Neutron call: its operation name, its error (nil on
@@ -25,7 +27,7 @@ type Client struct {
 	sc      *gophercloud.ServiceClient
 	observe CallObserver
 	limits  RateLimits
-	place   Place
+	place   neutron.Place
 	// refusal is set once Keystone refused to renew the token: later calls fail with it
 	// at once instead of asking Keystone again, which locks users out after repeated
 	// failures. It holds until new credentials come with a new Client, or, with
@@ -33,7 +35,7 @@ type Client struct {
 	refusal refusal
 }
 
-var _ Driver = (*Client)(nil)
+var _ neutron.Driver = (*Client)(nil)
 
 // NewClient returns a Driver using sc, a networking v2 service client. observe may be nil.
 func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
@@ -53,7 +55,7 @@ func (c *Client) LimitRate(limits RateLimits) {
 }
 
 // Place is where the Client's calls land.
-func (c *Client) Place() Place { return c.place }
+func (c *Client) Place() neutron.Place { return c.place }
 
 // call runs fn as operation op after waiting for the rate limit, classifies its error and
 // reports it to the observer.
@@ -91,8 +93,8 @@ func (c *Client) Ping(ctx context.Context) error {
 	})
 }
 
-func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) {
-	var out []Network
+func (c *Client) ListNetworks(ctx context.Context, f neutron.Filter) ([]neutron.Network, error) {
+	var out []neutron.Network
 	err := c.call(ctx, "list networks", func() error {
 		// No page size: Neutron answers with every match in one response unless the
 		// operator capped it, and the next links are followed when it did.
@@ -112,16 +114,16 @@ func (c *Client) ListNetworks(ctx context.Context, f Filter) ([]Network, error) 
 	return out, err
 }
 
-func (c *Client) CreateNetwork(ctx context.Context, req NetworkRequest) (Network, error) {
-	return one[Network](ctx, c, "create network", "network", func() result { return networks.Create(ctx, c.sc, body{"network", req}) })
+func (c *Client) CreateNetwork(ctx context.Context, req neutron.NetworkRequest) (neutron.Network, error) {
+	return one[neutron.Network](ctx, c, "create network", "network", func() result { return networks.Create(ctx, c.sc, body{"network", req}) })
 }
 
-func (c *Client) UpdateNetwork(ctx context.Context, id string, change NetworkAttrs) (Network, error) {
-	return one[Network](ctx, c, "update network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", change}) })
+func (c *Client) UpdateNetwork(ctx context.Context, id string, change neutron.NetworkAttrs) (neutron.Network, error) {
+	return one[neutron.Network](ctx, c, "update network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", change}) })
 }
 
-func (c *Client) RelabelNetwork(ctx context.Context, id string, label Label) (Network, error) {
-	return one[Network](ctx, c, "relabel network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", label}) })
+func (c *Client) RelabelNetwork(ctx context.Context, id string, label neutron.Label) (neutron.Network, error) {
+	return one[neutron.Network](ctx, c, "relabel network", "network", func() result { return networks.Update(ctx, c.sc, id, body{"network", label}) })
 }
 
 func (c *Client) SetNetworkTags(ctx context.Context, id string, tags []string) error {
@@ -137,8 +139,8 @@ func (c *Client) DeleteNetwork(ctx context.Context, id string) error {
 	}))
 }
 
-func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
-	var out []Subnet
+func (c *Client) ListSubnets(ctx context.Context, f neutron.Filter) ([]neutron.Subnet, error) {
+	var out []neutron.Subnet
 	err := c.call(ctx, "list subnets", func() error {
 		query, err := subnetQuery{subnets.ListOpts{
 			Tags:        strings.Join(f.Tags, ","),
@@ -155,16 +157,16 @@ func (c *Client) ListSubnets(ctx context.Context, f Filter) ([]Subnet, error) {
 	return out, err
 }
 
-func (c *Client) CreateSubnet(ctx context.Context, req SubnetRequest) (Subnet, error) {
-	return one[Subnet](ctx, c, "create subnet", "subnet", func() result { return subnets.Create(ctx, c.sc, body{"subnet", req}) })
+func (c *Client) CreateSubnet(ctx context.Context, req neutron.SubnetRequest) (neutron.Subnet, error) {
+	return one[neutron.Subnet](ctx, c, "create subnet", "subnet", func() result { return subnets.Create(ctx, c.sc, body{"subnet", req}) })
 }
 
-func (c *Client) UpdateSubnet(ctx context.Context, id string, change SubnetAttrs) (Subnet, error) {
-	return one[Subnet](ctx, c, "update subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", change}) })
+func (c *Client) UpdateSubnet(ctx context.Context, id string, change neutron.SubnetAttrs) (neutron.Subnet, error) {
+	return one[neutron.Subnet](ctx, c, "update subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", change}) })
 }
 
-func (c *Client) RelabelSubnet(ctx context.Context, id string, label Label) (Subnet, error) {
-	return one[Subnet](ctx, c, "relabel subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", label}) })
+func (c *Client) RelabelSubnet(ctx context.Context, id string, label neutron.Label) (neutron.Subnet, error) {
+	return one[neutron.Subnet](ctx, c, "relabel subnet", "subnet", func() result { return subnets.Update(ctx, c.sc, id, body{"subnet", label}) })
 }
 
 func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
@@ -209,8 +211,8 @@ func one[T any](ctx context.Context, c *Client, op, label string, send func() re
 // Neutron for only these (fields=) keeps the lists that fill the Store, one entry per
 // Network of the cluster, small on the wire and in memory.
 var (
-	networkFields = jsonNames(reflect.TypeFor[Network]())
-	subnetFields  = jsonNames(reflect.TypeFor[Subnet]())
+	networkFields = jsonNames(reflect.TypeFor[neutron.Network]())
+	subnetFields  = jsonNames(reflect.TypeFor[neutron.Subnet]())
 )
 
 // jsonNames returns the JSON names of a struct's fields, those of embedded structs included.
@@ -268,7 +270,7 @@ func withRepeated(query, key string, values []string) string {
 }
 
 func ignoreNotFound(err error) error {
-	if IsNotFound(err) {
+	if neutron.IsNotFound(err) {
 		return nil
 	}
 	return err

@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 func TestListQueriesAskForTheFieldsTheControllerReads(t *testing.T) {
@@ -50,8 +52,8 @@ func TestFieldsListedAreAllTheStoreReads(t *testing.T) {
 		"dns_nameservers": ["10.0.0.53", "10.0.0.54"], "host_routes": [{"destination": "10.1.0.0/16", "nexthop": "10.0.0.254"}],
 		"created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
 
-	checkFieldsLoseNothing[Network](t, network, networkFields)
-	checkFieldsLoseNothing[Subnet](t, subnet, subnetFields)
+	checkFieldsLoseNothing[neutron.Network](t, network, networkFields)
+	checkFieldsLoseNothing[neutron.Subnet](t, subnet, subnetFields)
 }
 
 func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) {
@@ -86,24 +88,24 @@ func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) 
 // Requests are the JSON of the structs in resources.go under the resource's key; a field
 // left nil is not sent, so Neutron keeps what it has.
 func TestRequestBodiesSendOnlyWhatIsSet(t *testing.T) {
-	gw, off := GatewayIP("10.0.0.1"), false
+	gw, off := neutron.GatewayIP("10.0.0.1"), false
 	for _, tc := range []struct {
 		body body
 		want string
 	}{
-		{body{"subnet", SubnetAttrs{GatewayIP: &gw}}, `{"subnet":{"gateway_ip":"10.0.0.1"}}`},
+		{body{"subnet", neutron.SubnetAttrs{GatewayIP: &gw}}, `{"subnet":{"gateway_ip":"10.0.0.1"}}`},
 		// No gateway is null, not an empty address.
-		{body{"subnet", SubnetAttrs{GatewayIP: new(GatewayIP)}}, `{"subnet":{"gateway_ip":null}}`},
-		{body{"subnet", SubnetRequest{CIDR: "2001:db8::/64", IPVersion: 6, IPv6Modes: IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}}},
+		{body{"subnet", neutron.SubnetAttrs{GatewayIP: new(neutron.GatewayIP)}}, `{"subnet":{"gateway_ip":null}}`},
+		{body{"subnet", neutron.SubnetRequest{CIDR: "2001:db8::/64", IPVersion: 6, IPv6Modes: neutron.IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}}},
 			`{"subnet":{"network_id":"","name":"","description":"","cidr":"2001:db8::/64","ip_version":6,"ipv6_address_mode":"slaac","ipv6_ra_mode":"slaac"}}`},
-		{body{"subnet", SubnetAttrs{AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.9"}}}},
+		{body{"subnet", neutron.SubnetAttrs{AllocationPools: []neutron.Pool{{Start: "10.0.0.2", End: "10.0.0.9"}}}},
 			`{"subnet":{"allocation_pools":[{"start":"10.0.0.2","end":"10.0.0.9"}]}}`},
-		{body{"network", NetworkRequest{Name: "n", Description: "d"}}, `{"network":{"name":"n","description":"d"}}`},
+		{body{"network", neutron.NetworkRequest{Name: "n", Description: "d"}}, `{"network":{"name":"n","description":"d"}}`},
 		// An empty list is sent, to clear what Neutron has; false is sent too.
-		{body{"subnet", SubnetAttrs{DNSNameservers: []string{}}}, `{"subnet":{"dns_nameservers":[]}}`},
-		{body{"subnet", SubnetAttrs{HostRoutes: []HostRoute{{Destination: "10.1.0.0/16", NextHop: "10.0.0.254"}}}},
+		{body{"subnet", neutron.SubnetAttrs{DNSNameservers: []string{}}}, `{"subnet":{"dns_nameservers":[]}}`},
+		{body{"subnet", neutron.SubnetAttrs{HostRoutes: []neutron.HostRoute{{Destination: "10.1.0.0/16", NextHop: "10.0.0.254"}}}},
 			`{"subnet":{"host_routes":[{"destination":"10.1.0.0/16","nexthop":"10.0.0.254"}]}}`},
-		{body{"subnet", SubnetAttrs{EnableDHCP: &off}}, `{"subnet":{"enable_dhcp":false}}`},
+		{body{"subnet", neutron.SubnetAttrs{EnableDHCP: &off}}, `{"subnet":{"enable_dhcp":false}}`},
 	} {
 		m, err := tc.body.toMap()
 		if err != nil {

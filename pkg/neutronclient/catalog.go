@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"cmp"

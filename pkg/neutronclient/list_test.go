@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // A list Neutron splits into pages arrives whole, each page decoded into the controller's
@@ -37,7 +39,7 @@ func TestListsFollowNextLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	nets, err := c.ListNetworks(context.Background(), Filter{Description: "Managed by x"})
+	nets, err := c.ListNetworks(context.Background(), neutron.Filter{Description: "Managed by x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +50,12 @@ func TestListsFollowNextLinks(t *testing.T) {
 		t.Errorf("requests = %q, want the filtered list, then its next link", queries)
 	}
 
-	subs, err := c.ListSubnets(context.Background(), Filter{NetworkIDs: []string{"n1"}})
+	subs, err := c.ListSubnets(context.Background(), neutron.Filter{NetworkIDs: []string{"n1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Subnet{ID: "s1", NetworkID: "n1", CIDR: "10.0.0.0/24", AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.9"}},
-		HostRoutes: []HostRoute{{Destination: "0.0.0.0/0", NextHop: "10.0.0.1"}}}
+	want := neutron.Subnet{ID: "s1", NetworkID: "n1", CIDR: "10.0.0.0/24", AllocationPools: []neutron.Pool{{Start: "10.0.0.2", End: "10.0.0.9"}},
+		HostRoutes: []neutron.HostRoute{{Destination: "0.0.0.0/0", NextHop: "10.0.0.1"}}}
 	if len(subs) != 1 || !equalSubnet(subs[0], want) || !slices.Equal(subs[0].AllocationPools, want.AllocationPools) || !slices.Equal(subs[0].HostRoutes, want.HostRoutes) {
 		t.Errorf("subnets = %+v, want [%+v]", subs, want)
 	}
@@ -73,16 +75,21 @@ func TestListErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.ListNetworks(context.Background(), Filter{})
-	var ne *Error
-	if !errors.As(err, &ne) || ne.Kind != KindUnavailable || ne.Code != http.StatusServiceUnavailable {
+	_, err = c.ListNetworks(context.Background(), neutron.Filter{})
+	var ne *neutron.Error
+	if !errors.As(err, &ne) || ne.Kind != neutron.KindUnavailable || ne.Code != http.StatusServiceUnavailable {
 		t.Errorf("503: err = %v, want a Neutron error of kind unavailable with code 503", err)
 	}
 
 	for _, bad := range []string{`{"networks": [{"id": 7}]}`, `{"networks": {}}`, `[]`, `{"networks": [{"id": "n1"}]`} {
 		status, reply = http.StatusOK, bad
-		if _, err := c.ListNetworks(context.Background(), Filter{}); err == nil {
+		if _, err := c.ListNetworks(context.Background(), neutron.Filter{}); err == nil {
 			t.Errorf("reply %s was accepted", bad)
 		}
 	}
+}
+
+func equalSubnet(a, b neutron.Subnet) bool {
+	return a.ID == b.ID && a.NetworkID == b.NetworkID && a.Name == b.Name && a.Description == b.Description &&
+		slices.Equal(a.Tags, b.Tags) && a.CIDR == b.CIDR
 }

@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack"
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // requestTimeout bounds one Neutron HTTP request, so a hung Neutron shows up as an
@@ -35,7 +37,7 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 	pc.UserAgent.Prepend(userAgent)
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, ResourceBase: endpoint + "v2.0/"}
 	c := NewClient(sc, observe)
-	c.place = Place{Endpoint: endpoint}
+	c.place = neutron.Place{Endpoint: endpoint}
 	return c, nil
 }
 
@@ -126,7 +128,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	}
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, Type: "network", ResourceBase: endpoint + "v2.0/"}
 	c := NewClient(sc, hooks.Observe)
-	c.place = Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID}
+	c.place = neutron.Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID}
 	return c, nil
 }
 

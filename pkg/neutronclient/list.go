@@ -1,4 +1,4 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/gophercloud/gophercloud/v2"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // The lists that fill a Store hold one network or subnet per Network of the cluster.
@@ -16,13 +18,13 @@ import (
 // resync. These lists decode one item at a time, straight into the controller's types.
 
 // listNetworks returns the networks of every page of the list at url.
-func listNetworks(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]Network, error) {
-	return listAll[Network](ctx, sc, url, "networks")
+func listNetworks(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]neutron.Network, error) {
+	return listAll[neutron.Network](ctx, sc, url, "networks")
 }
 
 // listSubnets returns the subnets of every page of the list at url.
-func listSubnets(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]Subnet, error) {
-	return listAll[Subnet](ctx, sc, url, "subnets")
+func listSubnets(ctx context.Context, sc *gophercloud.ServiceClient, url string) ([]neutron.Subnet, error) {
+	return listAll[neutron.Subnet](ctx, sc, url, "subnets")
 }
 
 // listAll GETs url and each next page Neutron links to, and returns the items under

@@ -1,10 +1,12 @@
-package neutron
+package neutronclient
 
 import (
 	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // refusal is a Client's memory of Keystone refusing to renew its token. Asking again
@@ -13,7 +15,7 @@ import (
 // only a new Secret changes), or for a backoff when retrying is on.
 type refusal struct {
 	mu  sync.Mutex
-	err *Error
+	err *neutron.Error
 	// With retrying on: first and limit bound the backoff, wait is the current one,
 	// until is when the next call may ask Keystone again.
 	retrying     bool
@@ -63,8 +65,8 @@ func (r *refusal) holding() error {
 func (r *refusal) record(err error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var ne *Error
-	if !IsCredentialsRefused(err) || !errors.As(err, &ne) {
+	var ne *neutron.Error
+	if !neutron.IsCredentialsRefused(err) || !errors.As(err, &ne) {
 		if r.err != nil && r.retrying && err == nil {
 			r.err, r.wait = nil, 0
 			r.onChange(false)
@@ -87,7 +89,7 @@ func (r *refusal) record(err error) error {
 }
 
 // unavailable is the refusal as a transient failure: retrying is on.
-func (r *refusal) unavailable(left time.Duration) *Error {
-	return &Error{Service: "keystone", Op: r.err.Op, Kind: KindUnavailable,
+func (r *refusal) unavailable(left time.Duration) *neutron.Error {
+	return &neutron.Error{Service: "keystone", Op: r.err.Op, Kind: neutron.KindUnavailable,
 		Message: fmt.Sprintf("%s; asking again in %s", r.err.Message, left.Round(time.Second)), Err: r.err}
 }

@@ -1,13 +1,13 @@
-package neutron
+package neutronclient
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // RateLimits are the client-side limits a Client's calls keep to.
@@ -51,24 +51,6 @@ func (b *ProjectBudgets) Of(projectID string) *rate.Limiter {
 	return l
 }
 
-// ThrottledError is a call that was not sent because its project's budget is spent;
-// Delay is when the budget has a request again. Nothing reached Neutron.
-type ThrottledError struct {
-	Op    string
-	Delay time.Duration
-}
-
-func (e *ThrottledError) Error() string {
-	return fmt.Sprintf("neutron %s: not sent: the project's request budget is spent for %s", e.Op, e.Delay.Round(time.Millisecond))
-}
-
-// AsThrottled returns the *ThrottledError in err's chain, if any.
-func AsThrottled(err error) (*ThrottledError, bool) {
-	var t *ThrottledError
-	ok := errors.As(err, &t)
-	return t, ok
-}
-
 type deferKey struct{}
 
 // DeferOverBudget returns ctx marked so that its calls fail with a *ThrottledError rather
@@ -91,7 +73,7 @@ func (c *Client) waitForLimits(ctx context.Context, op string) error {
 			if d := r.Delay(); d > 0 {
 				r.Cancel()
 				l.OnWait(true, d)
-				return &ThrottledError{Op: op, Delay: d}
+				return &neutron.ThrottledError{Op: op, Delay: d}
 			}
 		} else {
 			start := time.Now()
