@@ -3,6 +3,9 @@ package neutron
 import (
 	"fmt"
 	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // Desired is what Neutron should hold for one Network: a network and one subnet on it.
@@ -26,6 +29,20 @@ type DesiredSubnet struct {
 	IPVersion int
 	IPv6Modes
 	SubnetAttrs
+}
+
+// Observed is what Neutron holds for one owner.
+type Observed struct {
+	// Network is the owner's network, the one status names or else the oldest; nil if none.
+	Network *Network
+	// Subnet is the owner's subnet on Network, chosen the same way; nil if none.
+	Subnet *Subnet
+	// DuplicateNetworks and DuplicateSubnets are the owner's others.
+	DuplicateNetworks []Network
+	DuplicateSubnets  []Subnet
+	// Adopted says that Network had no tags, its create having been cut off before them,
+	// and was tagged on the way.
+	Adopted bool
 }
 
 // Changes is what makes Neutron match a desired state, in the order it is to be done.
@@ -91,4 +108,150 @@ func policyName(retain bool) string {
 		return "Retain"
 	}
 	return "Delete"
+}
+
+// Difference is one attribute whose observed value is not the desired one, in words.
+type Difference struct {
+	Attribute string
+	Observed  string
+	Desired   string
+}
+
+func (d Difference) String() string {
+	return fmt.Sprintf("%s from %s to %s", d.Attribute, d.Observed, d.Desired)
+}
+
+// Describe says in words what differs, e.g. "gateway from 10.0.0.1 to 10.0.0.9".
+func Describe(diffs []Difference) string {
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// diffNetwork returns the managed attributes of want that got does not have.
+func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
+	var change NetworkAttrs
+	var diffs []Difference
+	if want.MTU != nil && *want.MTU != got.MTU {
+		change.MTU = want.MTU
+		diffs = append(diffs, Difference{"mtu", strconv.Itoa(got.MTU), strconv.Itoa(*want.MTU)})
+	}
+	return change, diffs
+}
+
+// diffSubnet returns the managed attributes of want that got does not have.
+func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
+	var change SubnetAttrs
+	var diffs []Difference
+	if want.GatewayIP != nil && !sameAddr(string(*want.GatewayIP), got.GatewayIP) {
+		change.GatewayIP = want.GatewayIP
+		diffs = append(diffs, Difference{"gateway", orNone(got.GatewayIP), orNone(string(*want.GatewayIP))})
+	}
+	if want.AllocationPools != nil && !samePools(want.AllocationPools, got.AllocationPools) {
+		change.AllocationPools = want.AllocationPools
+		diffs = append(diffs, Difference{"allocation pools", poolsText(got.AllocationPools), poolsText(want.AllocationPools)})
+	}
+	if want.DNSNameservers != nil && !slices.EqualFunc(want.DNSNameservers, got.DNSNameservers, sameAddr) {
+		change.DNSNameservers = want.DNSNameservers
+		diffs = append(diffs, Difference{"dns nameservers", listText(got.DNSNameservers), listText(want.DNSNameservers)})
+	}
+	if want.HostRoutes != nil && !sameRoutes(want.HostRoutes, got.HostRoutes) {
+		change.HostRoutes = want.HostRoutes
+		diffs = append(diffs, Difference{"host routes", routesText(got.HostRoutes), routesText(want.HostRoutes)})
+	}
+	if want.EnableDHCP != nil && *want.EnableDHCP != got.EnableDHCP {
+		change.EnableDHCP = want.EnableDHCP
+		diffs = append(diffs, Difference{"dhcp", onOff(got.EnableDHCP), onOff(*want.EnableDHCP)})
+	}
+	return change, diffs
+}
+
+// sameAddr compares two addresses as addresses, so that the spelling of an IPv6 address
+// does not count as a difference.
+func sameAddr(a, b string) bool { return sameParsed(a, b, netip.ParseAddr) }
+
+// samePrefix compares two CIDRs as prefixes, as sameAddr compares addresses.
+func samePrefix(a, b string) bool { return sameParsed(a, b, netip.ParsePrefix) }
+
+// sameParsed compares a and b as parse reads them, or as text when either does not parse.
+func sameParsed[T comparable](a, b string, parse func(string) (T, error)) bool {
+	x, errA := parse(a)
+	y, errB := parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x == y
+}
+
+// samePools compares allocation pools as sets of ranges: Neutron need not keep their order.
+func samePools(a, b []Pool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	byStart := func(p, q Pool) int {
+		x, _ := netip.ParseAddr(p.Start)
+		y, _ := netip.ParseAddr(q.Start)
+		return x.Compare(y)
+	}
+	a, b = slices.SortedFunc(slices.Values(a), byStart), slices.SortedFunc(slices.Values(b), byStart)
+	for i := range a {
+		if !sameAddr(a[i].Start, b[i].Start) || !sameAddr(a[i].End, b[i].End) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRoutes compares host routes as sets: Neutron does not keep their order.
+func sameRoutes(a, b []HostRoute) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, r := range a {
+		if !slices.ContainsFunc(b, func(o HostRoute) bool {
+			return samePrefix(r.Destination, o.Destination) && sameAddr(r.NextHop, o.NextHop)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+func routesText(routes []HostRoute) string {
+	parts := make([]string, len(routes))
+	for i, r := range routes {
+		parts[i] = r.Destination + " via " + r.NextHop
+	}
+	return listText(parts)
+}
+
+func listText(items []string) string {
+	if len(items) == 0 {
+		return "none"
+	}
+	return strings.Join(items, ",")
+}
+
+func onOff(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+func poolsText(pools []Pool) string {
+	parts := make([]string, len(pools))
+	for i, p := range pools {
+		parts[i] = p.Start + "-" + p.End
+	}
+	return listText(parts)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

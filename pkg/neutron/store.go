@@ -49,20 +49,6 @@ type Recorded struct {
 	SubnetID  string
 }
 
-// Observed is what Neutron holds for one owner.
-type Observed struct {
-	// Network is the owner's network, the one status names or else the oldest; nil if none.
-	Network *Network
-	// Subnet is the owner's subnet on Network, chosen the same way; nil if none.
-	Subnet *Subnet
-	// DuplicateNetworks and DuplicateSubnets are the owner's others.
-	DuplicateNetworks []Network
-	DuplicateSubnets  []Subnet
-	// Adopted says that Network had no tags, its create having been cut off before them,
-	// and was tagged on the way.
-	Adopted bool
-}
-
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces
 // what the store knew: two calls, whatever the number of Networks. The lists include
 // networks never tagged, whose create was interrupted or came from a deposed leader.
