@@ -48,7 +48,7 @@ e2e: ## End-to-end tests on a real kube-apiserver and a real neutron-server.
 	hack/e2e.sh
 
 .PHONY: bench
-bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see README).
+bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see docs/performance.md).
 	hack/bench.sh
 
 .PHONY: bench-scale

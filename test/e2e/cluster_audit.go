@@ -20,11 +20,11 @@ import (
 )
 
 // ClusterAudit compares the Network objects of some namespaces with everything Neutron
-// holds for one cluster ID, by what the README promises rather than by how the controller
-// finds its resources: Neutron is listed in full through the admin endpoint and filtered
-// here. A network belongs to the cluster when a tag or its description names the cluster
-// ID, and to an object when a tag, its name or its description names the object's UID; a
-// subnet belongs to its network.
+// holds for one cluster ID, by what docs/design.md promises ("Ownership in Neutron")
+// rather than by how the controller finds its resources: Neutron is listed in full
+// through the admin endpoint and filtered here. A network belongs to the cluster when a
+// tag or its description names the cluster ID, and to an object when a tag, its name or
+// its description names the object's UID; a subnet belongs to its network.
 type ClusterAudit struct {
 	Live     int // objects without a deletion timestamp
 	Networks int // Neutron networks of the cluster

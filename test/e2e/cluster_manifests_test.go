@@ -181,8 +181,8 @@ func flagDefault(t *testing.T, name string) time.Duration {
 // apiserver accept every object in a server-side dry run (after creating the Namespace for
 // real: a dry run would not create it for the namespaced objects). It also checks that
 // every manifest of deploy/ and deploy/base/ is a resource of its kustomization, that the
-// image is set by deploy/base/kustomization.yaml, and that an overlay's images: entry reaches the Deployment, as the
-// README tells operators who run their own image.
+// image is set by deploy/base/kustomization.yaml, and that an overlay's images: entry reaches the Deployment, as
+// docs/operations.md and deploy/README.md tell operators who run their own image.
 func TestClusterKustomize(t *testing.T) {
 	t.Parallel()
 	MustKubectl(t, "apply", "-f", filepath.Join("deploy", "base", "00-namespace.yaml"))

@@ -110,7 +110,7 @@ func SpecOptions(spec samplecrdv1.NetworkSpec) string {
 }
 
 // names reports whether a tag tagPrefix+value, the name or the description names value:
-// the marks the README promises on every network the controller creates.
+// the marks docs/design.md promises on every network the controller creates.
 func (n NeutronNetwork) names(value, tagPrefix string) bool {
 	return slices.Contains(n.Tags, tagPrefix+value) || strings.Contains(n.Name, value) || strings.Contains(n.Description, value)
 }
@@ -120,7 +120,7 @@ func (n NeutronNetwork) ownedBy(o neutron.Owner) bool {
 }
 
 // NeutronState is all Neutron holds. The tests find the controller's resources in it by
-// the marks the README promises, not through the controller's own lookup, so that a
+// the marks docs/design.md promises, not through the controller's own lookup, so that a
 // lookup bug cannot hide a leak or a duplicate.
 type NeutronState struct {
 	Networks  []NeutronNetwork

@@ -18,10 +18,10 @@ import (
 
 // TestGitOpsHealth reads Networks the way GitOps tools do, on the real servers: kstatus
 // (the library behind Flux's health checks, kpt and kapp) and Argo CD's health check
-// (deploy/argocd, run by Lua 5.1 as installed into a ConfigMap by README's command), for a
+// (deploy/argocd, run by Lua 5.1 as installed into a ConfigMap by docs/api.md's command), for a
 // Network no controller has looked at yet, a Ready one, one being created, one retried
 // while Neutron answers 500 and one Neutron rejected for good. kubectl wait sees the Ready
-// and the Stalled one as README says.
+// and the Stalled one as docs/api.md says.
 func TestGitOpsHealth(t *testing.T) {
 	t.Parallel()
 	ns := NewNamespace(t)
@@ -94,7 +94,7 @@ func TestGitOpsHealth(t *testing.T) {
 }
 
 // argoCDScriptFromConfigMap installs the health check into a stand-in of Argo CD's
-// argocd-cm (in ns) with README's kubectl patch command, checks that the ConfigMap kept
+// argocd-cm (in ns) with docs/api.md's kubectl patch command, checks that the ConfigMap kept
 // its other keys and holds the script word for word, and returns the stored script as a
 // file.
 func argoCDScriptFromConfigMap(t *testing.T, ns string) string {

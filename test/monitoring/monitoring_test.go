@@ -1,7 +1,8 @@
 // Package monitoring tests the monitoring files of deploy/monitoring: that the
 // PrometheusRule and the plain rules file hold the same rules, that every alert has its
-// labels, annotations and README runbook, that the alerts on Network reasons agree with
-// the API's list of reasons, and that the Grafana dashboard is well formed. The rules'
+// labels, annotations and runbook (a section of docs/operations.md), that the alerts on
+// Network reasons agree with the API's list of reasons, and that the Grafana dashboard is
+// well formed. The rules'
 // behaviour is tested by promtool (alerts_test.yaml, hack/prometheus.sh check).
 package monitoring
 
@@ -24,9 +25,9 @@ const (
 	rulesFile          = "../../deploy/monitoring/network-controller.rules.yaml"
 	prometheusRuleFile = "../../deploy/monitoring/prometheusrule.yaml"
 	dashboardFile      = "../../deploy/monitoring/dashboard.json"
-	readmeFile         = "../../README.md"
+	runbookFile        = "../../docs/operations.md"
 
-	runbookBase = "https://github.com/samplecrd/network-controller/blob/main/README.md#"
+	runbookBase = "https://github.com/samplecrd/network-controller/blob/main/docs/operations.md#"
 
 	alertNotReady = "NetworkControllerNetworksNotReady"
 	alertRejected = "NetworkControllerNetworksRejected"
@@ -164,7 +165,7 @@ func TestAlertsHaveLabelsAnnotationsAndRunbooks(t *testing.T) {
 	}
 
 	headings := map[string]bool{}
-	for _, line := range strings.Split(string(readFile(t, readmeFile)), "\n") {
+	for _, line := range strings.Split(string(readFile(t, runbookFile)), "\n") {
 		if h, ok := strings.CutPrefix(strings.TrimRight(line, " \t\r"), "#### "); ok {
 			headings[strings.TrimSpace(h)] = true
 		}
@@ -177,7 +178,7 @@ func TestAlertsHaveLabelsAnnotationsAndRunbooks(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Errorf("%s has no runbook heading for %d alerts (their runbook_url points there); add these lines:\n\t%s",
-			readmeFile, len(missing), strings.Join(missing, "\n\t"))
+			runbookFile, len(missing), strings.Join(missing, "\n\t"))
 	}
 }
 
