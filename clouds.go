@@ -97,9 +97,9 @@ func connectOwnCloud(ctx context.Context, opts options, hooks neutronclient.Hook
 	return &own, nil
 }
 
-// allowedAuthURLs returns the Keystone URLs tenants' clouds may use: the flag's, or else
+// tenantAuthURLs returns the Keystone URLs tenants' clouds may use: the flag's, or else
 // the auth_url of the controller's own cloud.
-func allowedAuthURLs(opts options) (tenancy.AuthURLs, error) {
+func tenantAuthURLs(opts options) (tenancy.AuthURLs, error) {
 	if opts.allowedAuthURLs != "" {
 		return tenancy.ParseAuthURLs(strings.Split(opts.allowedAuthURLs, ","))
 	}

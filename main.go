@@ -134,7 +134,7 @@ func run(opts options) error {
 	} else {
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "ownCloud", false)
 	}
-	allowed, err := allowedAuthURLs(opts)
+	allowed, err := tenantAuthURLs(opts)
 	if err != nil {
 		return err
 	}
