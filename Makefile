@@ -24,7 +24,7 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 test: verify unit monitoring e2e ## Everything CI runs.
 
 .PHONY: verify
-verify: ## gofmt, go vet, generated code and vendor/ up to date.
+verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date.
 	hack/verify-gofmt.sh
 	go vet ./...
 	go vet -tags e2e ./test/...
@@ -56,7 +56,7 @@ bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,
 	hack/bench.sh -rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -scale-n $(SCALE_N)
 
 .PHONY: codegen
-codegen: ## Regenerate deepcopy, clientset, listers and informers after changing pkg/apis.
+codegen: ## Regenerate deepcopy, clientset, listers, informers and the CRD crd/network.yaml after changing pkg/apis.
 	hack/update-codegen.sh
 
 .PHONY: image

@@ -8,4 +8,6 @@ import (
 	// kube_codegen.sh and the generators it installs.
 	_ "k8s.io/code-generator"
 	_ "k8s.io/code-generator/cmd/validation-gen"
+	// controller-gen writes crd/network.yaml from the markers in pkg/apis.
+	_ "sigs.k8s.io/controller-tools/cmd/controller-gen"
 )

@@ -17,8 +17,15 @@ fi
 
 "${SCRATCH}/hack/update-codegen.sh" >/dev/null
 
-if ! diff -Nru "${REPO_ROOT}/pkg" "${SCRATCH}/pkg"; then
-    echo "verify-codegen: generated code is out of date; run hack/update-codegen.sh and commit the result" >&2
+# pkg/ holds the generated Go code, crd/ the CustomResourceDefinition.
+status=0
+for dir in pkg crd; do
+    if ! diff -Nru "${REPO_ROOT}/${dir}" "${SCRATCH}/${dir}"; then
+        status=1
+    fi
+done
+if [[ "${status}" -ne 0 ]]; then
+    echo "verify-codegen: generated code or crd/ is out of date; run hack/update-codegen.sh and commit the result" >&2
     exit 1
 fi
-echo "verify-codegen: generated code is up to date"
+echo "verify-codegen: generated code and crd/ are up to date"

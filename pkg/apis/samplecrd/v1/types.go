@@ -4,107 +4,326 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// samplecrd.k8s.io is a protected *.k8s.io group: without the api-approved annotation
+// the apiserver refuses the CRD (KEP-1111).
+//
+// The Gateway, DHCP and MTU columns show status, what is in effect in Neutron: the
+// gateway is filled in even when the spec leaves it to the default (the first usable
+// address), and each stays empty until the controller has configured the subnet. DNS
+// shows the spec: once Ready, the subnet has exactly these (the controller enforces
+// "none" too). Import is set only for a Network that imports a network the controller
+// did not create.
+
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:resource:path=networks,singular=network,scope=Namespaced,shortName=net,categories=openstack
+// +kubebuilder:subresource:status
+// +kubebuilder:metadata:annotations=`api-approved.kubernetes.io=unapproved, experimental-only; this is a sample API outside the Kubernetes project`
+// +kubebuilder:printcolumn:name=CIDR,type=string,JSONPath=`.spec.cidr`,description=`CIDR of the subnet.`
+// +kubebuilder:printcolumn:name=Gateway,type=string,JSONPath=`.status.gateway`,description=`Gateway in effect on the Neutron subnet.`
+// +kubebuilder:printcolumn:name=Import,type=string,JSONPath=`.spec.import`,description=`The existing Neutron network this Network imports (read-only), by ID or name.`
+// +kubebuilder:printcolumn:name=Ready,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`,description=`Whether the Neutron network and subnet match the spec.`
+// +kubebuilder:printcolumn:name=Reason,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,description=`Reason of the Ready condition.`
+// +kubebuilder:printcolumn:name=Age,type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:printcolumn:name=Message,type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].message`,description=`Message of the Ready condition.`
+// +kubebuilder:printcolumn:name=Subnet,type=string,priority=1,JSONPath=`.status.subnetID`,description=`ID of the Neutron subnet.`
+// +kubebuilder:printcolumn:name=Project,type=string,priority=1,JSONPath=`.status.projectID`,description=`OpenStack project of the Neutron network.`
+// +kubebuilder:printcolumn:name=MTU,type=integer,priority=1,JSONPath=`.status.mtu`,description=`MTU in effect on the Neutron network.`
+// +kubebuilder:printcolumn:name=DNS,type=string,priority=1,JSONPath=`.spec.dnsNameservers`,description=`DNS servers the subnet's DHCP hands out.`
+// +kubebuilder:printcolumn:name=DHCP,type=boolean,priority=1,JSONPath=`.status.enableDHCP`,description=`Whether Neutron runs DHCP on the subnet.`
+// +kubebuilder:printcolumn:name=`Deletion Policy`,type=string,priority=1,JSONPath=`.spec.deletionPolicy`,description=`What becomes of the Neutron network and subnet when the Network is deleted.`
 
-// Network is a request for one OpenStack Neutron network with one subnet, or, with
-// spec.import, a read-only view of one the controller did not create.
-// crd/network.yaml holds its OpenAPI schema; a test keeps the two in step.
+// Network is a request for one OpenStack Neutron network with one subnet. The
+// controller creates them, keeps the subnet's gateway, allocation pools, DNS servers,
+// host routes and DHCP and, when set, the network's MTU as specified, and deletes them
+// with the Network, or keeps them when its deletionPolicy is Retain. With import, it is
+// instead a read-only view of an existing network that the controller did not create.
 type Network struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   NetworkSpec   `json:"spec"`
+	// Spec is the desired Neutron network and subnet.
+	Spec NetworkSpec `json:"spec"`
+
+	// The default makes status read back as observedGeneration 0 until the controller
+	// writes one, so that GitOps tools (kstatus) see a new Network as in progress, not
+	// done.
+	// +kubebuilder:default={}
+
+	// Status is what the controller last observed and did.
+	// +optional
 	Status NetworkStatus `json:"status,omitempty"`
 }
 
-// NetworkSpec is the desired Neutron network.
+// The rules of NetworkSpec below, and those of its fields, refuse an invalid spec at
+// admission. Keep the rules of cidr, gatewayMode, gateway, allocationPools,
+// dnsNameservers, hostRoutes and the IPv6 modes in step with pkg/subnetplan, which the
+// controller runs on the same spec (Neutron itself judges an mtu within the bounds
+// here). They use the Kubernetes CEL IP/CIDR libraries (CEL environment 1.30), so the
+// CRD needs a Kubernetes 1.31 or newer apiserver. In the order of the markers:
+//
+// What import allows: the fields only a created network takes are refused with it,
+// each in a message of its own that names it.
+//
+// Rules on cidr together with gateway or mtu. Each is guarded so that it only runs when
+// both are valid (cidr parses, has no host bits and is not too small; gateway parses):
+// a bad cidr or gateway gets only the message of its own field rule, not a cascade of
+// these. They also stay quiet on an update that changes cidr: that update is refused
+// as "cidr is immutable", and judging the gateway against a cidr that cannot be stored
+// would only confuse; and they stay quiet without cidr (an import). optionalOldSelf
+// makes them run on create too (oldSelf is then empty).
+//
+// The broadcast rule of gateway is IPv4 only (IPv6 has no broadcast address). The
+// gateway, known to be inside cidr, is the broadcast address when all its host bits
+// are ones, i.e. when (gateway as an integer + 1) is a multiple of the subnet size
+// 2^(32 - prefix length), taken from the table in the rule (CEL has no shift or power).
+// A canonical IPv4 address has exactly four decimal octets. This also covers
+// 255.255.255.255 in 0.0.0.0/0. A /31 or /32 never gets there: the cidr size rule
+// refuses it. (Building the next address as text and asking containsIP would read
+// better, but string(int) has no size bound and the cost estimator then refuses the
+// CRD; for the same reason != on IP values is written !(a == b): only == has a
+// constant cost.)
+//
+// IPv6 needs an MTU of at least 1280 (RFC 8200). That rule is quiet on a cidr change
+// (as above), when cidr does not parse, and when mtu is outside 68-9216: those get only
+// their own field's message.
+//
+// DNS servers and routes must be of the subnet's family (Neutron refuses others).
+// Quiet on a cidr change and when cidr or the entry's own field does not parse, as
+// above. Their messages use map(x, predicate, value) rather than filter: the cost
+// estimator does not bound the size of a field of a filtered object, and refuses the
+// CRD.
+//
+// Allocation pools. Each rule is guarded as above and skips a pool whose own addresses
+// are invalid or, after the family rule, of the other family, so that every pool gets
+// only the first message that applies to it. The IPv4 rules compare addresses as
+// integers (see the broadcast rule of gateway); for IPv6, which CEL cannot order, they
+// catch only what equal text shows (a pool starting or ending at the gateway or at
+// another pool's end) and the controller checks the rest before any Neutron call.
+// Without gateway the gateway is the first usable address, network + 1, which only a
+// pool starting there can hold (starting lower, it holds the network address). For
+// IPv6, network + 1 is written by appending 1 to a network address that ends in "::";
+// others are left to the controller.
+//
+// Gateway mode and the IPv6 modes. The IPv6 mode rules follow Neutron's own
+// (neutron.db.db_base_plugin_v2, _validate_ipv6_attributes).
+
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) || has(self.import)`,message=`cidr is required, unless import names an existing network`,fieldPath=`.cidr`,reason=FieldValueRequired
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.gateway)`,message=`gateway cannot be set together with import: an imported network is read-only (the subnet's gateway is the imported subnet's); remove gateway, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.gateway`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.gatewayMode)`,message=`gatewayMode cannot be set together with import: an imported network is read-only (the subnet's gateway is the imported subnet's); remove gatewayMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.gatewayMode`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.allocationPools)`,message=`allocationPools cannot be set together with import: an imported network is read-only (the imported subnet's pools are not the controller's to set); remove allocationPools, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.allocationPools`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.mtu)`,message=`mtu cannot be set together with import: an imported network is read-only (the imported network's MTU is not the controller's to set); remove mtu, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.mtu`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.dnsNameservers)`,message=`dnsNameservers cannot be set together with import: an imported network is read-only (the imported subnet's DNS servers are not the controller's to set); remove dnsNameservers, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.dnsNameservers`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.hostRoutes)`,message=`hostRoutes cannot be set together with import: an imported network is read-only (the imported subnet's routes are not the controller's to set); remove hostRoutes, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.hostRoutes`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.enableDHCP)`,message=`enableDHCP cannot be set together with import: an imported network is read-only (the imported subnet's DHCP is not the controller's to set); remove enableDHCP, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.enableDHCP`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6AddressMode)`,message=`ipv6AddressMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6AddressMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6AddressMode`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6RAMode)`,message=`ipv6RAMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6RAMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6RAMode`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.deletionPolicy)`,message=`deletionPolicy cannot be set together with import: an imported network is read-only (an imported network is never deleted or released); remove deletionPolicy, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.deletionPolicy`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`has(self.import) == has(oldSelf.import)`,message=`import cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.import`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) == has(oldSelf.cidr)`,message=`cidr cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.cidr`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() == cidr(self.cidr).ip().family()`,message=`gateway must be of the same IP family as cidr`,messageExpression=`'gateway ' + self.gateway + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() != cidr(self.cidr).ip().family() || cidr(self.cidr).containsIP(self.gateway)`,message=`gateway must be inside cidr`,messageExpression=`'gateway ' + self.gateway + ' must be inside cidr ' + self.cidr`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || !(ip(self.gateway) == cidr(self.cidr).masked().ip())`,message=`gateway must not be the network address of cidr; the first usable address is the network address + 1`,messageExpression=`'gateway ' + self.gateway + ' must not be the ' + (ip(self.gateway).family() == 4 ? 'network address' : 'network (subnet-router anycast) address') + ' of cidr ' + self.cidr + '; the first usable address is the network address + 1'`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() != 4 || cidr(self.cidr).ip().family() != 4 || !cidr(self.cidr).containsIP(self.gateway) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3]) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] != 0`,message=`gateway must not be the broadcast address of cidr (the last address of an IPv4 subnet)`,messageExpression=`'gateway ' + self.gateway + ' must not be the broadcast address of cidr ' + self.cidr + ' (the last address of an IPv4 subnet)'`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.mtu) || self.mtu < 68 || self.mtu > 9216 || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || self.mtu >= 1280`,message=`mtu must be at least 1280, the minimum for IPv6`,messageExpression=`'mtu must be at least 1280, the minimum for IPv6 (cidr ' + self.cidr + ')'`,fieldPath=`.mtu`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.dnsNameservers) || !isCIDR(self.cidr) || self.dnsNameservers.all(a, !isIP(a) || ip(a).family() == cidr(self.cidr).ip().family())`,message=`dnsNameservers must be of the same IP family as cidr`,messageExpression=`'dnsNameservers entry ' + self.dnsNameservers.map(a, isIP(a) && ip(a).family() != cidr(self.cidr).ip().family(), a)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.dnsNameservers`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.hostRoutes) || !isCIDR(self.cidr) || self.hostRoutes.all(r, !isCIDR(r.destination) || cidr(r.destination).ip().family() == cidr(self.cidr).ip().family())`,message=`hostRoutes destinations must be of the same IP family as cidr`,messageExpression=`'hostRoutes destination ' + self.hostRoutes.map(r, isCIDR(r.destination) && cidr(r.destination).ip().family() != cidr(self.cidr).ip().family(), r.destination)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.hostRoutes`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.hostRoutes) || !isCIDR(self.cidr) || self.hostRoutes.all(r, !isIP(r.nextHop) || ip(r.nextHop).family() == cidr(self.cidr).ip().family())`,message=`hostRoutes next hops must be of the same IP family as cidr`,messageExpression=`'hostRoutes nextHop ' + self.hostRoutes.map(r, isIP(r.nextHop) && ip(r.nextHop).family() != cidr(self.cidr).ip().family(), r.nextHop + ' (to ' + r.destination + ')')[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.hostRoutes`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !isIP(p.start) || !isIP(p.end) || (ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()))`,message=`allocationPools must be of the same IP family as cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && !(ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()), p.start + '-' + p.end)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()) || (cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)))`,message=`allocationPools must be inside cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && !(cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)), p.start + '-' + p.end)[0] + ' must be inside cidr ' + self.cidr`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || !(ip(p.start) == cidr(self.cidr).ip()))`,message=`allocationPools must not contain the network address of cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && ip(p.start) == cidr(self.cidr).ip(), p.start + '-' + p.end)[0] + ' must not contain the ' + (cidr(self.cidr).ip().family() == 4 ? 'network address' : 'network (subnet-router anycast) address') + ' of cidr ' + self.cidr + ': start after it'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || cidr(self.cidr).ip().family() != 4 || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || ((int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] != 0)`,message=`allocationPools must not contain the broadcast address of cidr (the last address of an IPv4 subnet)`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && ((int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] == 0, p.start + '-' + p.end)[0] + ' must not contain the broadcast address of cidr ' + self.cidr + ' (its last address): end before it'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || !has(self.gateway) || !isIP(self.gateway) || ip(self.gateway).family() != cidr(self.cidr).ip().family() || (has(self.gatewayMode) && self.gatewayMode == 'None') || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || (p.start != self.gateway && p.end != self.gateway && (cidr(self.cidr).ip().family() != 4 || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) < (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) > (int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])))))`,message=`allocationPools must not contain the gateway`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && !(p.start != self.gateway && p.end != self.gateway && (cidr(self.cidr).ip().family() != 4 || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) < (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) > (int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])))), p.start + '-' + p.end)[0] + ' must not contain the gateway ' + self.gateway`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || has(self.gateway) || (has(self.gatewayMode) && self.gatewayMode == 'None') || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || (cidr(self.cidr).ip().family() == 4 ? (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) != (int(self.cidr.split('/')[0].split('.')[0]) * 16777216 + int(self.cidr.split('/')[0].split('.')[1]) * 65536 + int(self.cidr.split('/')[0].split('.')[2]) * 256 + int(self.cidr.split('/')[0].split('.')[3])) + 1 : (!self.cidr.split('/')[0].endsWith('::') || p.start != self.cidr.split('/')[0] + '1')))`,message=`allocationPools must not contain the gateway, by default the first usable address`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && !(cidr(self.cidr).ip().family() == 4 ? (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) != (int(self.cidr.split('/')[0].split('.')[0]) * 16777216 + int(self.cidr.split('/')[0].split('.')[1]) * 65536 + int(self.cidr.split('/')[0].split('.')[2]) * 256 + int(self.cidr.split('/')[0].split('.')[3])) + 1 : (!self.cidr.split('/')[0].endsWith('::') || p.start != self.cidr.split('/')[0] + '1')), p.start + '-' + p.end)[0] + ' must not contain the gateway: without gateway (gatewayMode Automatic) it is the first usable address of ' + self.cidr + '; start the pool later, set gateway, or set gatewayMode None'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(a, !(isIP(a.start) && isIP(a.end) && ip(a.start).family() == cidr(self.cidr).ip().family() && ip(a.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(a.start) && cidr(self.cidr).containsIP(a.end)) || self.allocationPools.all(b, a == b || !(isIP(b.start) && isIP(b.end) && ip(b.start).family() == cidr(self.cidr).ip().family() && ip(b.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(b.start) && cidr(self.cidr).containsIP(b.end)) || (cidr(self.cidr).ip().family() == 4 ? ((int(a.end.split('.')[0]) * 16777216 + int(a.end.split('.')[1]) * 65536 + int(a.end.split('.')[2]) * 256 + int(a.end.split('.')[3])) < (int(b.start.split('.')[0]) * 16777216 + int(b.start.split('.')[1]) * 65536 + int(b.start.split('.')[2]) * 256 + int(b.start.split('.')[3])) || (int(b.end.split('.')[0]) * 16777216 + int(b.end.split('.')[1]) * 65536 + int(b.end.split('.')[2]) * 256 + int(b.end.split('.')[3])) < (int(a.start.split('.')[0]) * 16777216 + int(a.start.split('.')[1]) * 65536 + int(a.start.split('.')[2]) * 256 + int(a.start.split('.')[3]))) : (a.start != b.start && a.end != b.end && a.start != b.end && a.end != b.start))))`,message=`allocationPools must not overlap`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(a, (isIP(a.start) && isIP(a.end) && ip(a.start).family() == cidr(self.cidr).ip().family() && ip(a.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(a.start) && cidr(self.cidr).containsIP(a.end)) && !self.allocationPools.all(b, a == b || !(isIP(b.start) && isIP(b.end) && ip(b.start).family() == cidr(self.cidr).ip().family() && ip(b.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(b.start) && cidr(self.cidr).containsIP(b.end)) || (cidr(self.cidr).ip().family() == 4 ? ((int(a.end.split('.')[0]) * 16777216 + int(a.end.split('.')[1]) * 65536 + int(a.end.split('.')[2]) * 256 + int(a.end.split('.')[3])) < (int(b.start.split('.')[0]) * 16777216 + int(b.start.split('.')[1]) * 65536 + int(b.start.split('.')[2]) * 256 + int(b.start.split('.')[3])) || (int(b.end.split('.')[0]) * 16777216 + int(b.end.split('.')[1]) * 65536 + int(b.end.split('.')[2]) * 256 + int(b.end.split('.')[3])) < (int(a.start.split('.')[0]) * 16777216 + int(a.start.split('.')[1]) * 65536 + int(a.start.split('.')[2]) * 256 + int(a.start.split('.')[3]))) : (a.start != b.start && a.end != b.end && a.start != b.end && a.end != b.start))), a.start + '-' + a.end)[0] + ' overlaps another pool: pools must not share an address'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.gatewayMode) || self.gatewayMode != 'None' || !has(self.gateway)`,message=`gateway must be omitted when gatewayMode is None (a subnet without gateway)`,messageExpression=`'gateway ' + self.gateway + ' must be omitted when gatewayMode is None (a subnet without gateway)'`,fieldPath=`.gateway`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6AddressMode) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() == 6`,message=`ipv6AddressMode applies to IPv6 subnets only`,messageExpression=`'ipv6AddressMode ' + self.ipv6AddressMode + ' applies to IPv6 subnets only, but cidr ' + self.cidr + ' is IPv4'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6AddressMode) || !(self.ipv6AddressMode in ['slaac', 'dhcpv6-stateless']) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || cidr(self.cidr).prefixLength() == 64`,message=`ipv6AddressMode slaac and dhcpv6-stateless need a /64 cidr`,messageExpression=`'ipv6AddressMode ' + self.ipv6AddressMode + ' needs a /64 cidr (hosts form their addresses by EUI-64), but cidr ' + self.cidr + ' is not a /64'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6AddressMode) == has(oldSelf.ipv6AddressMode)`,message=`ipv6AddressMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6RAMode) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() == 6`,message=`ipv6RAMode applies to IPv6 subnets only`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' applies to IPv6 subnets only, but cidr ' + self.cidr + ' is IPv4'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6RAMode) || !(self.ipv6RAMode in ['slaac', 'dhcpv6-stateless']) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || cidr(self.cidr).prefixLength() == 64`,message=`ipv6RAMode slaac and dhcpv6-stateless need a /64 cidr`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' needs a /64 cidr (hosts form their addresses by EUI-64), but cidr ' + self.cidr + ' is not a /64'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6RAMode) == has(oldSelf.ipv6RAMode)`,message=`ipv6RAMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.ipv6AddressMode) || !has(self.ipv6RAMode) || self.ipv6AddressMode == self.ipv6RAMode`,message=`ipv6RAMode must equal ipv6AddressMode when both are set`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' must equal ipv6AddressMode ' + self.ipv6AddressMode + ' when both are set'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`(!has(self.ipv6AddressMode) && !has(self.ipv6RAMode)) || !has(self.enableDHCP) || self.enableDHCP`,message=`enableDHCP must be true while ipv6AddressMode or ipv6RAMode is set: Neutron refuses IPv6 modes on a subnet without DHCP`,fieldPath=`.enableDHCP`,reason=FieldValueInvalid
+
+// NetworkSpec is the desired Neutron network and subnet.
 type NetworkSpec struct {
-	// CIDR of the subnet, IPv4 or IPv6, in canonical form (host bits zero).
-	// It cannot be changed once set: Neutron cannot change a subnet's range in place.
-	// Required unless Import is set; with Import it chooses the imported network's
-	// subnet, and may be omitted when that network has exactly one.
+	// MaxLength is the longest IPv6 CIDR text: 39 characters of address + "/128".
+	// Canonical form takes two rules, so that each failure says what to fix. (A message
+	// naming the canonical form, string(cidr(self).masked()), would be nicer but its size
+	// is unknown to the cost estimator, which then refuses the CRD; the controller's
+	// message does name it.) Host bits and size take one rule per family, so that each
+	// message speaks of the family of the cidr it refuses. A /31 (RFC 3021
+	// point-to-point) or /32, and an IPv6 /127 or /128, have no address Neutron would
+	// allocate beside the gateway (Neutron makes no allocation pool for them), so they
+	// are refused.
+	// +kubebuilder:validation:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`cidr must be a valid IPv4 or IPv6 CIDR such as 192.168.0.0/16 or 2001:db8::/64`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self) == cidr(self).masked()`,message=`cidr must have all host bits zero, that is start with the network address (e.g. 10.0.0.0/24, not 10.0.0.1/24)`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 6 || cidr(self) == cidr(self).masked()`,message=`cidr must have all host bits zero, that is start with the network address (e.g. 2001:db8::/64, not 2001:db8::1/64)`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || !(cidr(self) == cidr(self).masked()) || string(cidr(self)) == self`,message=`cidr must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::/64, not 2001:DB8:0:0::/64)`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self).prefixLength() <= 30`,message=`cidr is too small: an IPv4 subnet needs a prefix length of /30 or shorter (a /31 or /32 has no room for a gateway and another address)`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 6 || cidr(self).prefixLength() <= 126`,message=`cidr is too small: an IPv6 subnet needs a prefix length of /126 or shorter (a /127 or /128 has no room for a gateway and another address)`
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`cidr is immutable`
+
+	// CIDR of the subnet, IPv4 (e.g. 192.168.0.0/16) or IPv6 (e.g. 2001:db8:1::/64), in
+	// canonical form: host bits zero and, for IPv6, lower case with the shortest
+	// notation. The prefix must leave room for a gateway and at least one more address:
+	// /30 or shorter for IPv4, /126 or shorter for IPv6. Immutable: Neutron cannot change
+	// the range of an existing subnet. Required unless import is set; with import it
+	// chooses which subnet of the imported network the Network reports, and may be
+	// omitted when that network has exactly one.
 	// +optional
 	CIDR string `json:"cidr,omitempty"`
-	// Gateway of the subnet: an address inside CIDR that is neither the network address
-	// nor the IPv4 broadcast address. Empty means the first usable address.
+
+	// MaxLength is the longest IPv6 address text (8 groups of 4 hex digits and 7
+	// colons). isIP also refuses "" (with its one message): omit the field instead. The
+	// canonical form makes it compare equal, as a string, to the gateway Neutron reports
+	// (status.gateway).
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`gateway must be a valid IPv4 or IPv6 address such as 192.168.0.1 or 2001:db8::1; omit it for the first usable address`
+	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`gateway must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::1, not 2001:DB8:0::1)`
+
+	// Gateway of the subnet: an IP address of the same family as cidr, inside cidr, that
+	// is neither its network address (for IPv6 the subnet-router anycast address) nor,
+	// for IPv4, its broadcast address; in canonical form. Omit it for the first usable
+	// address (network address + 1). Every other usable address goes into the subnet's
+	// allocation pools.
 	// +optional
 	Gateway string `json:"gateway,omitempty"`
-	// GatewayMode is Automatic (the default: Gateway, or the first usable address when
-	// Gateway is empty) or None (a subnet without gateway; Gateway must then be empty).
-	// It can be changed in place.
+	// GatewayMode is Automatic (the default: gateway, or the first usable address when
+	// gateway is omitted) or None (a subnet without gateway; gateway must then be
+	// omitted). It can be changed in place.
 	// +optional
 	GatewayMode GatewayMode `json:"gatewayMode,omitempty"`
-	// AllocationPools are the ranges Neutron hands out addresses from: at most 16, each
-	// inside CIDR with start <= end, not overlapping, holding neither the gateway nor the
-	// network address nor the IPv4 broadcast address. Omitted means every usable address
-	// but the gateway. They can be changed in place.
+
+	// Text equality is address equality in the uniqueness rule: the addresses are
+	// canonical.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.exists_one(b, b == a))`,message=`allocationPools must list each range once`,messageExpression=`'allocationPools lists ' + self.map(a, !self.exists_one(b, b == a), a.start + '-' + a.end)[0] + ' more than once'`
+
+	// AllocationPools are the ranges Neutron hands out addresses from, e.g. to keep a
+	// range for static addresses: at most 16 ranges of IP addresses of the same family as
+	// cidr, in canonical form, each inside cidr with start <= end, not overlapping,
+	// holding neither the gateway (given or default) nor the network address nor, for
+	// IPv4, the broadcast address. Omit it for every usable address but the gateway.
+	// They can be changed in place. (The order of IPv6 addresses is checked by the
+	// controller, which then reports Ready=False, InvalidSpec.)
 	// +optional
 	// +listType=atomic
 	AllocationPools []AllocationPool `json:"allocationPools,omitempty"`
-	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
-	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
-	// default and the controller leaves the network's MTU alone.
+
+	// A rule rather than minimum/maximum, for a message that says what the number is. 68
+	// is the IPv4 minimum; 9216 the largest common jumbo frame.
+	// +kubebuilder:validation:XValidation:rule=`self >= 68 && self <= 9216`,message=`mtu must be between 68 and 9216 (the Neutron network's MTU in bytes)`
+
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr is
+	// IPv6. It can be changed in place. Omit it to leave the MTU to Neutron: Neutron picks
+	// its default and the controller leaves the network's MTU alone. Neutron refuses an
+	// MTU above what its physical network allows (the Network is then Ready=False,
+	// InvalidSpec).
 	// +optional
 	MTU *int32 `json:"mtu,omitempty"`
+
+	// MaxItems is Neutron's default max_dns_nameservers. Text equality is address
+	// equality in the uniqueness rule: the entries are canonical.
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.exists_one(b, b == a))`,message=`dnsNameservers must list each address once`,messageExpression=`'dnsNameservers lists ' + self.filter(a, !self.exists_one(b, b == a))[0] + ' more than once: list each address once'`
+	// +kubebuilder:validation:items:MaxLength=39
+	// +kubebuilder:validation:items:XValidation:rule=`isIP(self)`,message=`dnsNameservers entries must be valid IPv4 or IPv6 addresses such as 192.0.2.53 or 2001:db8::53`,messageExpression=`'dnsNameservers entry "' + self + '" is not a valid IPv4 or IPv6 address such as 192.0.2.53 or 2001:db8::53'`
+	// +kubebuilder:validation:items:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`dnsNameservers entries must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'dnsNameservers entry ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::53)'`
+
 	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
-	// resolvers try them: at most 5 IP addresses, each once. Omitted means none.
+	// resolvers try them: at most 5 IP addresses of the same family as cidr, in canonical
+	// form, each listed once. Omit it for none: DNS servers set on the Neutron subnet by
+	// other means are removed. It can be changed in place.
 	// +optional
 	// +listType=atomic
 	DNSNameservers []string `json:"dnsNameservers,omitempty"`
-	// HostRoutes are the routes the subnet's DHCP hands out, at most 20, one per
-	// destination, of the family of CIDR. Omitted means none.
+
+	// MaxItems is Neutron's default max_subnet_host_routes.
+	// +kubebuilder:validation:MaxItems=20
+
+	// HostRoutes are the routes the subnet's DHCP hands out besides the default route
+	// through the gateway: at most 20, one per destination, each with a destination CIDR
+	// and a nextHop address of the same IP family as cidr, in canonical form. Omit it for
+	// none: routes set on the Neutron subnet by other means are removed. It can be
+	// changed in place.
 	// +optional
 	// +listType=map
 	// +listMapKey=destination
 	HostRoutes []HostRoute `json:"hostRoutes,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
+	// EnableDHCP says whether Neutron runs DHCP on the subnet, which hands out its
+	// addresses, DNS servers and host routes. Omit it for true. It can be changed in
+	// place.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
-	// IPv6AddressMode says how hosts on an IPv6 subnet get addresses: slaac,
-	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to IPv6RAMode when both are
-	// set; slaac and dhcpv6-stateless need a /64; needs DHCP. Immutable, as are its
-	// addition and removal: Neutron cannot change it. Omitted means none.
+	// IPv6AddressMode says how hosts on an IPv6 subnet get their addresses: slaac,
+	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to ipv6RAMode when both are
+	// set; slaac and dhcpv6-stateless need a /64 cidr; needs enableDHCP true, which then
+	// cannot be turned off. Immutable, and cannot be added or removed later: Neutron
+	// cannot change it. Omit it for none.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`ipv6AddressMode is immutable`
 	IPv6AddressMode IPv6Mode `json:"ipv6AddressMode,omitempty"`
-	// IPv6RAMode says what Neutron's router advertisements tell hosts, with the same
-	// values and rules as IPv6AddressMode. Immutable. Omitted means none.
+	// IPv6RAMode says what the router advertisements of Neutron's router tell hosts:
+	// slaac, dhcpv6-stateful or dhcpv6-stateless, with the same rules as
+	// ipv6AddressMode. Immutable, and cannot be added or removed later. Omit it for none.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`ipv6RAMode is immutable`
 	IPv6RAMode IPv6Mode `json:"ipv6RAMode,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
-	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
-	// controller's own cloud, unless the controller requires a reference.
+	// clouds.yaml says which OpenStack project the Network lives in and how to
+	// authenticate to it. Omit it to use the controller's own cloud (refused when the
+	// controller runs with -require-credentials-ref). It may change, to rotate
+	// credentials through a new Secret, but once the Network has a project
+	// (status.projectID), credentials of another project are refused
+	// (CredentialsProjectChanged).
 	// +optional
 	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
 	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
-	// is deleted: Delete (the default) deletes them; Retain keeps them and removes every
-	// mark that ties them to this cluster, so that the controller never touches them
-	// again. It can be changed at any time: the value in force when the deletion is
-	// carried out wins.
+	// is deleted. Delete (the default) deletes them. Retain keeps them and removes every
+	// mark that ties them to this cluster (its tags, its description, the Network's UID
+	// in their names, which become <namespace>/<name>), so that the controller never
+	// touches them again. It can be changed at any time: the value in force when the
+	// deletion is carried out wins.
 	// +optional
 	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
 	// Import makes this Network a read-only view of an existing Neutron network that the
-	// controller did not create: it is looked up with the Network's credentials and
-	// reported in status, and nothing is ever created, changed, tagged or deleted in
-	// Neutron for it. Immutable, as are its addition and removal. With Import, only CIDR
-	// and CloudCredentialsRef may be set besides it.
+	// controller did not create (made by hand, by Terraform, or shared with the project
+	// by the cloud's admin), named by exactly one of networkID or networkName. The
+	// network is looked up with the Network's credentials and reported in status; nothing
+	// is ever created, changed, tagged or deleted in Neutron for it, and deleting the
+	// Network leaves it alone. A network this cluster's controller created cannot be
+	// imported. Immutable, and cannot be added or removed later. With import, only cidr
+	// (to choose a subnet) and cloudCredentialsRef may be set besides it.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule=`has(self.networkID) != has(self.networkName)`,message=`import must name exactly one of networkID or networkName`
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`import is immutable`
 	Import *NetworkImport `json:"import,omitempty"`
 }
 
-// NetworkImport names an existing Neutron network by exactly one of NetworkID and
-// NetworkName.
+// NetworkImport names an existing Neutron network by exactly one of networkID and
+// networkName.
 type NetworkImport struct {
-	// NetworkID is the ID of the Neutron network.
+	// NetworkID is the ID (a UUID) of the Neutron network.
 	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	// +kubebuilder:validation:XValidation:rule=`self.matches('^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')`,message=`import networkID must be the UUID of a Neutron network, such as 5f8e7a10-3c2b-4d1e-9f60-1a2b3c4d5e6f`
 	NetworkID string `json:"networkID,omitempty"`
-	// NetworkName is the exact name of the Neutron network; exactly one network visible
-	// to the credentials must have it.
+	// NetworkName is the exact name of the Neutron network. Exactly one network visible
+	// to the credentials may have it: none, or several, keep the Network Ready=False
+	// (ImportNotFound, ImportAmbiguous) until that changes in Neutron.
 	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
 	NetworkName string `json:"networkName,omitempty"`
 }
 
 // DeletionPolicy says what becomes of a Network's Neutron resources when it is deleted.
+// +kubebuilder:validation:Enum=Delete;Retain
+// +kubebuilder:validation:MaxLength=6
 type DeletionPolicy string
 
 const (
@@ -114,15 +333,26 @@ const (
 	DeletionPolicyRetain DeletionPolicy = "Retain"
 )
 
-// HostRoute is a route to Destination through NextHop.
+// HostRoute is a route to destination through nextHop.
 type HostRoute struct {
-	// Destination is the CIDR the route leads to, in canonical form.
+	// Destination is the CIDR the route leads to, e.g. 10.20.0.0/16, in canonical form
+	// (host bits zero); 0.0.0.0/0 or ::/0 for a default route.
+	// +kubebuilder:validation:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`hostRoutes destination must be a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48`,messageExpression=`'hostRoutes destination "' + self + '" is not a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48'`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self) == cidr(self).masked()`,message=`hostRoutes destination must have all host bits zero, that is start with the network address`,messageExpression=`'hostRoutes destination ' + self + ' must have all host bits zero, that is start with the network address'`
+	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || !(cidr(self) == cidr(self).masked()) || string(cidr(self)) == self`,message=`hostRoutes destination must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'hostRoutes destination ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8:20::/48)'`
 	Destination string `json:"destination"`
-	// NextHop is the IP address of the router to send that traffic to.
+	// NextHop is the IP address of the router to send the traffic to, e.g. 10.0.0.254,
+	// in canonical form.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`hostRoutes nextHop must be a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe`,messageExpression=`'hostRoutes nextHop "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe'`
+	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`hostRoutes nextHop must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'hostRoutes nextHop ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::fe)'`
 	NextHop string `json:"nextHop"`
 }
 
 // GatewayMode says whether a subnet has a gateway.
+// +kubebuilder:validation:Enum=Automatic;None
+// +kubebuilder:validation:MaxLength=9
 type GatewayMode string
 
 const (
@@ -132,15 +362,31 @@ const (
 	GatewayModeNone GatewayMode = "None"
 )
 
-// AllocationPool is an inclusive range of addresses Neutron hands out to ports.
+// The order rule of AllocationPool is IPv4 only, comparing the addresses as integers
+// (see the broadcast rule of NetworkSpec); the CEL IP library cannot order addresses,
+// so the controller checks IPv6.
+
+// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() == ip(self.end).family()`,message=`allocationPools start and end must be of the same IP family`,messageExpression=`'allocationPools pool ' + self.start + '-' + self.end + ' mixes IPv4 and IPv6'`
+// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() != 4 || ip(self.end).family() != 4 || (int(self.start.split('.')[0]) * 16777216 + int(self.start.split('.')[1]) * 65536 + int(self.start.split('.')[2]) * 256 + int(self.start.split('.')[3])) <= (int(self.end.split('.')[0]) * 16777216 + int(self.end.split('.')[1]) * 65536 + int(self.end.split('.')[2]) * 256 + int(self.end.split('.')[3]))`,message=`allocationPools start must not come after end`,messageExpression=`'allocationPools pool ' + self.start + '-' + self.end + ' is reversed: start must not come after end'`
+
+// AllocationPool is an inclusive range of addresses, from start to end, that Neutron
+// hands out to ports.
 type AllocationPool struct {
-	// Start is the first address of the range.
+	// Start is the first address of the range, e.g. 10.0.0.100.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools start must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools start "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.100 or 2001:db8::100'`
+	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`allocationPools start must be written in canonical form`,messageExpression=`'allocationPools start ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::100)'`
 	Start string `json:"start"`
-	// End is the last address of the range.
+	// End is the last address of the range, e.g. 10.0.0.199.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools end must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools end "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.199 or 2001:db8::199'`
+	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`allocationPools end must be written in canonical form`,messageExpression=`'allocationPools end ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::199)'`
 	End string `json:"end"`
 }
 
 // IPv6Mode is one of Neutron's IPv6 address or router advertisement modes.
+// +kubebuilder:validation:Enum=slaac;dhcpv6-stateful;dhcpv6-stateless
+// +kubebuilder:validation:MaxLength=16
 type IPv6Mode string
 
 const (
@@ -153,42 +399,70 @@ const (
 type CloudCredentialsRef struct {
 	// SecretName is the name of a Secret in the Network's namespace with the key
 	// clouds.yaml and, for a private CA, the key cacert (PEM).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 	SecretName string `json:"secretName"`
 	// CloudName is the entry of clouds.yaml to authenticate as.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
 	CloudName string `json:"cloudName"`
 }
 
 // NetworkStatus is what the controller last observed and did.
 type NetworkStatus struct {
-	// ObservedGeneration is the metadata.generation the status describes.
+	// ObservedGeneration is the metadata.generation the status describes. The
+	// conditions are stale while it is lower than metadata.generation; it is 0 until the
+	// controller first writes the status.
 	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=0
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
-	// ProjectID is the OpenStack project the Neutron resources were created in. Once
-	// set, credentials that resolve to another project are refused, so nothing is
-	// created twice or left behind in the first one.
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once set,
+	// credentials that resolve to another project are refused, so nothing is created
+	// twice or left behind in the first one.
 	// +optional
+	// +kubebuilder:validation:MaxLength=64
 	ProjectID string `json:"projectID,omitempty"`
 	// Region is the region of the Neutron the resources were created in, as Keystone's
-	// catalog names it; empty when it names none. Like the project, it is pinned once set.
+	// catalog names it; empty when it names none. Like the project, it is pinned once
+	// set: credentials that lead to another region are refused
+	// (CredentialsRegionChanged).
 	// +optional
+	// +kubebuilder:validation:MaxLength=255
 	Region string `json:"region,omitempty"`
-	// Conditions; Ready summarises whether the Neutron side matches the spec.
+	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
+	// exist and match the spec; its reason tells what the controller is doing or waiting
+	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned; for an import Imported,
+	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
+	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
+	// Reconciling is True while the controller works towards the spec (Creating,
+	// Updating, or a transient Ready reason it retries) and Stalled is True, with Ready's
+	// reason and message, when only a change of the spec, of its Secret or of the
+	// imported network can help; each is removed when it no longer holds.
 	// +optional
 	// +listType=map
 	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=16
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
-	// NetworkID is the ID of the Neutron network.
+	// NetworkID is the ID (a UUID) of the Neutron network.
 	// +optional
+	// +kubebuilder:validation:MaxLength=36
 	NetworkID string `json:"networkID,omitempty"`
-	// SubnetID is the ID of the Neutron subnet.
+	// SubnetID is the ID (a UUID) of the Neutron subnet.
 	// +optional
+	// +kubebuilder:validation:MaxLength=36
 	SubnetID string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet; empty for a
-	// subnet without gateway.
+	// Gateway is the gateway address in effect on the Neutron subnet: the spec's
+	// gateway, or the first usable address when the spec has none; empty for a subnet
+	// without gateway (gatewayMode None).
 	// +optional
+	// +kubebuilder:validation:MaxLength=39
 	Gateway string `json:"gateway,omitempty"`
-	// MTU is the MTU in effect on the Neutron network.
+	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
 	// +optional
+	// +kubebuilder:validation:Minimum=0
 	MTU int32 `json:"mtu,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	// +optional

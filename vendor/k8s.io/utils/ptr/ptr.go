@@ -51,7 +51,7 @@ func To[T any](v T) *T {
 	return &v
 }
 
-// Deref dereferences ptr and returns the value it points to if no nil, or else
+// Deref dereferences ptr and returns the value it points to if not nil, or else
 // returns def.
 func Deref[T any](ptr *T, def T) T {
 	if ptr != nil {

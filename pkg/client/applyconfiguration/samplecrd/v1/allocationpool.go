@@ -21,11 +21,12 @@ package v1
 // AllocationPoolApplyConfiguration represents a declarative configuration of the AllocationPool type for use
 // with apply.
 //
-// AllocationPool is an inclusive range of addresses Neutron hands out to ports.
+// AllocationPool is an inclusive range of addresses, from start to end, that Neutron
+// hands out to ports.
 type AllocationPoolApplyConfiguration struct {
-	// Start is the first address of the range.
+	// Start is the first address of the range, e.g. 10.0.0.100.
 	Start *string `json:"start,omitempty"`
-	// End is the last address of the range.
+	// End is the last address of the range, e.g. 10.0.0.199.
 	End *string `json:"end,omitempty"`
 }
 

@@ -21,11 +21,13 @@ package v1
 // HostRouteApplyConfiguration represents a declarative configuration of the HostRoute type for use
 // with apply.
 //
-// HostRoute is a route to Destination through NextHop.
+// HostRoute is a route to destination through nextHop.
 type HostRouteApplyConfiguration struct {
-	// Destination is the CIDR the route leads to, in canonical form.
+	// Destination is the CIDR the route leads to, e.g. 10.20.0.0/16, in canonical form
+	// (host bits zero); 0.0.0.0/0 or ::/0 for a default route.
 	Destination *string `json:"destination,omitempty"`
-	// NextHop is the IP address of the router to send that traffic to.
+	// NextHop is the IP address of the router to send the traffic to, e.g. 10.0.0.254,
+	// in canonical form.
 	NextHop *string `json:"nextHop,omitempty"`
 }
 

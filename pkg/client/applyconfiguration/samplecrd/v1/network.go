@@ -27,14 +27,18 @@ import (
 // NetworkApplyConfiguration represents a declarative configuration of the Network type for use
 // with apply.
 //
-// Network is a request for one OpenStack Neutron network with one subnet, or, with
-// spec.import, a read-only view of one the controller did not create.
-// crd/network.yaml holds its OpenAPI schema; a test keeps the two in step.
+// Network is a request for one OpenStack Neutron network with one subnet. The
+// controller creates them, keeps the subnet's gateway, allocation pools, DNS servers,
+// host routes and DHCP and, when set, the network's MTU as specified, and deletes them
+// with the Network, or keeps them when its deletionPolicy is Retain. With import, it is
+// instead a read-only view of an existing network that the controller did not create.
 type NetworkApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration    `json:",inline"`
 	*metav1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	Spec                                 *NetworkSpecApplyConfiguration   `json:"spec,omitempty"`
-	Status                               *NetworkStatusApplyConfiguration `json:"status,omitempty"`
+	// Spec is the desired Neutron network and subnet.
+	Spec *NetworkSpecApplyConfiguration `json:"spec,omitempty"`
+	// Status is what the controller last observed and did.
+	Status *NetworkStatusApplyConfiguration `json:"status,omitempty"`
 }
 
 // Network constructs a declarative configuration of the Network type for use with

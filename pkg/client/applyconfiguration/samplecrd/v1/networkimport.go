@@ -21,13 +21,14 @@ package v1
 // NetworkImportApplyConfiguration represents a declarative configuration of the NetworkImport type for use
 // with apply.
 //
-// NetworkImport names an existing Neutron network by exactly one of NetworkID and
-// NetworkName.
+// NetworkImport names an existing Neutron network by exactly one of networkID and
+// networkName.
 type NetworkImportApplyConfiguration struct {
-	// NetworkID is the ID of the Neutron network.
+	// NetworkID is the ID (a UUID) of the Neutron network.
 	NetworkID *string `json:"networkID,omitempty"`
-	// NetworkName is the exact name of the Neutron network; exactly one network visible
-	// to the credentials must have it.
+	// NetworkName is the exact name of the Neutron network. Exactly one network visible
+	// to the credentials may have it: none, or several, keep the Network Ready=False
+	// (ImportNotFound, ImportAmbiguous) until that changes in Neutron.
 	NetworkName *string `json:"networkName,omitempty"`
 }
 

@@ -25,60 +25,88 @@ import (
 // NetworkSpecApplyConfiguration represents a declarative configuration of the NetworkSpec type for use
 // with apply.
 //
-// NetworkSpec is the desired Neutron network.
+// NetworkSpec is the desired Neutron network and subnet.
 type NetworkSpecApplyConfiguration struct {
-	// CIDR of the subnet, IPv4 or IPv6, in canonical form (host bits zero).
-	// It cannot be changed once set: Neutron cannot change a subnet's range in place.
-	// Required unless Import is set; with Import it chooses the imported network's
-	// subnet, and may be omitted when that network has exactly one.
+	// CIDR of the subnet, IPv4 (e.g. 192.168.0.0/16) or IPv6 (e.g. 2001:db8:1::/64), in
+	// canonical form: host bits zero and, for IPv6, lower case with the shortest
+	// notation. The prefix must leave room for a gateway and at least one more address:
+	// /30 or shorter for IPv4, /126 or shorter for IPv6. Immutable: Neutron cannot change
+	// the range of an existing subnet. Required unless import is set; with import it
+	// chooses which subnet of the imported network the Network reports, and may be
+	// omitted when that network has exactly one.
 	CIDR *string `json:"cidr,omitempty"`
-	// Gateway of the subnet: an address inside CIDR that is neither the network address
-	// nor the IPv4 broadcast address. Empty means the first usable address.
+	// Gateway of the subnet: an IP address of the same family as cidr, inside cidr, that
+	// is neither its network address (for IPv6 the subnet-router anycast address) nor,
+	// for IPv4, its broadcast address; in canonical form. Omit it for the first usable
+	// address (network address + 1). Every other usable address goes into the subnet's
+	// allocation pools.
 	Gateway *string `json:"gateway,omitempty"`
-	// GatewayMode is Automatic (the default: Gateway, or the first usable address when
-	// Gateway is empty) or None (a subnet without gateway; Gateway must then be empty).
-	// It can be changed in place.
+	// GatewayMode is Automatic (the default: gateway, or the first usable address when
+	// gateway is omitted) or None (a subnet without gateway; gateway must then be
+	// omitted). It can be changed in place.
 	GatewayMode *samplecrdv1.GatewayMode `json:"gatewayMode,omitempty"`
-	// AllocationPools are the ranges Neutron hands out addresses from: at most 16, each
-	// inside CIDR with start <= end, not overlapping, holding neither the gateway nor the
-	// network address nor the IPv4 broadcast address. Omitted means every usable address
-	// but the gateway. They can be changed in place.
+	// AllocationPools are the ranges Neutron hands out addresses from, e.g. to keep a
+	// range for static addresses: at most 16 ranges of IP addresses of the same family as
+	// cidr, in canonical form, each inside cidr with start <= end, not overlapping,
+	// holding neither the gateway (given or default) nor the network address nor, for
+	// IPv4, the broadcast address. Omit it for every usable address but the gateway.
+	// They can be changed in place. (The order of IPv6 addresses is checked by the
+	// controller, which then reports Ready=False, InvalidSpec.)
 	AllocationPools []AllocationPoolApplyConfiguration `json:"allocationPools,omitempty"`
-	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when CIDR is
-	// IPv6. It can be changed in place. Omitted means not managed: Neutron picks its
-	// default and the controller leaves the network's MTU alone.
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr is
+	// IPv6. It can be changed in place. Omit it to leave the MTU to Neutron: Neutron picks
+	// its default and the controller leaves the network's MTU alone. Neutron refuses an
+	// MTU above what its physical network allows (the Network is then Ready=False,
+	// InvalidSpec).
 	MTU *int32 `json:"mtu,omitempty"`
 	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
-	// resolvers try them: at most 5 IP addresses, each once. Omitted means none.
+	// resolvers try them: at most 5 IP addresses of the same family as cidr, in canonical
+	// form, each listed once. Omit it for none: DNS servers set on the Neutron subnet by
+	// other means are removed. It can be changed in place.
 	DNSNameservers []string `json:"dnsNameservers,omitempty"`
-	// HostRoutes are the routes the subnet's DHCP hands out, at most 20, one per
-	// destination, of the family of CIDR. Omitted means none.
+	// HostRoutes are the routes the subnet's DHCP hands out besides the default route
+	// through the gateway: at most 20, one per destination, each with a destination CIDR
+	// and a nextHop address of the same IP family as cidr, in canonical form. Omit it for
+	// none: routes set on the Neutron subnet by other means are removed. It can be
+	// changed in place.
 	HostRoutes []HostRouteApplyConfiguration `json:"hostRoutes,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet. Omitted means true.
+	// EnableDHCP says whether Neutron runs DHCP on the subnet, which hands out its
+	// addresses, DNS servers and host routes. Omit it for true. It can be changed in
+	// place.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
-	// IPv6AddressMode says how hosts on an IPv6 subnet get addresses: slaac,
-	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to IPv6RAMode when both are
-	// set; slaac and dhcpv6-stateless need a /64; needs DHCP. Immutable, as are its
-	// addition and removal: Neutron cannot change it. Omitted means none.
+	// IPv6AddressMode says how hosts on an IPv6 subnet get their addresses: slaac,
+	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to ipv6RAMode when both are
+	// set; slaac and dhcpv6-stateless need a /64 cidr; needs enableDHCP true, which then
+	// cannot be turned off. Immutable, and cannot be added or removed later: Neutron
+	// cannot change it. Omit it for none.
 	IPv6AddressMode *samplecrdv1.IPv6Mode `json:"ipv6AddressMode,omitempty"`
-	// IPv6RAMode says what Neutron's router advertisements tell hosts, with the same
-	// values and rules as IPv6AddressMode. Immutable. Omitted means none.
+	// IPv6RAMode says what the router advertisements of Neutron's router tell hosts:
+	// slaac, dhcpv6-stateful or dhcpv6-stateless, with the same rules as
+	// ipv6AddressMode. Immutable, and cannot be added or removed later. Omit it for none.
 	IPv6RAMode *samplecrdv1.IPv6Mode `json:"ipv6RAMode,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
-	// clouds.yaml gives the OpenStack project the Network lives in. Omitted means the
-	// controller's own cloud, unless the controller requires a reference.
+	// clouds.yaml says which OpenStack project the Network lives in and how to
+	// authenticate to it. Omit it to use the controller's own cloud (refused when the
+	// controller runs with -require-credentials-ref). It may change, to rotate
+	// credentials through a new Secret, but once the Network has a project
+	// (status.projectID), credentials of another project are refused
+	// (CredentialsProjectChanged).
 	CloudCredentialsRef *CloudCredentialsRefApplyConfiguration `json:"cloudCredentialsRef,omitempty"`
 	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
-	// is deleted: Delete (the default) deletes them; Retain keeps them and removes every
-	// mark that ties them to this cluster, so that the controller never touches them
-	// again. It can be changed at any time: the value in force when the deletion is
-	// carried out wins.
+	// is deleted. Delete (the default) deletes them. Retain keeps them and removes every
+	// mark that ties them to this cluster (its tags, its description, the Network's UID
+	// in their names, which become <namespace>/<name>), so that the controller never
+	// touches them again. It can be changed at any time: the value in force when the
+	// deletion is carried out wins.
 	DeletionPolicy *samplecrdv1.DeletionPolicy `json:"deletionPolicy,omitempty"`
 	// Import makes this Network a read-only view of an existing Neutron network that the
-	// controller did not create: it is looked up with the Network's credentials and
-	// reported in status, and nothing is ever created, changed, tagged or deleted in
-	// Neutron for it. Immutable, as are its addition and removal. With Import, only CIDR
-	// and CloudCredentialsRef may be set besides it.
+	// controller did not create (made by hand, by Terraform, or shared with the project
+	// by the cloud's admin), named by exactly one of networkID or networkName. The
+	// network is looked up with the Network's credentials and reported in status; nothing
+	// is ever created, changed, tagged or deleted in Neutron for it, and deleting the
+	// Network leaves it alone. A network this cluster's controller created cannot be
+	// imported. Immutable, and cannot be added or removed later. With import, only cidr
+	// (to choose a subnet) and cloudCredentialsRef may be set besides it.
 	Import *NetworkImportApplyConfiguration `json:"import,omitempty"`
 }
 

@@ -27,25 +27,39 @@ import (
 //
 // NetworkStatus is what the controller last observed and did.
 type NetworkStatusApplyConfiguration struct {
-	// ObservedGeneration is the metadata.generation the status describes.
+	// ObservedGeneration is the metadata.generation the status describes. The
+	// conditions are stale while it is lower than metadata.generation; it is 0 until the
+	// controller first writes the status.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
-	// ProjectID is the OpenStack project the Neutron resources were created in. Once
-	// set, credentials that resolve to another project are refused, so nothing is
-	// created twice or left behind in the first one.
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once set,
+	// credentials that resolve to another project are refused, so nothing is created
+	// twice or left behind in the first one.
 	ProjectID *string `json:"projectID,omitempty"`
 	// Region is the region of the Neutron the resources were created in, as Keystone's
-	// catalog names it; empty when it names none. Like the project, it is pinned once set.
+	// catalog names it; empty when it names none. Like the project, it is pinned once
+	// set: credentials that lead to another region are refused
+	// (CredentialsRegionChanged).
 	Region *string `json:"region,omitempty"`
-	// Conditions; Ready summarises whether the Neutron side matches the spec.
+	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
+	// exist and match the spec; its reason tells what the controller is doing or waiting
+	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned; for an import Imported,
+	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
+	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
+	// Reconciling is True while the controller works towards the spec (Creating,
+	// Updating, or a transient Ready reason it retries) and Stalled is True, with Ready's
+	// reason and message, when only a change of the spec, of its Secret or of the
+	// imported network can help; each is removed when it no longer holds.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
-	// NetworkID is the ID of the Neutron network.
+	// NetworkID is the ID (a UUID) of the Neutron network.
 	NetworkID *string `json:"networkID,omitempty"`
-	// SubnetID is the ID of the Neutron subnet.
+	// SubnetID is the ID (a UUID) of the Neutron subnet.
 	SubnetID *string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet; empty for a
-	// subnet without gateway.
+	// Gateway is the gateway address in effect on the Neutron subnet: the spec's
+	// gateway, or the first usable address when the spec has none; empty for a subnet
+	// without gateway (gatewayMode None).
 	Gateway *string `json:"gateway,omitempty"`
-	// MTU is the MTU in effect on the Neutron network.
+	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
 	MTU *int32 `json:"mtu,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`

@@ -19,7 +19,7 @@ package fieldpath
 import (
 	"fmt"
 	"iter"
-	"sort"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/value"
@@ -255,19 +255,13 @@ func (s PathElementSet) Copy() PathElementSet {
 
 // Insert adds pe to the set.
 func (s *PathElementSet) Insert(pe PathElement) {
-	loc := sort.Search(len(s.members), func(i int) bool {
-		return !s.members[i].Less(pe)
+	loc, found := slices.BinarySearchFunc(s.members, pe, func(a, b PathElement) int {
+		return a.Compare(b)
 	})
-	if loc == len(s.members) {
-		s.members = append(s.members, pe)
+	if found {
 		return
 	}
-	if s.members[loc].Equals(pe) {
-		return
-	}
-	s.members = append(s.members, PathElement{})
-	copy(s.members[loc+1:], s.members[loc:])
-	s.members[loc] = pe
+	s.members = slices.Insert(s.members, loc, pe)
 }
 
 // Union returns a set containing elements that appear in either s or s2.
@@ -344,16 +338,10 @@ func (s *PathElementSet) Size() int { return len(s.members) }
 
 // Has returns true if pe is a member of the set.
 func (s *PathElementSet) Has(pe PathElement) bool {
-	loc := sort.Search(len(s.members), func(i int) bool {
-		return !s.members[i].Less(pe)
+	_, found := slices.BinarySearchFunc(s.members, pe, func(a, b PathElement) int {
+		return a.Compare(b)
 	})
-	if loc == len(s.members) {
-		return false
-	}
-	if s.members[loc].Equals(pe) {
-		return true
-	}
-	return false
+	return found
 }
 
 // Equals returns true if s and s2 have exactly the same members.
