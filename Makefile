@@ -31,6 +31,10 @@ verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date.
 	hack/verify-codegen.sh
 	hack/verify-vendor.sh
 
+.PHONY: test-short
+test-short: verify unit ## A first answer in a few minutes: verify, unit tests and one end-to-end story (TestWalkingSkeleton).
+	hack/e2e.sh -run '^TestWalkingSkeleton$$'
+
 .PHONY: unit
 unit: ## Unit tests (fake clientset, fake Neutron driver), with the race detector.
 	go test -race -count=1 ./...

@@ -24,6 +24,8 @@
 #
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
+#   E2E_PARALLEL  go test -parallel (default 4): tests that share the cluster mostly wait on
+#                 the servers, so more of them run at once than there are cores
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
 #   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT, NEUTRON_REGION_TWO_PORT  as hack/local-keystone.sh
 #                 (15000, 19697, 19698)
@@ -126,7 +128,7 @@ export E2E_LOCAL_KUBE=1
 
 log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT} KEYSTONE_AUTH_URL=${KEYSTONE_AUTH_URL}"
 set +e
-"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -v ./test/e2e/... "$@"
+"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@"
 rc=$?
 set -e
 log "go test exited with ${rc}"

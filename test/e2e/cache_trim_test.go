@@ -18,8 +18,9 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // (kubectl's and the controller's entries), labels and annotations, kubectl's
 // last-applied-configuration among them. The count of cached Networks follows.
 func TestWritesFromTheTrimmedCacheKeepWhatItLeavesOut(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-namespace=" + ns}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 	const name = "trimmed"
 	manifest := func(gateway string) string {
 		return WriteFile(t, "network.yaml", fmt.Sprintf(`apiVersion: samplecrd.k8s.io/v1

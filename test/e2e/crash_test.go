@@ -17,8 +17,9 @@ func crashAt(t *testing.T, ns, name, cidr, clusterID, point string) *samplecrdv1
 	t.Helper()
 	CreateNetwork(t, ns, name, cidr, "")
 	crashing := StartController(t, ControllerOptions{
-		ClusterID: clusterID,
-		Env:       []string{"NETWORK_CONTROLLER_CRASH_AT=" + point},
+		Namespaces: []string{ns},
+		ClusterID:  clusterID,
+		Env:        []string{"NETWORK_CONTROLLER_CRASH_AT=" + point},
 	})
 	code, err := crashing.Wait(60 * time.Second)
 	if err != nil {
@@ -45,6 +46,7 @@ func crashAt(t *testing.T, ns, name, cidr, clusterID, point string) *samplecrdv1
 // Neutron create (before tagging) or right after tagging (before any status write), the
 // next controller adopts the network the crashed one made; Neutron holds exactly one.
 func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		point      string
 		wantTagged bool
@@ -72,7 +74,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 				t.Errorf("subnets exist after a crash before the subnet create: %v", ids(subs))
 			}
 
-			ctrl := StartController(t, ControllerOptions{ClusterID: clusterID})
+			ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID})
 			ready := WaitReady(t, ns, "crashy", 60*time.Second)
 			if ready.Status.NetworkID != orphanID {
 				t.Errorf("status.networkID = %s, want the network the crashed controller created (%s)", ready.Status.NetworkID, orphanID)
@@ -108,6 +110,7 @@ func TestCrashRecoveryAdoptsNetwork(t *testing.T) {
 // status names no Neutron resource) is deleted; the next controller still finds its
 // network by the ownership marks, deletes it, and lets the object go.
 func TestDeletionWithoutStatusAfterCrash(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
 	n := crashAt(t, ns, "doomed", "10.51.0.0/24", clusterID, "network-tagged")
@@ -125,7 +128,7 @@ func TestDeletionWithoutStatusAfterCrash(t *testing.T) {
 			stuck.DeletionTimestamp, stuck.Finalizers, samplecrdv1.FinalizerName)
 	}
 
-	StartController(t, ControllerOptions{ClusterID: clusterID})
+	StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID})
 	WaitGone(t, ns, "doomed", 60*time.Second)
 	if NetworkExists(t, leftID) {
 		t.Errorf("Neutron network %s survived the deletion of its Network", leftID)

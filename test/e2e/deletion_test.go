@@ -18,8 +18,9 @@ import (
 // finalizer and says why (Ready=False SubnetInUse naming the subnet, a Warning Event);
 // once the port is gone the Network and all of its Neutron side disappear.
 func TestDeletionWaitsForPorts(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-retry-max-delay=3s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-retry-max-delay=3s"}})
 
 	CreateNetwork(t, ns, "busy", "10.60.0.0/24", "")
 	n := WaitReady(t, ns, "busy", 60*time.Second)

@@ -14,8 +14,9 @@ import (
 // A Neutron network deleted by hand is recreated; the Network is Ready
 // again with the new network's ID, and a NeutronDrift Event says what happened.
 func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-resync-period=2s"}})
 
 	CreateNetwork(t, ns, "drifty", "10.70.0.0/24", "10.70.0.1")
 	before := WaitReady(t, ns, "drifty", 60*time.Second)
@@ -50,8 +51,9 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 
 // A gateway changed by hand in Neutron is restored on the same subnet.
 func TestDriftChangedGatewayIsRestored(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-resync-period=2s"}})
 
 	CreateNetwork(t, ns, "drifty-gw", "10.71.0.0/24", "")
 	before := WaitReady(t, ns, "drifty-gw", 60*time.Second)

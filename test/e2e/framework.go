@@ -129,7 +129,7 @@ func Clients(t testing.TB) (kubernetes.Interface, versioned.Interface) {
 // kube-controller-manager completes without the test waiting for it.
 func NewNamespace(t testing.TB) string {
 	t.Helper()
-	lockCluster(t)
+	shareCluster(t)
 	kube, nets := Clients(t)
 	name := "e2e-" + RandomSuffix(10)
 	_, err := kube.CoreV1().Namespaces().Create(Ctx(t, time.Minute), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
@@ -176,44 +176,115 @@ func releaseSecrets(ctx context.Context, t testing.TB, kube kubernetes.Interface
 	}
 }
 
-// The cluster lock (README.md): the name of the one test that, with its subtests, owns the
-// cluster's Networks and controllers.
+// The cluster lock (README.md). Tests whose controllers each watch only the test's own
+// namespaces share the cluster; a test whose controller watches every namespace, or that
+// stops a shared server, holds it alone. Holders are tests by name: a subtest holds what
+// its parent holds.
 var (
-	clusterMu     sync.Mutex
-	clusterHolder string
+	clusterMu sync.Mutex
+	// clusterAlone is the test holding the cluster alone, or "".
+	clusterAlone string
+	// clusterSharers counts the acquisitions of the tests sharing the cluster.
+	clusterSharers = map[string]int{}
+	// clusterWaitingAlone counts the tests waiting to hold it alone: no new test shares
+	// it meanwhile, so they are not starved.
+	clusterWaitingAlone int
 )
 
-// lockCluster blocks while another test holds the cluster and then holds it until the end
-// of the test; it returns at once when the test or a parent holds it already. Cleanups
-// registered afterwards run before the release.
-func lockCluster(t testing.TB) {
+// shareCluster blocks while a test holds the cluster alone (or waits to), then shares it
+// until the end of the test. NewNamespace takes it: a namespace's Networks must not be
+// seen by another test's controller that watches every namespace.
+func shareCluster(t testing.TB) { acquireCluster(t, false) }
+
+// lockCluster blocks until no other test holds or shares the cluster and then holds it
+// alone until the end of the test; it returns at once when the test or a parent holds it
+// already. A test that shares it may take it alone only while no other test shares it:
+// a parallel test that needs the cluster alone calls ExclusiveCluster before anything
+// else. Cleanups registered afterwards run before the release.
+func lockCluster(t testing.TB) { acquireCluster(t, true) }
+
+// ExclusiveCluster makes the test hold the cluster alone from now on: for a test that
+// stops a shared server, or whose controller watches every namespace.
+func ExclusiveCluster(t testing.TB) {
 	t.Helper()
-	start := time.Now()
+	lockCluster(t)
+}
+
+func acquireCluster(t testing.TB, alone bool) {
+	t.Helper()
+	start, waiting := time.Now(), false
+	defer func() {
+		if waiting {
+			clusterMu.Lock()
+			clusterWaitingAlone--
+			clusterMu.Unlock()
+		}
+	}()
 	for {
 		clusterMu.Lock()
-		holder := clusterHolder
-		if holder == "" {
-			clusterHolder = t.Name()
-		}
-		clusterMu.Unlock()
-		switch {
-		case holder == "":
-			if waited := time.Since(start); waited > time.Second {
-				t.Logf("waited %s for the cluster lock", waited.Round(time.Millisecond))
+		name := t.Name()
+		heldAlone := clusterAlone != "" && isOrUnder(name, clusterAlone)
+		shared, others := false, 0
+		for holder := range clusterSharers {
+			if isOrUnder(name, holder) {
+				shared = true
+			} else {
+				others++
 			}
+		}
+		switch {
+		case heldAlone || (shared && !alone):
+			clusterMu.Unlock()
+			return
+		case alone && clusterAlone == "" && others == 0:
+			clusterAlone = name
+			clusterMu.Unlock()
+			logWait(t, start)
 			t.Cleanup(func() {
 				clusterMu.Lock()
-				clusterHolder = ""
+				clusterAlone = ""
 				clusterMu.Unlock()
 			})
 			return
-		case t.Name() == holder || strings.HasPrefix(t.Name(), holder+"/"):
+		case alone && shared:
+			clusterMu.Unlock()
+			t.Fatalf("%s shares the cluster with %d other tests and now needs it alone: call ExclusiveCluster "+
+				"before NewNamespace (see test/e2e/README.md)", name, others)
+		case !alone && clusterAlone == "" && clusterWaitingAlone == 0:
+			clusterSharers[name]++
+			clusterMu.Unlock()
+			logWait(t, start)
+			t.Cleanup(func() {
+				clusterMu.Lock()
+				if clusterSharers[name]--; clusterSharers[name] == 0 {
+					delete(clusterSharers, name)
+				}
+				clusterMu.Unlock()
+			})
 			return
-		case time.Since(start) > 10*time.Minute:
-			t.Fatalf("waited 10m for the cluster lock, held by %q; if a holder runs parallel subtests while "+
+		}
+		if alone && !waiting {
+			waiting = true
+			clusterWaitingAlone++
+		}
+		holder := clusterAlone
+		clusterMu.Unlock()
+		if time.Since(start) > 10*time.Minute {
+			t.Fatalf("waited 10m for the cluster lock (held alone by %q); if a holder runs parallel subtests while "+
 				"parallel tests wait here, the -parallel slots are exhausted (see test/e2e/README.md)", holder)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// isOrUnder reports whether test name is holder or one of its subtests.
+func isOrUnder(name, holder string) bool {
+	return name == holder || strings.HasPrefix(name, holder+"/")
+}
+
+func logWait(t testing.TB, start time.Time) {
+	if waited := time.Since(start); waited > time.Second {
+		t.Logf("waited %s for the cluster lock", waited.Round(time.Millisecond))
 	}
 }
 

@@ -27,6 +27,10 @@ type ControllerOptions struct {
 	// ClusterID is passed as -cluster-id. Default: a fresh "e2e-<random>" per call. The
 	// cluster's Neutron resources are deleted at the end of the test.
 	ClusterID string
+	// Namespaces limits the controller to these namespaces (-namespace): it then sees
+	// no other test's Networks, and the test shares the cluster. Empty: every namespace,
+	// and the test holds the cluster alone.
+	Namespaces []string
 	// Args are extra flags, appended last so that they override the defaults.
 	Args []string
 	// Env is extra environment, e.g. NETWORK_CONTROLLER_CRASH_AT=network-created.
@@ -68,7 +72,11 @@ func NewClusterID(t testing.TB) string {
 // end of the test (dumping its log tail when the test failed).
 func StartController(t testing.TB, opts ControllerOptions) *Controller {
 	t.Helper()
-	lockCluster(t)
+	if len(opts.Namespaces) > 0 || watchesOnlySome(opts.Args) {
+		shareCluster(t)
+	} else {
+		lockCluster(t)
+	}
 	if opts.ClusterID == "" {
 		opts.ClusterID = NewClusterID(t)
 	} else {
@@ -104,6 +112,9 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 		"-shutdown-timeout=20s",
 		"-v=2",
 	)
+	for _, ns := range opts.Namespaces {
+		args = append(args, "-namespace="+ns)
+	}
 	args = append(args, opts.Args...)
 
 	logFile, err := os.Create(c.logPath)
@@ -138,6 +149,14 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 		}
 	})
 	return c
+}
+
+// watchesOnlySome reports whether flags limit a controller to some namespaces: it then
+// sees no other test's Networks, and shares the cluster.
+func watchesOnlySome(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		return strings.HasPrefix(a, "-namespace=") || strings.HasPrefix(a, "--namespace=")
+	})
 }
 
 // freeAddress returns an address on 127.0.0.1 whose port was free a moment ago.

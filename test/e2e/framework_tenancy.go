@@ -206,6 +206,9 @@ func (k Keystone) NewApplicationCredential(t testing.TB, cloud, name string) App
 		t.Fatalf("creating application credential %s as %s: %v", name, cloud, err)
 	}
 	return ApplicationCredential{ID: cred.ID, Secret: secret, userID: userID, delete: func() error {
+		// A fresh login: the token of the create may have expired since (tokens live 45 s
+		// here).
+		identity, _ := k.identityAs(t, cloud)
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		return applicationcredentials.Delete(ctx, identity, userID, cred.ID).ExtractErr()

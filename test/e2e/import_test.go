@@ -68,6 +68,7 @@ func createImport(t *testing.T, ns, name string, ref samplecrdv1.NetworkImport, 
 // get their own reason; the missing name becomes Ready once the network is made outside,
 // and the deleted network is never recreated.
 func TestImportedNetworksAreReadOnly(t *testing.T) {
+	t.Parallel()
 	ks := LocalKeystone(t)
 	project := ks.ProjectID(t, MemberCloud)
 	ns := NewNamespace(t)
@@ -83,7 +84,7 @@ func TestImportedNetworksAreReadOnly(t *testing.T) {
 	watchedSubnets := slices.Concat(ownSubnets, sharedSubnets, dualSubnets)
 	before := revisions(t, watched, watchedSubnets)
 
-	ctrl := StartController(t, ControllerOptions{Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s"), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s"), Env: ks.ControllerEnv()})
 
 	createImport(t, ns, "own-by-id", samplecrdv1.NetworkImport{NetworkID: own.ID}, "")
 	createImport(t, ns, "own-by-name", samplecrdv1.NetworkImport{NetworkName: own.Name}, "")

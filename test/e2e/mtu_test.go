@@ -36,6 +36,7 @@ func neutronMTU(t *testing.T, networkID string) int32 {
 // The CRD's rules refuse an MTU out of range, and one below the IPv6 minimum on an IPv6
 // cidr, naming spec.mtu; no controller is involved.
 func TestMTUValidation(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
 	_, nets := Clients(t)
 	ctx := Ctx(t, time.Minute)
@@ -77,8 +78,9 @@ func TestMTUValidation(t *testing.T) {
 // spec.mtu reaches the Neutron network, changes in place, and is restored when changed by
 // hand in Neutron; status.mtu follows.
 func TestMTU(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-resync-period=2s"}})
 	_, nets := Clients(t)
 
 	// Created with an MTU.
@@ -137,8 +139,9 @@ func TestMTU(t *testing.T) {
 // An MTU the CRD allows but Neutron refuses (above what its physical network carries)
 // ends InvalidSpec with Neutron's reason, and no Neutron network is left behind.
 func TestMTUTooBigForNeutron(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 	_, nets := Clients(t)
 
 	n, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second),

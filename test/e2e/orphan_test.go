@@ -50,8 +50,9 @@ func waitResyncs(t *testing.T, ctrl *Controller, n int, timeout time.Duration) {
 // tagged for ANOTHER cluster ID are never touched, not even one naming the UID of a live
 // Network of this cluster.
 func TestOrphanCollectionSparesOtherClusters(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-orphan-grace-period=0s", "-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-orphan-grace-period=0s", "-neutron-resync-period=2s"}})
 
 	CreateNetwork(t, ns, "live", "10.80.0.0/24", "")
 	live := WaitReady(t, ns, "live", 60*time.Second)
@@ -127,8 +128,9 @@ func sorted(s []string) []string {
 
 // A young orphan survives while the grace period protects it.
 func TestOrphanGracePeriodProtectsYoungNetworks(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-orphan-grace-period=1h", "-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-orphan-grace-period=1h", "-neutron-resync-period=2s"}})
 
 	ours := neutron.Owner{ClusterID: ctrl.ClusterID, Namespace: ns, Name: "young", UID: fakeUID()}
 	orphan, _ := createOwnedNetwork(t, ours, "10.83.0.0/24")
@@ -144,9 +146,10 @@ func TestOrphanGracePeriodProtectsYoungNetworks(t *testing.T) {
 // A Network deleted while no controller ran, its finalizer removed by hand, leaves
 // its Neutron network behind; the next controller collects it.
 func TestOrphanLeftByForcedDeletionIsCollected(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
-	first := StartController(t, ControllerOptions{ClusterID: clusterID})
+	first := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID})
 	CreateNetwork(t, ns, "forced", "10.84.0.0/24", "")
 	n := WaitReady(t, ns, "forced", 60*time.Second)
 	owner := OwnerOf(clusterID, n)
@@ -159,7 +162,7 @@ func TestOrphanLeftByForcedDeletionIsCollected(t *testing.T) {
 		t.Fatalf("Neutron network %s vanished without a controller", n.Status.NetworkID)
 	}
 
-	second := StartController(t, ControllerOptions{ClusterID: clusterID,
+	second := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID,
 		Args: []string{"-orphan-grace-period=0s", "-neutron-resync-period=2s"}})
 	WaitNeutronEmpty(t, owner, 30*time.Second)
 	if _, ok := GetSubnet(t, n.Status.SubnetID); ok {

@@ -19,8 +19,9 @@ import (
 // The Neutron network carries the cluster ID and the object's UID as tags; network and
 // subnet carry the cluster's description and the owner's deterministic name.
 func TestOwnershipMarks(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 
 	CreateNetwork(t, ns, "owned", "10.40.0.0/24", "")
 	n := WaitReady(t, ns, "owned", 60*time.Second)
@@ -82,6 +83,7 @@ func TestOwnershipMarks(t *testing.T) {
 // Items 5 and 9 (updates, IPv6): a gateway change is applied to the existing subnet in
 // place, and status and an Event say so; removing the gateway returns to the default.
 func TestGatewayUpdateInPlace(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		family, cidr, gw1, gw2, dflt string
 		pools2                       [][2]string // Neutron allocation pools after gw2 (nil: not checked)
@@ -92,7 +94,7 @@ func TestGatewayUpdateInPlace(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.family, func(t *testing.T) {
 			ns := NewNamespace(t)
-			StartController(t, ControllerOptions{})
+			StartController(t, ControllerOptions{Namespaces: []string{ns}})
 
 			CreateNetwork(t, ns, "gw", tc.cidr, tc.gw1)
 			before := WaitReady(t, ns, "gw", 60*time.Second)
@@ -168,8 +170,9 @@ func waitGateway(t *testing.T, ns, name, gw string) *samplecrdv1.Network {
 // enable_dhcp is True") is reported as Ready=False InvalidSpec with a Warning Event, and
 // is not retried: neither reconciliations nor Neutron subnet creates keep coming.
 func TestInvalidSpecRejectedByNeutronIsTerminal(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 
 	created := CreateNetwork(t, ns, "multicast", "224.0.0.0/24", "") // the CRD accepts it
 	n := WaitReason(t, ns, "multicast", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonInvalidSpec)
@@ -251,6 +254,7 @@ func ownerNetworks(t *testing.T, owner neutron.Owner) (byName, byTags []neutron.
 // The longest name in the longest namespace Kubernetes allows still fits Neutron's
 // 255-character name and description, and the Network becomes Ready.
 func TestLongestNameFitsNeutron(t *testing.T) {
+	t.Parallel()
 	NewNamespace(t) // takes the cluster lock and cleans up like every test
 	ns := "e2e-" + RandomSuffix(59)
 	MustKubectl(t, "create", "namespace", ns)
@@ -260,7 +264,7 @@ func TestLongestNameFitsNeutron(t *testing.T) {
 		_ = RemoveFinalizers(context.Background(), nets, ns, name)
 		_, _ = Kubectl(t, "delete", "namespace", ns, "--wait=false")
 	})
-	ctrl := StartController(t, ControllerOptions{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 
 	CreateNetwork(t, ns, name, "10.41.0.0/24", "")
 	n := WaitReady(t, ns, name, 60*time.Second)

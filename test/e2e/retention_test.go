@@ -22,9 +22,10 @@ var retentionArgs = []string{"-orphan-grace-period=0s", "-neutron-resync-period=
 // not the controller that released them, not a new one after a restart and two resyncs.
 // The same with Delete still deletes them.
 func TestRetainedNetworkIsKeptWithoutMarks(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
-	ctrl := StartController(t, ControllerOptions{ClusterID: clusterID, Args: retentionArgs})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: retentionArgs})
 
 	kept := createWithPolicy(t, ns, "kept", "10.180.0.0/24", samplecrdv1.DeletionPolicyRetain)
 	dropped := createWithPolicy(t, ns, "dropped", "10.180.1.0/24", samplecrdv1.DeletionPolicyDelete)
@@ -45,7 +46,7 @@ func TestRetainedNetworkIsKeptWithoutMarks(t *testing.T) {
 	net, sub := wantKeptWithoutMarks(t, clusterID, kept)
 	waitResyncs(t, ctrl, 2, 30*time.Second)
 	ctrl.Stop()
-	restarted := StartController(t, ControllerOptions{ClusterID: clusterID, Args: retentionArgs})
+	restarted := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: retentionArgs})
 	waitResyncs(t, restarted, 2, 60*time.Second)
 
 	after, afterSub := wantKeptWithoutMarks(t, clusterID, kept)
@@ -64,9 +65,10 @@ func TestRetainedNetworkIsKeptWithoutMarks(t *testing.T) {
 // released by the next controller's orphan collection, which the policy tag tells to keep
 // it; the same with Delete is deleted.
 func TestForceRemovedRetainedNetworkIsReleasedByOrphanCollection(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
-	first := StartController(t, ControllerOptions{ClusterID: clusterID})
+	first := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID})
 	kept := createWithPolicy(t, ns, "kept-forced", "10.181.0.0/24", samplecrdv1.DeletionPolicyRetain)
 	dropped := createWithPolicy(t, ns, "dropped-forced", "10.181.1.0/24", samplecrdv1.DeletionPolicyDelete)
 	first.Stop()
@@ -80,7 +82,7 @@ func TestForceRemovedRetainedNetworkIsReleasedByOrphanCollection(t *testing.T) {
 		t.Fatal("a Neutron network vanished without a controller")
 	}
 
-	second := StartController(t, ControllerOptions{ClusterID: clusterID, Args: retentionArgs})
+	second := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: retentionArgs})
 	WaitNeutronEmpty(t, OwnerOf(clusterID, dropped), 30*time.Second)
 	Eventually(t, 30*time.Second, 500*time.Millisecond, "the Retain orphan released", func() error {
 		if CountLines(second.Logs(), "Released orphaned Neutron network", kept.Status.NetworkID) != 1 {

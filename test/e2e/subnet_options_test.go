@@ -17,8 +17,9 @@ import (
 // DNS servers, host routes and DHCP reach the Neutron subnet in its create, change in
 // place on the same subnet, and come back when an admin changes them in Neutron.
 func TestSubnetOptions(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-resync-period=2s"}})
 	_, nets := Clients(t)
 
 	off := false

@@ -19,8 +19,9 @@ import (
 // the pools change in place on the same subnet (Neutron takes the new pools and gateway in
 // one PUT), and pools an admin changes in Neutron come back.
 func TestSubnetPoolsAndGatewayMode(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-resync-period=2s"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-resync-period=2s"}})
 	_, nets := Clients(t)
 
 	created, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
@@ -82,8 +83,9 @@ func TestSubnetPoolsAndGatewayMode(t *testing.T) {
 
 // An IPv6 slaac Network is Ready with both modes, and its pools, in Neutron.
 func TestIPv6SLAACNetwork(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	StartController(t, ControllerOptions{})
+	StartController(t, ControllerOptions{Namespaces: []string{ns}})
 	_, nets := Clients(t)
 
 	created, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
@@ -106,8 +108,9 @@ func TestIPv6SLAACNetwork(t *testing.T) {
 // before any Neutron call: Ready=False InvalidSpec naming the field, nothing in Neutron; a
 // corrected spec is then realized.
 func TestInvalidIPv6PoolsEndAsInvalidSpec(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	StartController(t, ControllerOptions{})
+	StartController(t, ControllerOptions{Namespaces: []string{ns}})
 	_, nets := Clients(t)
 
 	cases := []struct {

@@ -28,7 +28,7 @@ func TestTenantsEachInTheirOwnProject(t *testing.T) {
 	PutCredentialsSecret(t, nsA, "only-in-a", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
 	PutCredentialsSecret(t, nsA, "moving", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
 
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{nsA, nsB}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 
 	CreateTenantNetwork(t, nsA, "a", "10.150.0.0/24", "openstack", TenantA)
 	CreateTenantNetwork(t, nsB, "b", "10.150.0.0/24", "openstack", TenantB)

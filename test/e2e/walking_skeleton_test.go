@@ -16,8 +16,9 @@ import (
 // The walking skeleton, driven with kubectl as a user would: apply example/, see
 // every Network Ready with the Neutron subnet it describes, change a gateway, delete.
 func TestWalkingSkeleton(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}})
 
 	MustKubectl(t, "apply", "-n", ns, "-f", "example/")
 
