@@ -21,6 +21,7 @@ import (
 // workers stopped, and exit 0 within -shutdown-timeout.
 func TestClusterGracefulShutdown(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	const (
 		delay           = 3 * time.Second
 		shutdownTimeout = 15 * time.Second
@@ -94,6 +95,7 @@ func TestClusterGracefulShutdown(t *testing.T) {
 // out after SIGTERM, the process gives up and exits 1 at that time, saying so.
 func TestClusterShutdownTimeout(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	const (
 		delay           = 30 * time.Second
 		shutdownTimeout = 3 * time.Second

@@ -40,8 +40,8 @@ const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 // container wrote nothing to its root filesystem.
 //
 // It is parallel so that it waits for hack/e2e.sh's image build while the sequential
-// tests run; it then takes the cluster lock (NewNamespace) like every test whose
-// controller sees all namespaces.
+// tests run; it then holds the cluster alone, as every test whose controller sees all
+// namespaces does.
 func TestContainerImage(t *testing.T) {
 	t.Parallel()
 	applyDeployRBAC(t)
@@ -152,6 +152,7 @@ func TestContainerImage(t *testing.T) {
 		defer cancel()
 		_ = kube.CoordinationV1().Leases(d.Namespace).Delete(ctx, leaseName, metav1.DeleteOptions{})
 	})
+	ExclusiveCluster(t)
 	ns := NewNamespace(t)
 
 	t.Logf("running: %s %s", engine.name, strings.Join(append(append([]string{}, engine.global...), run...), " "))

@@ -55,7 +55,7 @@ func TestGitOpsHealth(t *testing.T) {
 	held := proxy.Hold(20*time.Second, func(r *http.Request, body []byte) bool {
 		return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/subnets") && bytes.Contains(body, []byte(heldCIDR))
 	})
-	StartController(t, ControllerOptions{Args: []string{"-neutron-endpoint=" + proxy.URL(), "-retry-max-delay=2s"}}).WaitConnected()
+	StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-endpoint=" + proxy.URL(), "-retry-max-delay=2s"}}).WaitConnected()
 
 	ready := WaitReady(t, ns, "ready", time.Minute)
 	check("Ready", ready, "Current", "Healthy", ready.ReadyCondition().Message)

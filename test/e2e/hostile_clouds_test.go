@@ -52,6 +52,7 @@ func (a passwordAuth) lines(authURL string, extra ...string) string {
 // reason, and another namespace's Network is Ready meanwhile.
 func TestHostileCloudsYAML(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	attacker := NewListener(t)
 	evil := "http://" + attacker.Addr + "/v3"
@@ -145,6 +146,7 @@ func portOf(t testing.TB, url string) string {
 // of the file, not one per Network), as its own metric shows.
 func TestManyNetworksNamingMissingClouds(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns, good := NewNamespace(t), NewNamespace(t)
 	auth := ks.passwordAuthOf(t, TenantA)

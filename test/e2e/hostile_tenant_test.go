@@ -20,6 +20,7 @@ import (
 // and leaves that one alone, with a Warning Event.
 func TestForgedStatusDeletesNothingForeign(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	opts := ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()}
@@ -56,6 +57,7 @@ func TestForgedStatusDeletesNothingForeign(t *testing.T) {
 // token's project.
 func TestSharedInNetworkIsLeftAlone(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	projectOwn, projectB := ks.ProjectID(t, MemberCloud), ks.ProjectID(t, TenantB)
 	ns := NewNamespace(t)

@@ -104,6 +104,7 @@ func projectOfNetwork(t *testing.T, id string) string {
 // request log), not one per reconcile.
 func TestKeystoneMemberAcrossTokenLifetimes(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	projectID := ks.ProjectID(t, MemberCloud)
 	ns := NewNamespace(t)

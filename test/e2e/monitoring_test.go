@@ -35,6 +35,7 @@ const scrapeJob = "network-controller-metrics"
 // "for:" is 10s.
 func TestMonitoringOnPrometheus(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	applyDeployRBAC(t)
 	ns := NewNamespace(t)
 	reader, other := ScraperTokens(t, ns)

@@ -25,6 +25,7 @@ const keepFinalizer = "e2e.example.com/keep"
 // Networks delete their Neutron side with it, and then the namespace is gone.
 func TestNamespaceDeletionCleansNeutron(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
@@ -80,6 +81,7 @@ func TestNamespaceDeletionCleansNeutron(t *testing.T) {
 // party's, there before or added later, survives everything.
 func TestCredentialsSecretKeptWhileNetworksNeedIt(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	kube, _ := Clients(t)

@@ -18,6 +18,7 @@ import (
 // restart.
 func TestOwnUserDisabledAndEnabled(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	userID := ks.UserID(t, MemberCloud)

@@ -56,6 +56,7 @@ func applyDeployRBAC(t *testing.T) {
 // through create, gateway change and delete, with no "forbidden" anywhere in the log.
 func TestRBACInCluster(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	applyDeployRBAC(t)
 
 	// All of deploy/ (Deployment, PDB, Service too) is accepted by the apiserver, and

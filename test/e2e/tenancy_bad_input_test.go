@@ -20,6 +20,7 @@ import (
 // however many Networks use them.
 func TestTenantBadCredentials(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns, good := NewNamespace(t), NewNamespace(t)
 	unreachable := "http://" + freeAddress(t) + "/v3"
