@@ -1,0 +1,65 @@
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// NetworkStatus is what the controller last observed and did.
+type NetworkStatus struct {
+	// ObservedGeneration is the metadata.generation the status describes. The
+	// conditions are stale while it is lower than metadata.generation; it is 0 until the
+	// controller first writes the status.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=0
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once set,
+	// credentials that resolve to another project are refused, so nothing is created
+	// twice or left behind in the first one.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	ProjectID string `json:"projectID,omitempty"`
+	// Region is the region of the Neutron the resources were created in, as Keystone's
+	// catalog names it; empty when it names none. Like the project, it is pinned once
+	// set: credentials that lead to another region are refused
+	// (CredentialsRegionChanged).
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Region string `json:"region,omitempty"`
+	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
+	// exist and match the spec; its reason tells what the controller is doing or waiting
+	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned; for an import Imported,
+	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
+	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
+	// Reconciling is True while the controller works towards the spec (Creating,
+	// Updating, or a transient Ready reason it retries) and Stalled is True, with Ready's
+	// reason and message, when only a change of the spec, of its Secret or of the
+	// imported network can help; each is removed when it no longer holds.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=16
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// NetworkID is the ID (a UUID) of the Neutron network.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	NetworkID string `json:"networkID,omitempty"`
+	// SubnetID is the ID (a UUID) of the Neutron subnet.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	SubnetID string `json:"subnetID,omitempty"`
+	// Gateway is the gateway address in effect on the Neutron subnet: the spec's
+	// gateway, or the first usable address when the spec has none; empty for a subnet
+	// without gateway (gatewayMode None).
+	// +optional
+	// +kubebuilder:validation:MaxLength=39
+	Gateway string `json:"gateway,omitempty"`
+	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MTU int32 `json:"mtu,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
+	// +optional
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+}
