@@ -186,7 +186,7 @@ type LeaseTimings struct{ Duration, RenewDeadline, RetryPeriod time.Duration }
 func CompetingControllers(t testing.TB, lt LeaseTimings, extraArgs ...string) (ns, lease string, opts ControllerOptions) {
 	t.Helper()
 	ns, lease = NewNamespace(t), "e2e-lease-"+RandomSuffix(8)
-	return ns, lease, ControllerOptions{ClusterID: NewClusterID(t), Args: append([]string{
+	return ns, lease, ControllerOptions{ClusterID: NewClusterID(t), Namespaces: []string{ns}, Args: append([]string{
 		"-leader-elect=true",
 		"-leader-elect-lease-name=" + lease,
 		"-leader-elect-namespace=" + ns,

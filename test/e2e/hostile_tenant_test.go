@@ -119,6 +119,7 @@ func TestSharedInNetworkIsLeftAlone(t *testing.T) {
 // and an Event on the Lease, deletes nothing, and goes on once the orphans are few.
 func TestOrphanBreakerWithReusedClusterID(t *testing.T) {
 	t.Parallel()
+	ExclusiveCluster(t) // its controller watches every namespace: the orphans it counts are of namespace "elsewhere"
 	clusterID := NewClusterID(t)
 	description := neutron.ClusterDescription(clusterID)
 	const others = 12

@@ -24,7 +24,6 @@ import (
 //   - no Neutron network or subnet was ever created twice.
 func TestLeaderElection(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	lt := LeaseTimings{Duration: 6 * time.Second, RenewDeadline: 4 * time.Second, RetryPeriod: time.Second}
 	// Takeover after a kill: the standby waits a full lease duration from the last renewal
 	// it observed and then tries every retry period (with up to 1.2 jitter).

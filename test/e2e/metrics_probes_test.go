@@ -25,10 +25,10 @@ import (
 // /metrics, and every line the process wrote with -logging-format=json must be JSON.
 func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ns := NewNamespace(t)
 	proxy := startHeldAPIProxy(t)
 	ctrl := StartController(t, ControllerOptions{
+		Namespaces: []string{ns},
 		Kubeconfig: proxy.Kubeconfig(t),
 		Args: []string{
 			"-logging-format=json",

@@ -35,7 +35,6 @@ const scrapeJob = "network-controller-metrics"
 // "for:" is 10s.
 func TestMonitoringOnPrometheus(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	applyDeployRBAC(t)
 	ns := NewNamespace(t)
 	reader, other := ScraperTokens(t, ns)
@@ -62,6 +61,7 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 
 	proxy := StartFaultProxy(t, NeutronEndpoint, 1, FaultRates{})
 	opts, _ := InClusterAs(t, deployNamespace, deployServiceAccount)
+	opts.Namespaces = []string{ns}
 	opts.Args = []string{"-neutron-endpoint=" + proxy.URL(), "-metrics-secure=true", "-metrics-cert-dir=" + certDir, "-retry-max-delay=2s"}
 	// As the Deployment sets it from the memory limit; the dashboard draws the limit.
 	opts.Env = append(opts.Env, "GOMEMLIMIT=256MiB")
