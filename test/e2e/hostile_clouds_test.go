@@ -52,7 +52,6 @@ func (a passwordAuth) lines(authURL string, extra ...string) string {
 // reason, and another namespace's Network is Ready meanwhile.
 func TestHostileCloudsYAML(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	attacker := NewListener(t)
 	evil := "http://" + attacker.Addr + "/v3"
@@ -90,7 +89,7 @@ func TestHostileCloudsYAML(t *testing.T) {
 	}
 	PutCredentialsSecret(t, good, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
 
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns, good}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 	for i, tc := range cases {
 		CreateTenantNetwork(t, ns, tc.name, fmt.Sprintf("10.167.%d.0/24", i), tc.name, TenantA)
 	}
@@ -146,7 +145,6 @@ func portOf(t testing.TB, url string) string {
 // of the file, not one per Network), as its own metric shows.
 func TestManyNetworksNamingMissingClouds(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns, good := NewNamespace(t), NewNamespace(t)
 	auth := ks.passwordAuthOf(t, TenantA)
@@ -161,7 +159,7 @@ func TestManyNetworksNamingMissingClouds(t *testing.T) {
 	}
 	PutCredentialsSecret(t, ns, "big", map[string]string{"clouds.yaml": b.String()})
 	PutCredentialsSecret(t, good, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns, good}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 	ctrl.WaitReadyz(60 * time.Second)
 	heapBefore, err := ctrl.Metric("go_memstats_heap_inuse_bytes")
 	if err != nil {

@@ -20,10 +20,9 @@ import (
 // and leaves that one alone, with a Warning Event.
 func TestForgedStatusDeletesNothingForeign(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
-	opts := ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()}
+	opts := ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()}
 	ctrl := StartController(t, opts)
 	const name = "forged"
 	n := CreateNetwork(t, ns, name, "10.163.0.0/24", "")
@@ -57,12 +56,11 @@ func TestForgedStatusDeletesNothingForeign(t *testing.T) {
 // token's project.
 func TestSharedInNetworkIsLeftAlone(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	projectOwn, projectB := ks.ProjectID(t, MemberCloud), ks.ProjectID(t, TenantB)
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
-	ctrl := StartController(t, ControllerOptions{ClusterID: clusterID, Env: ks.ControllerEnv(),
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Env: ks.ControllerEnv(),
 		Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s", "-orphan-grace-period=1s")})
 	live := CreateNetwork(t, ns, "live", "10.164.0.0/24", "")
 	ready := WaitReady(t, ns, "live", 90*time.Second)

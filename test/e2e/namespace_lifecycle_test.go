@@ -25,11 +25,10 @@ const keepFinalizer = "e2e.example.com/keep"
 // Networks delete their Neutron side with it, and then the namespace is gone.
 func TestNamespaceDeletionCleansNeutron(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 
 	var networkIDs, subnetIDs []string
 	for i, name := range []string{"a", "b", "c"} {
@@ -81,7 +80,6 @@ func TestNamespaceDeletionCleansNeutron(t *testing.T) {
 // party's, there before or added later, survives everything.
 func TestCredentialsSecretKeptWhileNetworksNeedIt(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	ns := NewNamespace(t)
 	kube, _ := Clients(t)
@@ -94,7 +92,7 @@ func TestCredentialsSecretKeptWhileNetworksNeedIt(t *testing.T) {
 		t.Fatalf("creating Secret %s/openstack: %v", ns, err)
 	}
 	t.Cleanup(func() { removeSecretFinalizer(t, ns, "openstack", keepFinalizer) })
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 
 	one := CreateTenantNetwork(t, ns, "one", "10.161.0.0/24", "openstack", TenantA)
 	two := CreateTenantNetwork(t, ns, "two", "10.161.1.0/24", "openstack", TenantA)
