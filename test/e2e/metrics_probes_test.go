@@ -25,10 +25,11 @@ import (
 // /metrics, and every line the process wrote with -logging-format=json must be JSON.
 func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	t.Parallel()
+	// Its proxy holds the informer's list of every namespace.
+	ExclusiveCluster(t)
 	ns := NewNamespace(t)
 	proxy := startHeldAPIProxy(t)
 	ctrl := StartController(t, ControllerOptions{
-		Namespaces: []string{ns},
 		Kubeconfig: proxy.Kubeconfig(t),
 		Args: []string{
 			"-logging-format=json",
