@@ -191,7 +191,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printRestart(os.Stdout)
 	if o.noisyRounds > 0 {
-		ns, err := b.noisyStage(ctx)
+		ns, err := runNoisy(ctx, b)
 		if err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printNoisy(os.Stdout)
 	if o.tenants > 0 {
-		ts, err := b.tenantsStage(ctx)
+		ts, err := runTenants(ctx, b)
 		if err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printTenants(os.Stdout)
 	if o.scaleN > 0 {
-		ss, err := b.scaleStage(ctx)
+		ss, err := runScale(ctx, b)
 		if err != nil {
 			return err
 		}
