@@ -52,8 +52,8 @@ e2e: ## End-to-end tests on a real kube-apiserver and a real neutron-server.
 	hack/e2e.sh
 
 .PHONY: bench
-bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see docs/performance.md).
-	hack/bench.sh
+bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_ARGS, see docs/performance.md); BASELINE=<commit> runs that commit's build beside it in every round.
+	BASELINE="$(BASELINE)" hack/bench.sh
 
 .PHONY: bench-scale
 bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,000 and at the end; about an hour.

@@ -2,7 +2,7 @@
 # Measures the controller against a raw gophercloud loop doing the same Neutron work, on a
 # real kube-apiserver and a real neutron-server on loopback, and prints the results.
 #
-# Usage: hack/bench.sh [driver flags, e.g. -n 100 -workers 4 -rounds 3 -restart-n 1000]
+# Usage: [BASELINE=<commit>] hack/bench.sh [driver flags, e.g. -n 100 -workers 4 -rounds 3 -restart-n 1000]
 #
 # Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh (Keystone and
 # the Keystone-authenticated neutron-server, for the tenants stage) when they are not
@@ -14,6 +14,10 @@
 #
 # Environment:
 #   BENCH_ARGS         extra driver flags
+#   BASELINE           a commit (hash, tag, branch) whose controller runs in every round beside
+#                      the current one (driver flags -baseline, -baseline-commit; also
+#                      -scale-baseline). Built once, from `git archive` of the commit, into
+#                      _output/baseline/<full hash>/network-controller, and reused from there.
 #   NEUTRON_PORT       port of the local Neutron (default 19696, as hack/local-neutron.sh)
 #   NEUTRON_STATE_DIR  its state folder (default _output/local/neutron), for its request log
 set -euo pipefail
@@ -22,6 +26,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
 started_keystone=0
+baseline_src=""
 
 cleanup() {
   local rc=$?
@@ -31,9 +36,39 @@ cleanup() {
     hack/local-neutron.sh stop-keystone || true
   fi
   stop_started_servers
+  [[ -z "${baseline_src}" ]] || rm -rf "${baseline_src}"
   exit "${rc}"
 }
 trap cleanup EXIT
+
+# build_baseline COMMIT: sets baseline_bin to COMMIT's controller binary, built like the
+# current one (from its own vendor/) the first time, from a `git archive` of it.
+build_baseline() {
+  local full dir bin
+  full="$(git rev-parse --verify --quiet "$1^{commit}")" || die "BASELINE=$1 is not a commit of this repository"
+  dir="_output/baseline/${full}"
+  bin="${dir}/network-controller"
+  if [[ -x "${bin}" ]]; then
+    log "baseline: reusing the controller of $1 (${full:0:7}) built in ${bin}"
+  else
+    log "baseline: building the controller of $1 (${full:0:7}) into ${bin}"
+    mkdir -p "${dir}"
+    baseline_src="$(mktemp -d "${ROOT}/_output/baseline/src.XXXXXX")"
+    git archive --format=tar "${full}" | tar -x -C "${baseline_src}"
+    (cd "${baseline_src}" && CGO_ENABLED=0 "${GO}" build -trimpath -o "${ROOT}/${bin}.tmp" .) >&2
+    mv "${ROOT}/${bin}.tmp" "${ROOT}/${bin}"
+    rm -rf "${baseline_src}"
+    baseline_src=""
+  fi
+  baseline_bin="${bin}"
+}
+
+baseline_flags=()
+if [[ -n "${BASELINE:-}" ]]; then
+  build_baseline "${BASELINE}"
+  baseline_flags=(-baseline "${baseline_bin}" -scale-baseline "${baseline_bin}"
+    -baseline-commit "commit $(git rev-parse --short "${BASELINE}^{commit}")")
+fi
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
@@ -69,4 +104,4 @@ _output/bin/network-controller-bench \
   -clouds-yaml "${KEYSTONE_CLOUDS_YAML}" -keystone-access-log "${KEYSTONE_ACCESS_LOG}" \
   -neutron-keystone-log "${NEUTRON_KEYSTONE_LOG}" \
   -controller _output/bin/network-controller -log-dir _output/bench -commit "commit ${commit}" \
-  ${BENCH_ARGS:-} "$@"
+  ${baseline_flags[@]+"${baseline_flags[@]}"} ${BENCH_ARGS:-} "$@"

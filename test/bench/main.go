@@ -54,6 +54,9 @@ type options struct {
 	keystoneNeutronLog string
 	controllerBinary   string
 	controllerArgs     string
+	baseline           string
+	baselineArgs       string
+	baselineCommit     string
 	namespace          string
 	logDir             string
 	commit             string
@@ -89,6 +92,10 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.keystoneNeutronLog, "neutron-keystone-log", "", "Log of the Keystone-authenticated neutron-server, where the tenants stage counts calls.")
 	fs.StringVar(&o.controllerBinary, "controller", "_output/bin/network-controller", "The controller binary.")
 	fs.StringVar(&o.controllerArgs, "controller-args", "", "Extra flags for the controller, space-separated.")
+	fs.StringVar(&o.baseline, "baseline", "", "Another controller binary, e.g. an older build (make bench BASELINE=<commit>), run in every round beside -controller, in alternating order.")
+	fs.StringVar(&o.baselineArgs, "baseline-args", "", "Extra flags for the -baseline controller, after -controller-args, space-separated.")
+	fs.BoolVar(&plainSubnets, "plain-subnets", false, "Every subnet an IPv4 /24 given by its CIDR alone, without DNS servers, route, pools or IPv6: the work a build older than those options (a -baseline before them) does the same way.")
+	fs.StringVar(&o.baselineCommit, "baseline-commit", "", "Commit the -baseline controller was built from, printed with the results.")
 	fs.StringVar(&o.namespace, "namespace", "network-controller-bench", "Namespace of the bench's Network objects (created if missing).")
 	fs.StringVar(&o.logDir, "log-dir", "_output/bench", "Folder for the controllers' logs.")
 	fs.StringVar(&o.commit, "commit", "", "Commit the controller was built from, printed with the results.")
@@ -163,21 +170,9 @@ func run(ctx context.Context, o options) error {
 	b.cleanup(ctx, "before starting")
 
 	res := results{opts: o, started: time.Now().UTC()}
-	for r := 1; r <= o.rounds; r++ {
-		raw, err := b.rawRound(ctx, r)
-		if err != nil {
-			return err
-		}
-		b.cleanup(ctx, fmt.Sprintf("after raw round %d", r))
-		ctl, err := b.controllerRound(ctx, r)
-		if err != nil {
-			return err
-		}
-		b.cleanup(ctx, fmt.Sprintf("after controller round %d", r))
-		res.rounds = append(res.rounds, roundResult{raw: raw, controller: ctl})
-		logf("round %d: create %s raw, %s controller (%.2fx); delete %s raw, %s controller (%.2fx)", r,
-			secs(raw.create.dur), secs(ctl.create.dur), ratio(ctl.create.dur, raw.create.dur),
-			secs(raw.delete.dur), secs(ctl.delete.dur), ratio(ctl.delete.dur, raw.delete.dur))
+	res.rounds, err = newRounds(b).run(ctx)
+	if err != nil {
+		return err
 	}
 	// Printed now, so that a restart stage that fails or is interrupted does not lose them.
 	res.printRounds(os.Stdout)
@@ -191,7 +186,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printRestart(os.Stdout)
 	if o.noisyRounds > 0 {
-		ns, err := b.noisyStage(ctx)
+		ns, err := runNoisy(ctx, b)
 		if err != nil {
 			return err
 		}
@@ -200,7 +195,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printNoisy(os.Stdout)
 	if o.tenants > 0 {
-		ts, err := b.tenantsStage(ctx)
+		ts, err := runTenants(ctx, b)
 		if err != nil {
 			return err
 		}
@@ -209,7 +204,7 @@ func run(ctx context.Context, o options) error {
 	}
 	res.printTenants(os.Stdout)
 	if o.scaleN > 0 {
-		ss, err := b.scaleStage(ctx)
+		ss, err := runScale(ctx, b)
 		if err != nil {
 			return err
 		}

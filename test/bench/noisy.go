@@ -59,24 +59,32 @@ type noisyResult struct {
 	restarts [][]restartSample
 }
 
-// noisyStage measures the idle time to Ready, then per round and queue mode the noisy
+// noisy is the noisy-neighbour stage: namespace A is the bench namespace, namespace B
+// the bench's first extra one, watched by trackerB.
+type noisy struct {
+	b        *bench
+	nsB      string
+	trackerB *tracker
+}
+
+// runNoisy measures the idle time to Ready, then per round and queue mode the noisy
 // neighbour, then the user's Network after a restart.
-func (b *bench) noisyStage(ctx context.Context) (*noisyResult, error) {
+func runNoisy(ctx context.Context, b *bench) (*noisyResult, error) {
 	res := &noisyResult{}
-	nsB := b.extraNamespaces[0]
-	trackerB, err := b.ensureNamespace(ctx, nsB)
-	if err != nil {
+	s := noisy{b: b, nsB: b.extraNamespaces[0]}
+	var err error
+	if s.trackerB, err = ensureNamespace(ctx, b, s.nsB); err != nil {
 		return nil, err
 	}
 
-	if res.idle, err = b.idleSamples(ctx, nsB, trackerB); err != nil {
+	if res.idle, err = s.idleSamples(ctx); err != nil {
 		return nil, err
 	}
 	b.cleanup(ctx, "after the idle samples")
 	for r := 1; r <= b.o.noisyRounds; r++ {
 		var rounds []noisyRound
 		for _, mode := range modesOfRound(r) {
-			nr, err := b.noisyRound(ctx, r, mode, nsB, trackerB)
+			nr, err := s.round(ctx, r, mode)
 			if err != nil {
 				return nil, err
 			}
@@ -88,14 +96,14 @@ func (b *bench) noisyStage(ctx context.Context) (*noisyResult, error) {
 		}
 		res.rounds = append(res.rounds, rounds)
 	}
-	if res.restarts, err = b.restartsWithUser(ctx); err != nil {
+	if res.restarts, err = s.restartsWithUser(ctx); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// ensureNamespace creates ns if needed and watches its Networks.
-func (b *bench) ensureNamespace(ctx context.Context, ns string) (*tracker, error) {
+// ensureNamespace creates the namespace ns if needed and watches its Networks.
+func ensureNamespace(ctx context.Context, b *bench, ns string) (*tracker, error) {
 	_, err := b.kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("creating namespace %s: %w", ns, err)
@@ -103,9 +111,10 @@ func (b *bench) ensureNamespace(ctx context.Context, ns string) (*tracker, error
 	return startTracker(ctx, b.nets, ns)
 }
 
-// idleSamples creates -idle-samples Networks one at a time on an idle controller and
-// returns each one's time to Ready.
-func (b *bench) idleSamples(ctx context.Context, ns string, t *tracker) ([]time.Duration, error) {
+// idleSamples creates -idle-samples Networks one at a time in namespace B on an idle
+// controller and returns each one's time to Ready.
+func (s noisy) idleSamples(ctx context.Context) ([]time.Duration, error) {
+	b, ns, t := s.b, s.nsB, s.trackerB
 	p, err := b.startSettled(ctx, fmt.Sprintf("bench-%s-idle", b.runID), "idle")
 	if err != nil {
 		return nil, err
@@ -127,9 +136,10 @@ func (b *bench) idleSamples(ctx context.Context, ns string, t *tracker) ([]time.
 	return out, b.stopRunning()
 }
 
-// noisyRound runs one controller in mode while namespace A (the bench namespace) applies
-// -noisy-n Networks at once and namespace nsB creates one every -noisy-interval.
-func (b *bench) noisyRound(ctx context.Context, r int, mode, nsB string, trackerB *tracker) (noisyRound, error) {
+// round runs one controller in mode while namespace A (the bench namespace) applies
+// -noisy-n Networks at once and namespace B creates one every -noisy-interval.
+func (s noisy) round(ctx context.Context, r int, mode string) (noisyRound, error) {
+	b, nsB, trackerB := s.b, s.nsB, s.trackerB
 	nr := noisyRound{mode: mode}
 	p, err := b.startSettled(ctx, fmt.Sprintf("bench-%s-noisy%d-%s", b.runID, r, mode), fmt.Sprintf("noisy-%d-%s", r, mode), queueArgs(mode)...)
 	if err != nil {
@@ -191,7 +201,8 @@ func (b *bench) noisyRound(ctx context.Context, r int, mode, nsB string, tracker
 // restarts a controller over them and creates one more Network in the same namespace as
 // soon as the new controller's informer has synced (its /readyz): the user's wait behind
 // the initial list.
-func (b *bench) restartsWithUser(ctx context.Context) ([][]restartSample, error) {
+func (s noisy) restartsWithUser(ctx context.Context) ([][]restartSample, error) {
+	b := s.b
 	clusterID := fmt.Sprintf("bench-%s-noisy-restart", b.runID)
 	p, err := b.startSettled(ctx, clusterID, "noisy-restart-create")
 	if err != nil {
@@ -212,7 +223,7 @@ func (b *bench) restartsWithUser(ctx context.Context) ([][]restartSample, error)
 	for r := 1; r <= b.o.noisyRounds; r++ {
 		var samples []restartSample
 		for _, mode := range modesOfRound(r) {
-			ready, err := b.restartWithUser(ctx, clusterID, fmt.Sprintf("user-%d-%s-%s", r, mode, b.runID), mode, len(names))
+			ready, err := s.restartWithUser(ctx, clusterID, fmt.Sprintf("user-%d-%s-%s", r, mode, b.runID), mode, len(names))
 			if err != nil {
 				return nil, err
 			}
@@ -227,7 +238,8 @@ func (b *bench) restartsWithUser(ctx context.Context) ([][]restartSample, error)
 // restartWithUser starts a controller in mode over the realized Networks, creates the
 // Network name as soon as /readyz answers, and returns its time to Ready; the controller
 // then deletes it again and stops.
-func (b *bench) restartWithUser(ctx context.Context, clusterID, name, mode string, index int) (time.Duration, error) {
+func (s noisy) restartWithUser(ctx context.Context, clusterID, name, mode string, index int) (time.Duration, error) {
+	b := s.b
 	if _, err := b.settled(ctx, nil); err != nil {
 		return 0, err
 	}

@@ -191,10 +191,13 @@ func createNetworkAt(ctx context.Context, client versioned.Interface, namespace,
 // credentials in Secret secret ("": the controller's own cloud).
 func createNetworkUsing(ctx context.Context, client versioned.Interface, namespace, name string, i int, secret string) error {
 	b := benchSubnetOf(i)
-	dhcp := true
 	spec := samplecrdv1.NetworkSpec{CIDR: b.CIDR, DNSNameservers: b.DNS,
-		HostRoutes: []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}, EnableDHCP: &dhcp,
 		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+	if !b.plain() {
+		dhcp := true
+		spec.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}
+		spec.EnableDHCP = &dhcp
+	}
 	for _, p := range b.Pools {
 		spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
 	}

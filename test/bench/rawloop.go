@@ -74,12 +74,15 @@ func (r *rawLoop) create(ctx context.Context, n int) ([]string, error) {
 			return fmt.Errorf("raw loop: tagging network %s (%s): %w", name, net.ID, err)
 		}
 		b := benchSubnetOf(i)
-		dhcp := true
 		opts := subnets.CreateOpts{
 			NetworkID: net.ID, Name: name, CIDR: b.CIDR, IPVersion: gophercloud.IPVersion(b.IPVersion),
 			Description:    "network-controller bench raw loop " + name,
-			DNSNameservers: b.DNS, HostRoutes: []subnets.HostRoute{{DestinationCIDR: b.RouteDestination, NextHop: b.RouteNextHop}},
-			EnableDHCP: &dhcp, IPv6AddressMode: b.IPv6Mode, IPv6RAMode: b.IPv6Mode,
+			DNSNameservers: b.DNS, IPv6AddressMode: b.IPv6Mode, IPv6RAMode: b.IPv6Mode,
+		}
+		if !b.plain() {
+			dhcp := true
+			opts.HostRoutes = []subnets.HostRoute{{DestinationCIDR: b.RouteDestination, NextHop: b.RouteNextHop}}
+			opts.EnableDHCP = &dhcp
 		}
 		for _, p := range b.Pools {
 			opts.AllocationPools = append(opts.AllocationPools, subnets.AllocationPool{Start: p[0], End: p[1]})
@@ -111,7 +114,8 @@ func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 // benchSubnet is the subnet of the i-th Network or pair. Every one has two DNS servers, a
 // host route, DHCP on and two explicit allocation pools; every other one has no gateway,
 // and every fourth (one without gateway) is an IPv6 /64 with both modes slaac: so the
-// figures include what each subnet option costs.
+// figures include what each subnet option costs. With -plain-subnets, every one is an
+// IPv4 /24 with its CIDR alone.
 type benchSubnet struct {
 	CIDR                           string
 	IPVersion                      int
@@ -122,7 +126,14 @@ type benchSubnet struct {
 	IPv6Mode                       string
 }
 
+// plainSubnets (-plain-subnets) makes every subnet an IPv4 /24 given by its CIDR alone.
+var plainSubnets bool
+
 func benchSubnetOf(i int) benchSubnet {
+	p := fmt.Sprintf("10.%d.%d.", (i/256)%256, i%256) // a distinct /24
+	if plainSubnets {
+		return benchSubnet{CIDR: p + "0/24", IPVersion: 4}
+	}
 	if i%4 == 3 {
 		// fd00:0:<i>::/64, a distinct /64; the addresses in canonical text, as the CRD wants.
 		addr := func(host uint16) string {
@@ -132,8 +143,10 @@ func benchSubnetOf(i int) benchSubnet {
 			RouteDestination: "fc00::/7", RouteNextHop: addr(0xfe),
 			Pools: [][2]string{{addr(0x100), addr(0x1ff)}, {addr(0x1000), addr(0x1fff)}}, NoGateway: true, IPv6Mode: "slaac"}
 	}
-	p := fmt.Sprintf("10.%d.%d.", (i/256)%256, i%256) // a distinct /24
 	return benchSubnet{CIDR: p + "0/24", IPVersion: 4, DNS: []string{p + "2", p + "3"},
 		RouteDestination: "172.16.0.0/12", RouteNextHop: p + "254",
 		Pools: [][2]string{{p + "10", p + "99"}, {p + "200", p + "253"}}, NoGateway: i%2 == 1}
 }
+
+// plain reports a subnet of -plain-subnets: its CIDR and nothing else.
+func (b benchSubnet) plain() bool { return b.RouteDestination == "" }

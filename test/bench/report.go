@@ -9,13 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 )
-
-type roundResult struct {
-	raw, controller stageResult
-}
 
 type results struct {
 	opts    options
@@ -52,99 +47,8 @@ func median(v []float64) float64 {
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
-// callsLine sums the phases' calls and divides by the Networks they handled.
-func callsLine(ps []phase, perRound int) (string, float64, opCounts) {
-	c := callCounts{}
-	metric := opCounts{}
-	for _, p := range ps {
-		c.add(p.calls)
-		if p.metric == nil {
-			metric = nil
-		}
-		for k, v := range p.metric {
-			if metric != nil {
-				metric[k] += v
-			}
-		}
-	}
-	n := perRound * len(ps)
-	return fmt.Sprintf("%.2f (%s)", float64(c.total())/float64(n), c.perNetwork(n)), float64(c.total()) / float64(n), metric
-}
-
-func metricText(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", v)
-}
-
-func metricCount(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
 // printRounds prints the timings and call counts of the rounds.
-func (r *results) printRounds(w io.Writer) {
-	o := r.opts
-	commit := o.commit
-	if commit == "" {
-		commit = "unknown commit"
-	}
-	fmt.Fprintf(w, "\nnetwork-controller bench, %s, %s: N=%d, workers=%d, rounds=%d\n",
-		r.started.Format("2006-01-02 15:04 MST"), commit, o.n, o.workers, len(r.rounds))
-	if len(r.rounds) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "round\tcreate raw\tcreate controller\tratio\tdelete raw\tdelete controller\tratio\t")
-	var createRatios, deleteRatios []float64
-	for i, rr := range r.rounds {
-		cr := ratio(rr.controller.create.dur, rr.raw.create.dur)
-		dr := ratio(rr.controller.delete.dur, rr.raw.delete.dur)
-		createRatios, deleteRatios = append(createRatios, cr), append(deleteRatios, dr)
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.2fx\t%s\t%s\t%.2fx\t\n", i+1,
-			secs(rr.raw.create.dur), secs(rr.controller.create.dur), cr,
-			secs(rr.raw.delete.dur), secs(rr.controller.delete.dur), dr)
-	}
-	fmt.Fprintf(tw, "median\t\t\t%.2fx\t\t\t%.2fx\t\n", median(createRatios), median(deleteRatios))
-	tw.Flush()
-	fmt.Fprintln(w, "(controller: from the first API create to the last Network Ready=True, and from the first")
-	fmt.Fprintln(w, " API delete to the last Network gone; raw: the same work as gophercloud calls)")
-
-	var rawC, rawD, ctlC, ctlD []phase
-	for _, rr := range r.rounds {
-		rawC, rawD = append(rawC, rr.raw.create), append(rawD, rr.raw.delete)
-		ctlC, ctlD = append(ctlC, rr.controller.create), append(ctlD, rr.controller.delete)
-	}
-	fmt.Fprintf(w, "\nNeutron calls per Network, counted in neutron-server's request log over all rounds:\n\n")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "\tcreate\tdelete\tcreate + delete\tcontroller's own metric (create + delete)")
-	var metricLines []string
-	for _, row := range []struct {
-		name   string
-		create []phase
-		delete []phase
-	}{{"raw loop", rawC, rawD}, {"controller", ctlC, ctlD}} {
-		cText, cTotal, cMetric := callsLine(row.create, o.n)
-		dText, dTotal, dMetric := callsLine(row.delete, o.n)
-		n := float64(o.n * len(row.create))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", row.name, cText, dText, cTotal+dTotal, metricText((cMetric.total()+dMetric.total())/n))
-		if cMetric != nil {
-			metricLines = append(metricLines,
-				fmt.Sprintf("  create: %s", cMetric.perNetwork(int(n))),
-				fmt.Sprintf("  delete: %s", dMetric.perNetwork(int(n))))
-		}
-	}
-	tw.Flush()
-	if len(metricLines) > 0 {
-		fmt.Fprintln(w, "\nThe controller's own count per Network, by operation:")
-		fmt.Fprintln(w, strings.Join(metricLines, "\n"))
-	}
-}
+func (r *results) printRounds(w io.Writer) { printRounds(w, r.opts, r.started, r.rounds) }
 
 // printRestart prints the restart measurement.
 func (r *results) printRestart(w io.Writer) {
@@ -191,8 +95,23 @@ func (r *results) printTenants(w io.Writer) {
 func (r *results) printCommand(w io.Writer) {
 	o := r.opts
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, strings.TrimSpace(fmt.Sprintf("command: hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s",
-		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String())))
+	command := fmt.Sprintf("hack/bench.sh -n %d -workers %d -rounds %d -restart-n %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s",
+		o.n, o.workers, o.rounds, o.restartN, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String())
+	for _, f := range []struct{ name, value string }{{"controller-args", o.controllerArgs}, {"baseline-args", o.baselineArgs}} {
+		if f.value != "" {
+			command += fmt.Sprintf(" -%s %q", f.name, f.value)
+		}
+	}
+	if plainSubnets {
+		command += " -plain-subnets"
+	}
+	switch {
+	case o.baseline != "" && o.baselineCommit != "":
+		command = fmt.Sprintf("BASELINE=%s %s", strings.TrimPrefix(o.baselineCommit, "commit "), command)
+	case o.baseline != "":
+		command += " -baseline " + o.baseline
+	}
+	fmt.Fprintln(w, "command: "+command)
 }
 
 // perNetwork formats counts divided by n, most frequent first, e.g. "GET 8.20, POST 2.00",

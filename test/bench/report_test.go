@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -131,5 +132,46 @@ func TestScalePoints(t *testing.T) {
 	}
 	if err := l.Set("1k"); err == nil {
 		t.Error("intList accepted 1k")
+	}
+}
+
+func TestPrintRoundsWithBaseline(t *testing.T) {
+	s := func(create, del time.Duration) stageResult {
+		return stageResult{create: phase{dur: create, calls: callCounts{"POST": 20, "PUT": 10}}, delete: phase{dur: del, calls: callCounts{"DELETE": 10}}}
+	}
+	base1, base2 := s(11*time.Second, 12*time.Second), s(12*time.Second, 10*time.Second)
+	rounds := []roundResult{
+		{raw: s(10*time.Second, 10*time.Second), controller: s(10*time.Second, 11*time.Second), baseline: &base1},
+		{raw: s(10*time.Second, 10*time.Second), controller: s(12*time.Second, 10*time.Second), baseline: &base2, baselineFirst: true},
+	}
+	var out strings.Builder
+	printRounds(&out, options{n: 10, workers: 4, commit: "commit aaa", baselineCommit: "commit bbb", baseline: "x"}, time.Now(), rounds)
+	text := out.String()
+	for _, want := range []string{
+		"commit aaa, baseline commit bbb",
+		"controller/baseline",
+		"controller vs baseline, medians: create 1.10x vs 1.15x of the raw loop (controller/baseline 0.95x); delete 1.05x vs 1.10x (controller/baseline 0.96x)",
+		"baseline    3.00 (POST 2.00, PUT 1.00)  1.00 (DELETE 1.00)  4.00",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+	// create: controller 1.00x and 1.20x, baseline 1.10x and 1.20x, quotients 0.91x and 1.00x.
+	if !regexp.MustCompile(`median +1\.10x +1\.15x +0\.95x`).MatchString(text) {
+		t.Errorf("no median line of create 1.10x, 1.15x, 0.95x:\n%s", text)
+	}
+	if strings.Count(text, "  baseline  ") < 2 {
+		t.Errorf("round 2 does not say the baseline went first:\n%s", text)
+	}
+}
+
+func TestBuildsOfRoundAlternate(t *testing.T) {
+	s := rounds{builds: []build{{name: "controller"}, {name: "baseline"}}}
+	if got := s.buildsOfRound(1); got[0].name != "controller" {
+		t.Errorf("round 1 starts with %s", got[0].name)
+	}
+	if got := s.buildsOfRound(2); got[0].name != "baseline" || s.builds[0].name != "controller" {
+		t.Errorf("round 2 starts with %s (builds %v)", got[0].name, s.builds)
 	}
 }

@@ -50,11 +50,18 @@ func scalePoints(at []int, n int) []int {
 	return append(slices.Compact(out), n)
 }
 
-// scaleStage grows one controller's Networks to each point in turn, restarts it there
+// scale is the scale stage's controller builds and cluster.
+type scale struct {
+	b         *bench
+	clusterID string
+}
+
+// runScale grows one controller's Networks to each point in turn, restarts it there
 // (and the baseline build, if any) to measure what holding them costs, and at the end
 // deletes them all.
-func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
-	clusterID := fmt.Sprintf("bench-%s-scale", b.runID)
+func runScale(ctx context.Context, b *bench) (*scaleResult, error) {
+	s := scale{b: b, clusterID: fmt.Sprintf("bench-%s-scale", b.runID)}
+	clusterID := s.clusterID
 	names := networkNames("scale-"+b.runID, b.o.scaleN)
 	ctl := b.ctl
 	ctl.profiling = supportsFlag(ctl.binary, "profiling-bind-address")
@@ -91,7 +98,7 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 			return nil, err
 		}
 		if baseline != nil {
-			r, _, err := b.scaleRestartAt(ctx, *baseline, clusterID, n, fmt.Sprintf("scale-%d-baseline", n))
+			r, _, err := s.restartAt(ctx, *baseline, n, fmt.Sprintf("scale-%d-baseline", n))
 			if err != nil {
 				return nil, err
 			}
@@ -100,7 +107,7 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 				return nil, err
 			}
 		}
-		pt.restart, p, err = b.scaleRestartAt(ctx, ctl, clusterID, n, fmt.Sprintf("scale-%d", n))
+		pt.restart, p, err = s.restartAt(ctx, ctl, n, fmt.Sprintf("scale-%d", n))
 		if err != nil {
 			return nil, err
 		}
@@ -119,14 +126,15 @@ func (b *bench) scaleStage(ctx context.Context) (*scaleResult, error) {
 	return res, b.stopRunning()
 }
 
-// scaleRestartAt restarts the controller cfg over n realized Networks and measures it
-// once quiet; it leaves the controller running.
-func (b *bench) scaleRestartAt(ctx context.Context, cfg controllerConfig, clusterID string, n int, logName string) (scaleRestart, *controllerProcess, error) {
+// restartAt restarts the controller cfg over n realized Networks and measures it once
+// quiet; it leaves the controller running.
+func (s scale) restartAt(ctx context.Context, cfg controllerConfig, n int, logName string) (scaleRestart, *controllerProcess, error) {
+	b := s.b
 	r := scaleRestart{drainedAfter: -1}
 	var drainedAt atomic.Pointer[time.Time]
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
-	count, p, err := b.restartCountedWatching(ctx, cfg, clusterID, logName, func(p *controllerProcess) {
+	count, p, err := b.restartCountedWatching(ctx, cfg, s.clusterID, logName, func(p *controllerProcess) {
 		go func() {
 			if waitReconciled(watchCtx, p, n) {
 				now := time.Now()

@@ -66,6 +66,11 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 	if _, err := os.Stat(o.controllerBinary); err != nil {
 		return nil, fmt.Errorf("controller binary: %w", err)
 	}
+	if o.baseline != "" {
+		if _, err := os.Stat(o.baseline); err != nil {
+			return nil, fmt.Errorf("baseline controller binary: %w", err)
+		}
+	}
 	if err := os.MkdirAll(o.logDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", o.logDir, err)
 	}
@@ -178,33 +183,6 @@ func (b *bench) driveNetworks(ctx context.Context, p *controllerProcess, from ma
 	})
 }
 
-// rawRound measures the raw loop creating -n network+tag+subnet, then deleting them.
-func (b *bench) rawRound(ctx context.Context, r int) (stageResult, error) {
-	var res stageResult
-	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-r%d", b.runID, r)}
-	logf("round %d: raw loop creates %d network+tag+subnet", r, b.o.n)
-	m0, err := b.settled(ctx, nil)
-	if err != nil {
-		return res, err
-	}
-	var ids []string
-	var m1 mark
-	res.create, m1, err = b.measure(ctx, nil, m0, func() (time.Time, error) {
-		var err error
-		ids, err = loop.create(ctx, b.o.n)
-		return time.Now(), err
-	})
-	if err != nil {
-		return res, err
-	}
-	logf("round %d: raw loop deletes %d networks", r, b.o.n)
-	res.delete, _, err = b.measure(ctx, nil, m1, func() (time.Time, error) {
-		err := loop.delete(ctx, ids)
-		return time.Now(), err
-	})
-	return res, err
-}
-
 // startSettled starts a controller, with extraArgs after the bench's, waits for /readyz
 // and for its startup calls to end.
 func (b *bench) startSettled(ctx context.Context, clusterID, logName string, extraArgs ...string) (*controllerProcess, error) {
@@ -248,39 +226,4 @@ func metricNow(p *controllerProcess) opCounts {
 		return nil
 	}
 	return m
-}
-
-// controllerRound measures a controller of its own realizing -n Networks, then removing them.
-func (b *bench) controllerRound(ctx context.Context, r int) (stageResult, error) {
-	var res stageResult
-	p, err := b.startSettled(ctx, fmt.Sprintf("bench-%s-r%d", b.runID, r), fmt.Sprintf("round-%d", r))
-	if err != nil {
-		return res, err
-	}
-	names := networkNames(fmt.Sprintf("r%d-%s", r, b.runID), b.o.n)
-	m0, err := b.markNow(p)
-	if err != nil {
-		return res, err
-	}
-
-	logf("round %d: controller (pid %d) creates %d Networks", r, p.pid(), b.o.n)
-	var m1 mark
-	if res.create, m1, err = b.driveNetworks(ctx, p, m0, names, createNetworks, b.tracker.waitReady); err != nil {
-		return res, err
-	}
-	logf("round %d: controller deletes %d Networks", r, b.o.n)
-	if res.delete, _, err = b.driveNetworks(ctx, p, m1, names, deleteNetworks, b.tracker.waitGone); err != nil {
-		return res, err
-	}
-	if err := b.stopRunning(); err != nil {
-		return res, err
-	}
-	left, err := b.benchNetworks(ctx)
-	if err != nil {
-		return res, err
-	}
-	if len(left) > 0 {
-		logf("WARNING: round %d: %d Neutron networks are left after the controller deleted every Network", r, len(left))
-	}
-	return res, nil
 }

@@ -28,7 +28,7 @@ type tenantsResult struct {
 // tenantsStage creates -tenants-n Networks across -tenants projects (the controller's
 // own and -tenants - 1 tenants'), restarts the controller over them, and counts Neutron
 // calls and Keystone tokens.
-func (b *bench) tenantsStage(ctx context.Context) (*tenantsResult, error) {
+func runTenants(ctx context.Context, b *bench) (*tenantsResult, error) {
 	res := &tenantsResult{n: b.o.tenantsN, projects: b.o.tenants}
 	logf("tenants: making %d projects with a member user each in Keystone", res.projects-1)
 	tenants, err := ensureTenants(ctx, b.o.cloudsYAML, b.o.adminCloud, res.projects-1, b.o.workers)
@@ -39,11 +39,11 @@ func (b *bench) tenantsStage(ctx context.Context) (*tenantsResult, error) {
 	secrets := make([]string, res.projects)
 	for i, cloudsYAML := range tenants {
 		secrets[i+1] = fmt.Sprintf("bench-tenant-%d", i)
-		if err := b.putSecret(ctx, secrets[i+1], cloudsYAML); err != nil {
+		if err := putSecret(ctx, b, secrets[i+1], cloudsYAML); err != nil {
 			return nil, err
 		}
 	}
-	defer b.deleteSecrets(secrets[1:])
+	defer deleteSecrets(b, secrets[1:])
 
 	// The same bench, measured on the Neutron behind Keystone with a controller that logs
 	// in as its own cloud there.
@@ -96,7 +96,7 @@ func (b *bench) tenantsStage(ctx context.Context) (*tenantsResult, error) {
 }
 
 // putSecret creates or replaces the credentials Secret name of the bench namespace.
-func (b *bench) putSecret(ctx context.Context, name, cloudsYAML string) error {
+func putSecret(ctx context.Context, b *bench, name, cloudsYAML string) error {
 	secret := &corev1.Secret{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: b.o.namespace,
 			Labels: map[string]string{samplecrdv1.CredentialsLabel: "true"}},
@@ -115,7 +115,7 @@ func (b *bench) putSecret(ctx context.Context, name, cloudsYAML string) error {
 
 // deleteSecrets deletes the named Secrets of the bench namespace, reporting failures. No
 // controller runs by then, so the finalizer it put on them is removed first.
-func (b *bench) deleteSecrets(names []string) {
+func deleteSecrets(b *bench, names []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, name := range names {
