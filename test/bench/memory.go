@@ -92,8 +92,11 @@ func (p *controllerProcess) metricSum(name string) (float64, error) {
 	return parseMetricSum(resp.Body, name)
 }
 
-// parseMetricSum sums the series of the metric name in Prometheus text.
+// parseMetricSum sums the series of the metric name in Prometheus text; a name with a
+// label, e.g. reconcile_total{result="deferred"}, sums only the series with that label.
 func parseMetricSum(r io.Reader, name string) (float64, error) {
+	name, label, _ := strings.Cut(name, "{")
+	label = strings.TrimSuffix(label, "}")
 	sum := 0.0
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -104,7 +107,12 @@ func parseMetricSum(r io.Reader, name string) (float64, error) {
 			continue
 		}
 		if i := strings.LastIndex(rest, "}"); i >= 0 {
+			if !strings.Contains(rest[:i], label) {
+				continue
+			}
 			rest = rest[i+1:]
+		} else if label != "" {
+			continue
 		}
 		fields := strings.Fields(rest)
 		if len(fields) == 0 {

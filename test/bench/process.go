@@ -163,6 +163,29 @@ func (p *controllerProcess) stop(grace time.Duration) error {
 	}
 }
 
+// cpuTime returns the CPU time the process has used so far, user and system, from
+// /proc/PID/stat (in clock ticks of 10 ms, Linux's USER_HZ).
+func (p *controllerProcess) cpuTime() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid()))
+	if err != nil {
+		return 0, fmt.Errorf("reading the CPU time of controller pid %d: %w", p.pid(), err)
+	}
+	// The command name, in parentheses, may hold spaces; the fields after it do not.
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(fields) < 13 {
+		return 0, fmt.Errorf("unexpected /proc/%d/stat: %q", p.pid(), b)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // utime and stime, fields 14 and 15 of stat
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("parsing /proc/%d/stat: %w", p.pid(), err)
+		}
+		ticks += v
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond, nil
+}
+
 // peakRSS returns the process's peak resident set size (VmHWM) in bytes.
 func (p *controllerProcess) peakRSS() (int64, error) { return p.statusBytes("VmHWM") }
 

@@ -99,6 +99,10 @@ network_controller_reconcile_duration_seconds_count{result="success"} 997
 	if err != nil || got != 999 {
 		t.Errorf("parseMetricSum = %v, %v; want 999", got, err)
 	}
+	got, err = parseMetricSum(strings.NewReader(text), `network_controller_reconcile_total{result="error"}`)
+	if err != nil || got != 2 {
+		t.Errorf("parseMetricSum of the errors = %v, %v; want 2", got, err)
+	}
 }
 
 func TestParseHeapAlloc(t *testing.T) {

@@ -178,4 +178,31 @@ func printCalls(w io.Writer, o options, rounds []roundResult, withBaseline bool)
 		fmt.Fprintln(w, "\nThe controller's own count per Network, by operation:")
 		fmt.Fprintln(w, strings.Join(metricLines, "\n"))
 	}
+	fmt.Fprintln(w, "\nPer Network: reconciles the controller deferred over its project's Neutron budget, and its CPU time:")
+	for _, row := range rows[1:] {
+		fmt.Fprintf(w, "  %s: deferred create %s, delete %s; CPU create %s, delete %s\n", row.name,
+			metricText(deferredPer(row.create, o.n)), metricText(deferredPer(row.delete, o.n)),
+			cpuPer(row.create, o.n), cpuPer(row.delete, o.n))
+	}
+}
+
+// deferredPer is the phases' deferred reconciles per Network; NaN when unknown.
+func deferredPer(ps []phase, perRound int) float64 {
+	sum := 0.0
+	for _, p := range ps {
+		sum += p.deferred
+	}
+	return sum / float64(perRound*len(ps))
+}
+
+// cpuPer is the controller's CPU time per Network in the phases; "-" when unknown.
+func cpuPer(ps []phase, perRound int) string {
+	var sum time.Duration
+	for _, p := range ps {
+		if p.cpu < 0 {
+			return "-"
+		}
+		sum += p.cpu
+	}
+	return fmt.Sprintf("%.1f ms", float64(sum)/float64(time.Millisecond)/float64(perRound*len(ps)))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -34,11 +35,15 @@ type bench struct {
 }
 
 // phase is one timed step: how long it took and the Neutron calls it caused, as logged
-// by Neutron and, for the controller, as counted by the controller (nil when unknown).
+// by Neutron and, for the controller, as counted by the controller (nil when unknown);
+// and the controller's reconciles deferred over a project's Neutron budget (NaN when
+// unknown) and CPU time (-1 when unknown).
 type phase struct {
-	dur    time.Duration
-	calls  callCounts
-	metric opCounts
+	dur      time.Duration
+	calls    callCounts
+	metric   opCounts
+	deferred float64
+	cpu      time.Duration
 }
 
 type stageResult struct {
@@ -128,19 +133,44 @@ func (b *bench) cleanup(ctx context.Context, when string) {
 }
 
 // mark is a boundary between two counted phases: the end of Neutron's log so far and
-// the controller's own count of its Neutron calls (nil when no controller counts).
+// the controller's own count of its Neutron calls (nil when no controller counts), of
+// its deferred reconciles (NaN) and its CPU time (-1 when unknown).
 type mark struct {
-	offset int64
-	metric opCounts
+	offset   int64
+	metric   opCounts
+	deferred float64
+	cpu      time.Duration
 }
 
-// markNow marks the present, with the count of p (nil: the raw loop, no controller).
+// deferredMetric counts the reconciles deferred because a project's Neutron budget was spent.
+const deferredMetric = `network_controller_reconcile_total{result="deferred"}`
+
+// markNow marks the present, with the counts of p (nil: the raw loop, no controller).
 func (b *bench) markNow(p *controllerProcess) (mark, error) {
 	offset, err := b.log.offset()
 	if err != nil {
 		return mark{}, err
 	}
-	return mark{offset: offset, metric: metricNow(p)}, nil
+	m := mark{offset: offset, metric: metricNow(p), deferred: math.NaN(), cpu: -1}
+	if p != nil {
+		if v, err := p.metricSum(deferredMetric); err == nil {
+			m.deferred = v
+		}
+		if cpu, err := p.cpuTime(); err == nil {
+			m.cpu = cpu
+		}
+	}
+	return m, nil
+}
+
+// since is what the controller did from the mark from to m: its deferred reconciles and
+// CPU time.
+func (m mark) since(from mark) (deferred float64, cpu time.Duration) {
+	cpu = -1
+	if m.cpu >= 0 && from.cpu >= 0 {
+		cpu = m.cpu - from.cpu
+	}
+	return m.deferred - from.deferred, cpu
 }
 
 // settled waits until Neutron has been quiet for -settle and marks that moment.
@@ -164,7 +194,8 @@ func (b *bench) measure(ctx context.Context, p *controllerProcess, from mark, st
 		return phase{}, mark{}, err
 	}
 	calls, err := b.log.count(from.offset, to.offset)
-	return phase{dur: done.Sub(start), calls: calls, metric: to.metric.minus(from.metric)}, to, err
+	deferred, cpu := to.since(from)
+	return phase{dur: done.Sub(start), calls: calls, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
 }
 
 // driveNetworks measures one phase of the controller p from the mark from: it changes the
