@@ -76,7 +76,9 @@ type Controller struct {
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
 	// always reads the latest object from the lister, and a key queued many times while
 	// waiting is processed once.
-	workqueue  networkQueue
+	workqueue networkQueue
+	// tickets hold the Neutron budget's requests reserved for deferred Networks.
+	tickets    budgetTickets
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
 	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
@@ -249,10 +251,17 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 
 	// The work item itself runs without the shutdown signal: a Neutron call and the
 	// status write that records it belong together, and the drain waits for both. A
-	// project whose Neutron budget is spent defers the item instead of holding the worker.
-	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx))
+	// project whose Neutron budget is spent defers the item instead of holding the worker;
+	// its ticket keeps the request the budget reserved for it, for its next run.
+	ticket := c.tickets.take(key)
+	itemCtx := neutronclient.DeferOverBudgetHolding(context.WithoutCancel(ctx), ticket)
 	start := c.now()
 	err := c.syncHandler(itemCtx, key)
+	if _, deferred := neutron.AsThrottled(err); deferred && ticket.Held() {
+		c.tickets.keep(key, ticket)
+	} else {
+		ticket.Release()
+	}
 	if err == nil {
 		c.metrics.ObserveReconcile(metrics.ResultSuccess, c.now().Sub(start))
 		c.workqueue.Forget(key)
@@ -260,7 +269,8 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	}
 	if throttled, ok := neutron.AsThrottled(err); ok {
 		// Not a failure: no status, no Event, its backoff stays as it was. What was done
-		// so far is in the store, so the next run goes on from there.
+		// so far is in the store, so the next run goes on from there, when the request
+		// its ticket holds is due.
 		c.metrics.ObserveReconcile(metrics.ResultDeferred, c.now().Sub(start))
 		klog.FromContext(ctx).V(4).Info("Deferring Network: its project's Neutron budget is spent", "network", key, "delay", throttled.Delay)
 		c.workqueue.AddAfter(key, throttled.Delay)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // queueName labels the workqueue's metrics.
@@ -53,4 +55,42 @@ func newNetworkQueue(retryBase, retryMax time.Duration, fifo bool, m *metrics.Me
 func (q networkQueue) addFor(key cache.ObjectName, class fairqueue.Class) {
 	q.order.Mark(key, class)
 	q.Add(key)
+}
+
+// budgetTickets keep, for each Network deferred over its project's Neutron budget, the
+// request the budget reserved for it, until its next run takes it up.
+type budgetTickets struct {
+	mu    sync.Mutex
+	byKey map[cache.ObjectName]*neutronclient.Ticket
+	// peak is the map's largest size since it was made: emptied after growing past
+	// releaseTicketsAbove, it is made anew, as a Go map keeps the memory of its largest size.
+	peak int
+}
+
+const releaseTicketsAbove = 1024
+
+// take returns key's ticket, or a new one, and forgets it: the run holds it now.
+func (t *budgetTickets) take(key cache.ObjectName) *neutronclient.Ticket {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ticket := t.byKey[key]
+	if ticket == nil {
+		return &neutronclient.Ticket{}
+	}
+	delete(t.byKey, key)
+	if len(t.byKey) == 0 && t.peak > releaseTicketsAbove {
+		t.byKey, t.peak = nil, 0
+	}
+	return ticket
+}
+
+// keep holds key's ticket for its next run.
+func (t *budgetTickets) keep(key cache.ObjectName, ticket *neutronclient.Ticket) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byKey == nil {
+		t.byKey = map[cache.ObjectName]*neutronclient.Ticket{}
+	}
+	t.byKey[key] = ticket
+	t.peak = max(t.peak, len(t.byKey))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
 // queueWaits returns how many items of each class the metrics saw handed out.
@@ -142,4 +143,30 @@ func TestCachedNetworksFollowTheInformer(t *testing.T) {
 		}
 	}
 	t.Error("no network_controller_cached_networks series")
+}
+
+// A deferred Network's ticket waits for its next run; any other run's is released.
+func TestBudgetTicketsWaitForTheNextRun(t *testing.T) {
+	var tickets budgetTickets
+	key := cache.ObjectName{Namespace: "ns", Name: "a"}
+	first := tickets.take(key)
+	if first == nil || first.Held() {
+		t.Fatalf("a Network without a ticket got %v, want a new empty one", first)
+	}
+	tickets.keep(key, first)
+	if got := tickets.take(key); got != first {
+		t.Error("the next run did not get the ticket kept for it")
+	}
+	if got := tickets.take(key); got == first {
+		t.Error("a ticket was handed out twice")
+	}
+	for i := range releaseTicketsAbove + 1 {
+		tickets.keep(cache.ObjectName{Namespace: "ns", Name: strings.Repeat("x", i+1)}, &neutronclient.Ticket{})
+	}
+	for i := range releaseTicketsAbove + 1 {
+		tickets.take(cache.ObjectName{Namespace: "ns", Name: strings.Repeat("x", i+1)})
+	}
+	if tickets.byKey != nil || tickets.peak != 0 {
+		t.Errorf("emptied after %d tickets: map %v, peak %d; want made anew", releaseTicketsAbove+1, tickets.byKey != nil, tickets.peak)
+	}
 }

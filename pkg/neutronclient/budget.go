@@ -17,7 +17,7 @@ type RateLimits struct {
 	// Project is the budget of the client's project (ProjectBudgets). A call whose
 	// context comes from DeferOverBudget does not wait for it: it fails at once with a
 	// *ThrottledError, so that the worker can take another project's work meanwhile.
-	// Other calls (the resync, startup) wait.
+	// Other calls (the resync, startup) wait, behind the requests tickets hold.
 	Project *rate.Limiter
 	// OnWait is told how long a call waited for Total (project false), or for Project,
 	// or how long Project deferred it (project true). May be nil.
@@ -53,27 +53,125 @@ func (b *ProjectBudgets) Of(projectID string) *rate.Limiter {
 
 type deferKey struct{}
 
+// deferring is what DeferOverBudget marks a context with.
+type deferring struct{ ticket *Ticket }
+
 // DeferOverBudget returns ctx marked so that its calls fail with a *ThrottledError rather
-// than wait when their project's budget is spent.
+// than wait when their project's budget is spent. The budget's request is given back.
 func DeferOverBudget(ctx context.Context) context.Context {
-	return context.WithValue(ctx, deferKey{}, true)
+	return DeferOverBudgetHolding(ctx, nil)
 }
 
-func defersOverBudget(ctx context.Context) bool {
-	deferring, _ := ctx.Value(deferKey{}).(bool)
-	return deferring
+// DeferOverBudgetHolding is DeferOverBudget keeping the deferred request's place in the
+// budget in ticket, for the next run of the same work: the call that run makes first in
+// that project takes the request reserved for it, at the time the ThrottledError said,
+// instead of asking the budget again. So each request over the budget is deferred once,
+// in turn with the others, rather than asked for again, with every other deferred one,
+// each time a token comes, until it happens to get one: workers would spend their time
+// taking the same deferred work up again and again, for no call more. The caller passes
+// the same ticket to the next run, and releases it once a run ends without deferral.
+func DeferOverBudgetHolding(ctx context.Context, ticket *Ticket) context.Context {
+	return context.WithValue(ctx, deferKey{}, deferring{ticket: ticket})
+}
+
+func deferringOf(ctx context.Context) (deferring, bool) {
+	d, ok := ctx.Value(deferKey{}).(deferring)
+	return d, ok
+}
+
+// Ticket holds a request a project's budget reserved for a deferred call, from one run
+// of the work to the next. The zero value holds nothing. Its methods are safe for
+// concurrent use.
+type Ticket struct {
+	mu          sync.Mutex
+	budget      *rate.Limiter
+	reservation *rate.Reservation
+}
+
+// Held reports whether the ticket holds a reserved request.
+func (t *Ticket) Held() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.reservation != nil
+}
+
+// Release gives a reserved request that was not used back to its budget, as far as it is
+// still to come.
+func (t *Ticket) Release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reservation != nil {
+		t.reservation.Cancel()
+	}
+	t.budget, t.reservation = nil, nil
+}
+
+// redeem takes the request the ticket holds in budget: ok with the time still to wait for
+// it (zero: it is due and now used), or not ok when the ticket holds none there (a
+// request held in another project's budget is released).
+func (t *Ticket) redeem(budget *rate.Limiter, now time.Time) (wait time.Duration, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reservation == nil {
+		return 0, false
+	}
+	if t.budget != budget {
+		t.reservation.CancelAt(now)
+		t.budget, t.reservation = nil, nil
+		return 0, false
+	}
+	if wait = t.reservation.DelayFrom(now); wait == 0 {
+		t.budget, t.reservation = nil, nil
+	}
+	return wait, true
+}
+
+// hold keeps r, reserved in budget, for the next run.
+func (t *Ticket) hold(budget *rate.Limiter, r *rate.Reservation) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reservation != nil {
+		t.reservation.Cancel()
+	}
+	t.budget, t.reservation = budget, r
+}
+
+// deferOverBudget takes a request from the project's budget for a call that must not
+// wait for it: nil when the call may go, or the *ThrottledError saying when to come back.
+func (l RateLimits) deferOverBudget(d deferring, op string) error {
+	now := time.Now()
+	if d.ticket != nil {
+		if wait, ok := d.ticket.redeem(l.Project, now); ok {
+			if wait == 0 {
+				return nil
+			}
+			// Back before its turn (the work was queued again meanwhile): the ticket
+			// keeps it.
+			l.OnWait(true, wait)
+			return &neutron.ThrottledError{Op: op, Delay: wait}
+		}
+	}
+	r := l.Project.ReserveN(now, 1)
+	wait := r.DelayFrom(now)
+	if wait == 0 {
+		return nil
+	}
+	if d.ticket != nil {
+		d.ticket.hold(l.Project, r)
+	} else {
+		r.CancelAt(now)
+	}
+	l.OnWait(true, wait)
+	return &neutron.ThrottledError{Op: op, Delay: wait}
 }
 
 // waitForLimits takes a request from the project's budget, then waits for the total.
 func (c *Client) waitForLimits(ctx context.Context, op string) error {
 	l := c.limits
 	if l.Project != nil {
-		if defersOverBudget(ctx) {
-			r := l.Project.Reserve()
-			if d := r.Delay(); d > 0 {
-				r.Cancel()
-				l.OnWait(true, d)
-				return &neutron.ThrottledError{Op: op, Delay: d}
+		if d, ok := deferringOf(ctx); ok {
+			if err := l.deferOverBudget(d, op); err != nil {
+				return err
 			}
 		} else {
 			start := time.Now()
