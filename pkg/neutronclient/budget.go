@@ -22,6 +22,8 @@ type RateLimits struct {
 	// OnWait is told how long a call waited for Total (project false), or for Project,
 	// or how long Project deferred it (project true). May be nil.
 	OnWait func(project bool, d time.Duration)
+	// Now is the clock deferrals are measured by; nil is time.Now.
+	Now func() time.Time
 }
 
 // ProjectBudgets hands out one token bucket per OpenStack project, shared by every client
@@ -86,6 +88,7 @@ type Ticket struct {
 	mu          sync.Mutex
 	budget      *rate.Limiter
 	reservation *rate.Reservation
+	clock       func() time.Time // the budget's clock, to give the request back by
 }
 
 // Held reports whether the ticket holds a reserved request.
@@ -101,9 +104,9 @@ func (t *Ticket) Release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.reservation != nil {
-		t.reservation.Cancel()
+		t.reservation.CancelAt(t.clock())
 	}
-	t.budget, t.reservation = nil, nil
+	t.budget, t.reservation, t.clock = nil, nil, nil
 }
 
 // redeem takes the request the ticket holds in budget: ok with the time still to wait for
@@ -116,30 +119,30 @@ func (t *Ticket) redeem(budget *rate.Limiter, now time.Time) (wait time.Duration
 		return 0, false
 	}
 	if t.budget != budget {
-		t.reservation.CancelAt(now)
-		t.budget, t.reservation = nil, nil
+		t.reservation.CancelAt(t.clock())
+		t.budget, t.reservation, t.clock = nil, nil, nil
 		return 0, false
 	}
 	if wait = t.reservation.DelayFrom(now); wait == 0 {
-		t.budget, t.reservation = nil, nil
+		t.budget, t.reservation, t.clock = nil, nil, nil
 	}
 	return wait, true
 }
 
 // hold keeps r, reserved in budget, for the next run.
-func (t *Ticket) hold(budget *rate.Limiter, r *rate.Reservation) {
+func (t *Ticket) hold(budget *rate.Limiter, r *rate.Reservation, clock func() time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.reservation != nil {
-		t.reservation.Cancel()
+		t.reservation.CancelAt(t.clock())
 	}
-	t.budget, t.reservation = budget, r
+	t.budget, t.reservation, t.clock = budget, r, clock
 }
 
 // deferOverBudget takes a request from the project's budget for a call that must not
 // wait for it: nil when the call may go, or the *ThrottledError saying when to come back.
 func (l RateLimits) deferOverBudget(d deferring, op string) error {
-	now := time.Now()
+	now := l.Now()
 	if d.ticket != nil {
 		if wait, ok := d.ticket.redeem(l.Project, now); ok {
 			if wait == 0 {
@@ -157,7 +160,7 @@ func (l RateLimits) deferOverBudget(d deferring, op string) error {
 		return nil
 	}
 	if d.ticket != nil {
-		d.ticket.hold(l.Project, r)
+		d.ticket.hold(l.Project, r, l.Now)
 	} else {
 		r.CancelAt(now)
 	}

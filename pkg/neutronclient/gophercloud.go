@@ -51,6 +51,9 @@ func (c *Client) LimitRate(limits RateLimits) {
 	if limits.OnWait == nil {
 		limits.OnWait = func(bool, time.Duration) {}
 	}
+	if limits.Now == nil {
+		limits.Now = time.Now
+	}
 	c.limits = limits
 }
 
