@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -157,17 +156,6 @@ func watchesOnlySome(args []string) bool {
 	return slices.ContainsFunc(args, func(a string) bool {
 		return strings.HasPrefix(a, "-namespace=") || strings.HasPrefix(a, "--namespace=")
 	})
-}
-
-// freeAddress returns an address on 127.0.0.1 whose port was free a moment ago.
-func freeAddress(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatalf("finding a free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func withoutEnv(env []string, names ...string) []string {
