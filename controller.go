@@ -254,10 +254,11 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	// project whose Neutron budget is spent defers the item instead of holding the worker;
 	// its ticket keeps the request the budget reserved for it, for its next run.
 	ticket := c.tickets.take(key)
-	itemCtx := neutronclient.DeferOverBudgetHolding(context.WithoutCancel(ctx), ticket)
+	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx), ticket)
 	start := c.now()
 	err := c.syncHandler(itemCtx, key)
-	if _, deferred := neutron.AsThrottled(err); deferred && ticket.Held() {
+	throttled, deferred := neutron.AsThrottled(err)
+	if deferred && ticket.Held() {
 		c.tickets.keep(key, ticket)
 	} else {
 		ticket.Release()
@@ -267,7 +268,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		c.workqueue.Forget(key)
 		return true
 	}
-	if throttled, ok := neutron.AsThrottled(err); ok {
+	if deferred {
 		// Not a failure: no status, no Event, its backoff stays as it was. What was done
 		// so far is in the store, so the next run goes on from there, when the request
 		// its ticket holds is due.

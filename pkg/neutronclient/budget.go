@@ -59,20 +59,16 @@ type deferKey struct{}
 type deferring struct{ ticket *Ticket }
 
 // DeferOverBudget returns ctx marked so that its calls fail with a *ThrottledError rather
-// than wait when their project's budget is spent. The budget's request is given back.
-func DeferOverBudget(ctx context.Context) context.Context {
-	return DeferOverBudgetHolding(ctx, nil)
-}
-
-// DeferOverBudgetHolding is DeferOverBudget keeping the deferred request's place in the
-// budget in ticket, for the next run of the same work: the call that run makes first in
-// that project takes the request reserved for it, at the time the ThrottledError said,
-// instead of asking the budget again. So each request over the budget is deferred once,
-// in turn with the others, rather than asked for again, with every other deferred one,
-// each time a token comes, until it happens to get one: workers would spend their time
-// taking the same deferred work up again and again, for no call more. The caller passes
-// the same ticket to the next run, and releases it once a run ends without deferral.
-func DeferOverBudgetHolding(ctx context.Context, ticket *Ticket) context.Context {
+// than wait when their project's budget is spent. A non-nil ticket keeps the deferred
+// request's place in the budget for the next run of the same work: the call that run makes
+// first in that project takes the request reserved for it, at the time the ThrottledError
+// said, instead of asking the budget again. So each request over the budget is deferred
+// once, in turn with the others, rather than asked for again, with every other deferred
+// one, each time a token comes, until it happens to get one: workers would spend their
+// time taking the same deferred work up again and again, for no call more. The caller
+// passes the same ticket to the next run, and releases it once a run ends without
+// deferral. With a nil ticket the request is given back.
+func DeferOverBudget(ctx context.Context, ticket *Ticket) context.Context {
 	return context.WithValue(ctx, deferKey{}, deferring{ticket: ticket})
 }
 

@@ -44,7 +44,7 @@ func TestSpentProjectBudgetDefersWithoutSending(t *testing.T) {
 			}
 		},
 	})
-	ctx := DeferOverBudget(context.Background())
+	ctx := DeferOverBudget(context.Background(), nil)
 	if _, err := c.ListNetworks(ctx, neutron.Filter{}); err != nil {
 		t.Fatalf("first call, within the burst: %v", err)
 	}
@@ -135,13 +135,13 @@ func (c *fakeClock) Step(d time.Duration) {
 func TestDeferredRequestKeepsItsPlace(t *testing.T) {
 	clock := newFakeClock()
 	c, hits := budgetedClient(t, RateLimits{Project: rate.NewLimiter(rate.Limit(10), 1), Now: clock.Now})
-	if _, err := c.ListNetworks(DeferOverBudget(context.Background()), neutron.Filter{}); err != nil {
+	if _, err := c.ListNetworks(DeferOverBudget(context.Background(), nil), neutron.Filter{}); err != nil {
 		t.Fatalf("first call, within the burst: %v", err)
 	}
 	tickets := make([]*Ticket, 3)
 	for i := range tickets {
 		tickets[i] = &Ticket{}
-		_, err := c.ListNetworks(DeferOverBudgetHolding(context.Background(), tickets[i]), neutron.Filter{})
+		_, err := c.ListNetworks(DeferOverBudget(context.Background(), tickets[i]), neutron.Filter{})
 		if d, want := deferredBy(t, fmt.Sprintf("deferred call %d", i), err), time.Duration(i+1)*100*time.Millisecond; d != want {
 			t.Errorf("deferred call %d: delay %s, want %s: in turn behind the ones deferred before", i, d, want)
 		}
@@ -150,19 +150,19 @@ func TestDeferredRequestKeepsItsPlace(t *testing.T) {
 		}
 	}
 	clock.Step(100 * time.Millisecond)
-	if _, err := c.ListNetworks(DeferOverBudgetHolding(context.Background(), tickets[0]), neutron.Filter{}); err != nil {
+	if _, err := c.ListNetworks(DeferOverBudget(context.Background(), tickets[0]), neutron.Filter{}); err != nil {
 		t.Fatalf("the first deferred call's next run, at its time: %v", err)
 	}
 	if tickets[0].Held() {
 		t.Error("ticket 0 still holds its request after the call took it")
 	}
 	// The second comes back early (queued again meanwhile): it keeps its place.
-	_, err := c.ListNetworks(DeferOverBudgetHolding(context.Background(), tickets[1]), neutron.Filter{})
+	_, err := c.ListNetworks(DeferOverBudget(context.Background(), tickets[1]), neutron.Filter{})
 	if d := deferredBy(t, "early run", err); d != 100*time.Millisecond || !tickets[1].Held() {
 		t.Errorf("early run: delay %s (want 100ms), ticket held %v (want true)", d, tickets[1].Held())
 	}
 	// A new call comes after every held request.
-	_, err = c.ListNetworks(DeferOverBudgetHolding(context.Background(), &Ticket{}), neutron.Filter{})
+	_, err = c.ListNetworks(DeferOverBudget(context.Background(), &Ticket{}), neutron.Filter{})
 	if d := deferredBy(t, "new call", err); d != 300*time.Millisecond {
 		t.Errorf("new call: delay %s, want 300ms: behind the two requests still held", d)
 	}
@@ -177,17 +177,17 @@ func TestReleasedTicketGivesItsRequestBack(t *testing.T) {
 	clock := newFakeClock()
 	budget := rate.NewLimiter(rate.Limit(10), 1)
 	c, _ := budgetedClient(t, RateLimits{Project: budget, Now: clock.Now})
-	if _, err := c.ListNetworks(DeferOverBudget(context.Background()), neutron.Filter{}); err != nil {
+	if _, err := c.ListNetworks(DeferOverBudget(context.Background(), nil), neutron.Filter{}); err != nil {
 		t.Fatal(err)
 	}
 	ticket := &Ticket{}
-	_, err := c.ListNetworks(DeferOverBudgetHolding(context.Background(), ticket), neutron.Filter{})
+	_, err := c.ListNetworks(DeferOverBudget(context.Background(), ticket), neutron.Filter{})
 	deferredBy(t, "deferred call", err)
 	ticket.Release()
 	if ticket.Held() {
 		t.Error("a released ticket holds a request")
 	}
-	_, err = c.ListNetworks(DeferOverBudgetHolding(context.Background(), &Ticket{}), neutron.Filter{})
+	_, err = c.ListNetworks(DeferOverBudget(context.Background(), &Ticket{}), neutron.Filter{})
 	if d := deferredBy(t, "call after the release", err); d != 100*time.Millisecond {
 		t.Errorf("delay %s, want 100ms: the released request is free again", d)
 	}
@@ -226,7 +226,7 @@ func TestDeferredItemsAreNotTakenUpAgainAndAgain(t *testing.T) {
 				case <-finished:
 					return
 				case i := <-queue:
-					_, err := c.ListNetworks(DeferOverBudgetHolding(context.Background(), tickets[i]), neutron.Filter{})
+					_, err := c.ListNetworks(DeferOverBudget(context.Background(), tickets[i]), neutron.Filter{})
 					if throttled, ok := neutron.AsThrottled(err); ok {
 						deferred.Add(1)
 						time.AfterFunc(throttled.Delay, func() { queue <- i })
