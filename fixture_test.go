@@ -189,7 +189,7 @@ func newNetworkIn(namespace, name, cidr string) *samplecrdv1.Network {
 			Name: name, Namespace: namespace, UID: uidFor(namespace, name),
 			Generation: 1, ResourceVersion: "1",
 		},
-		Spec: samplecrdv1.NetworkSpec{CIDR: cidr},
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}},
 	}
 }
 

@@ -22,7 +22,7 @@ func TestDropUnreadFromCacheKeepsWhatTheControllerReads(t *testing.T) {
 			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply,
 				FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:cidr":{}}}`)}}},
 		},
-		Spec: samplecrdv1.NetworkSpec{CIDR: "10.0.0.0/24", EnableDHCP: &dhcp},
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.0.0.0/24", EnableDHCP: &dhcp}},
 		Status: samplecrdv1.NetworkStatus{NetworkID: "n-1", ObservedGeneration: 3,
 			Conditions: []metav1.Condition{{Type: samplecrdv1.ConditionReady, Status: metav1.ConditionTrue, Reason: "Created"}}},
 	}

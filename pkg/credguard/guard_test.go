@@ -294,7 +294,7 @@ func TestCredentialsGuardSyncReadsASecretNoLongerWatched(t *testing.T) {
 func newNetwork(name, cidr, _ string) *samplecrdv1.Network {
 	return &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: types.UID("uid-" + name), Generation: 1, ResourceVersion: "1"},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr},
+		Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}},
 	}
 }
 

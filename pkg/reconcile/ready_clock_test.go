@@ -18,7 +18,7 @@ func newNetwork(name, cidr string) *samplecrdv1.Network {
 	h := fmt.Sprintf("%x", sha256.Sum256([]byte(name)))
 	return &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, UID: types.UID(h[:36]), Generation: 1},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr},
+		Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}},
 	}
 }
 

@@ -191,8 +191,8 @@ func createNetworkAt(ctx context.Context, client versioned.Interface, namespace,
 // credentials in Secret secret ("": the controller's own cloud).
 func createNetworkUsing(ctx context.Context, client versioned.Interface, namespace, name string, i int, secret string) error {
 	b := benchSubnetOf(i)
-	spec := samplecrdv1.NetworkSpec{CIDR: b.CIDR, DNSNameservers: b.DNS,
-		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+	spec := samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,
+		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}}
 	if !b.plain() {
 		dhcp := true
 		spec.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}

@@ -162,7 +162,7 @@ func (w *chaosWorld) create(name, kind string) bool {
 	defer cancel()
 	_, err := w.nets.SamplecrdV1().Networks(w.ns).Create(ctx, &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr, Gateway: gateway},
+		Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr, Gateway: gateway}},
 	}, metav1.CreateOptions{})
 	withGW := "no-gw"
 	if gateway != "" {

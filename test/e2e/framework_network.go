@@ -21,7 +21,7 @@ import (
 // CreateNetwork creates a Network through the API.
 func CreateNetwork(t testing.TB, ns, name, cidr, gateway string) *samplecrdv1.Network {
 	t.Helper()
-	return CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{CIDR: cidr, Gateway: gateway})
+	return CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr, Gateway: gateway}})
 }
 
 // CreateNetworkWithSpec creates a Network with that spec through the API.

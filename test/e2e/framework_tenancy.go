@@ -120,7 +120,7 @@ func CreateTenantNetwork(t testing.TB, ns, name, cidr, secret, cloud string) *sa
 	_, nets := Clients(t)
 	n, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: samplecrdv1.NetworkSpec{CIDR: cidr,
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr},
 			CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: cloud}},
 	}, metav1.CreateOptions{})
 	if err != nil {

@@ -133,7 +133,7 @@ func TestArgoCDHealthAgreesWithKstatus(t *testing.T) {
 	network := func(generation, observed int64, conditions ...metav1.Condition) *samplecrdv1.Network {
 		return &samplecrdv1.Network{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "n", Generation: generation},
-			Spec:       samplecrdv1.NetworkSpec{CIDR: "10.0.0.0/24"},
+			Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.0.0.0/24"}},
 			Status:     samplecrdv1.NetworkStatus{ObservedGeneration: observed, Conditions: conditions},
 		}
 	}

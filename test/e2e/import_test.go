@@ -57,7 +57,7 @@ func revisions(t *testing.T, nets []NeutronNetwork, subnets []NeutronSubnet) map
 
 func createImport(t *testing.T, ns, name string, ref samplecrdv1.NetworkImport, cidr string) {
 	t.Helper()
-	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{Import: &ref, CIDR: cidr})
+	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{Import: &ref, SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}})
 }
 
 // Networks made outside the controller (the project's own, and one the admin shares with

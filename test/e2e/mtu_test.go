@@ -19,7 +19,7 @@ import (
 func mtuNetwork(ns, name, cidr string, mtu int32) *samplecrdv1.Network {
 	return &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec:       samplecrdv1.NetworkSpec{CIDR: cidr, MTU: &mtu},
+		Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}, MTU: &mtu},
 	}
 }
 

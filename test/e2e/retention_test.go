@@ -111,7 +111,7 @@ func TestForceRemovedRetainedNetworkIsReleasedByOrphanCollection(t *testing.T) {
 // at its end.
 func createWithPolicy(t *testing.T, ns, name, cidr string, policy samplecrdv1.DeletionPolicy) *samplecrdv1.Network {
 	t.Helper()
-	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{CIDR: cidr, DeletionPolicy: policy})
+	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}, DeletionPolicy: policy})
 	n := WaitReady(t, ns, name, 60*time.Second)
 	t.Cleanup(func() { deleteNeutronNetworkTree(t, n.Status.NetworkID) })
 	return n

@@ -25,13 +25,13 @@ func TestSubnetOptions(t *testing.T) {
 	off := false
 	created, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: "options", Namespace: ns},
-		Spec: samplecrdv1.NetworkSpec{CIDR: "10.74.0.0/24",
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.74.0.0/24",
 			// Not in ascending order: the order is the user's and must be kept.
 			DNSNameservers: []string{"10.74.0.3", "10.74.0.2"},
 			HostRoutes: []samplecrdv1.HostRoute{
 				{Destination: "10.75.0.0/16", NextHop: "10.74.0.254"}, {Destination: "192.168.0.0/24", NextHop: "10.74.0.253"}},
 			EnableDHCP: &off,
-		},
+		}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating Network %s/options: %v", ns, err)

@@ -26,8 +26,8 @@ func TestSubnetPoolsAndGatewayMode(t *testing.T) {
 
 	created, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: "pools", Namespace: ns},
-		Spec: samplecrdv1.NetworkSpec{CIDR: "10.76.0.0/24", GatewayMode: samplecrdv1.GatewayModeNone,
-			AllocationPools: []samplecrdv1.AllocationPool{{Start: "10.76.0.100", End: "10.76.0.199"}, {Start: "10.76.0.10", End: "10.76.0.19"}}},
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.76.0.0/24", GatewayMode: samplecrdv1.GatewayModeNone,
+			AllocationPools: []samplecrdv1.AllocationPool{{Start: "10.76.0.100", End: "10.76.0.199"}, {Start: "10.76.0.10", End: "10.76.0.19"}}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating Network %s/pools: %v", ns, err)
@@ -90,9 +90,9 @@ func TestIPv6SLAACNetwork(t *testing.T) {
 
 	created, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: "slaac", Namespace: ns},
-		Spec: samplecrdv1.NetworkSpec{CIDR: "2001:db8:76::/64",
+		Spec: samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "2001:db8:76::/64",
 			IPv6AddressMode: samplecrdv1.IPv6ModeSLAAC, IPv6RAMode: samplecrdv1.IPv6ModeSLAAC,
-			AllocationPools: []samplecrdv1.AllocationPool{{Start: "2001:db8:76::1:0", End: "2001:db8:76:0:ffff:ffff:ffff:ffff"}}},
+			AllocationPools: []samplecrdv1.AllocationPool{{Start: "2001:db8:76::1:0", End: "2001:db8:76:0:ffff:ffff:ffff:ffff"}}}},
 	}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating Network %s/slaac: %v", ns, err)
@@ -129,7 +129,7 @@ func TestInvalidIPv6PoolsEndAsInvalidSpec(t *testing.T) {
 	for _, tc := range cases {
 		if _, err := nets.SamplecrdV1().Networks(ns).Create(Ctx(t, 30*time.Second), &samplecrdv1.Network{
 			ObjectMeta: metav1.ObjectMeta{Name: tc.name, Namespace: ns},
-			Spec:       samplecrdv1.NetworkSpec{CIDR: "2001:db8:77::/64", Gateway: tc.gateway, AllocationPools: tc.pools},
+			Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "2001:db8:77::/64", Gateway: tc.gateway, AllocationPools: tc.pools}},
 		}, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("creating Network %s/%s (the CRD must admit it): %v", ns, tc.name, err)
 		}

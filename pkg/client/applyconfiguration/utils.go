@@ -46,6 +46,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.NetworkSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkStatus"):
 		return &samplecrdv1.NetworkStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkSubnet"):
+		return &samplecrdv1.NetworkSubnetApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SubnetFields"):
+		return &samplecrdv1.SubnetFieldsApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SubnetPoolRef"):
+		return &samplecrdv1.SubnetPoolRefApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SubnetStatus"):
+		return &samplecrdv1.SubnetStatusApplyConfiguration{}
 
 	}
 	return nil

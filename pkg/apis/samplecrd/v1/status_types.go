@@ -62,4 +62,12 @@ type NetworkStatus struct {
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// Subnets are the subnets of the list form (spec.subnets), by item name, as
+	// Neutron holds them. status.subnetID, gateway and enableDHCP describe only the
+	// one-subnet form.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=16
+	Subnets []SubnetStatus `json:"subnets,omitempty"`
 }

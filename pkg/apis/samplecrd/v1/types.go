@@ -56,57 +56,16 @@ type Network struct {
 }
 
 // The rules of NetworkSpec below, and those of its fields, refuse an invalid spec at
-// admission. Keep the rules of cidr, gatewayMode, gateway, allocationPools,
-// dnsNameservers, hostRoutes and the IPv6 modes in step with pkg/subnetplan, which the
-// controller runs on the same spec (Neutron itself judges an mtu within the bounds
-// here). They use the Kubernetes CEL IP/CIDR libraries (CEL environment 1.30), so the
-// CRD needs a Kubernetes 1.31 or newer apiserver. In the order of the markers:
+// admission; the rules of one subnet are on SubnetFields (subnet_fields.go). They use the
+// Kubernetes CEL IP/CIDR libraries (CEL environment 1.30), so the CRD needs a Kubernetes
+// 1.31 or newer apiserver. In the order of the markers:
 //
 // What import allows: the fields only a created network takes are refused with it,
 // each in a message of its own that names it.
 //
-// Rules on cidr together with gateway or mtu. Each is guarded so that it only runs when
-// both are valid (cidr parses, has no host bits and is not too small; gateway parses):
-// a bad cidr or gateway gets only the message of its own field rule, not a cascade of
-// these. They also stay quiet on an update that changes cidr: that update is refused
-// as "cidr is immutable", and judging the gateway against a cidr that cannot be stored
-// would only confuse; and they stay quiet without cidr (an import). optionalOldSelf
-// makes them run on create too (oldSelf is then empty).
-//
-// The broadcast rule of gateway is IPv4 only (IPv6 has no broadcast address). The
-// gateway, known to be inside cidr, is the broadcast address when all its host bits
-// are ones, i.e. when (gateway as an integer + 1) is a multiple of the subnet size
-// 2^(32 - prefix length), taken from the table in the rule (CEL has no shift or power).
-// A canonical IPv4 address has exactly four decimal octets. This also covers
-// 255.255.255.255 in 0.0.0.0/0. A /31 or /32 never gets there: the cidr size rule
-// refuses it. (Building the next address as text and asking containsIP would read
-// better, but string(int) has no size bound and the cost estimator then refuses the
-// CRD; for the same reason != on IP values is written !(a == b): only == has a
-// constant cost.)
-//
 // IPv6 needs an MTU of at least 1280 (RFC 8200). That rule is quiet on a cidr change
-// (as above), when cidr does not parse, and when mtu is outside 68-9216: those get only
-// their own field's message.
-//
-// DNS servers and routes must be of the subnet's family (Neutron refuses others).
-// Quiet on a cidr change and when cidr or the entry's own field does not parse, as
-// above. Their messages use map(x, predicate, value) rather than filter: the cost
-// estimator does not bound the size of a field of a filtered object, and refuses the
-// CRD.
-//
-// Allocation pools. Each rule is guarded as above and skips a pool whose own addresses
-// are invalid or, after the family rule, of the other family, so that every pool gets
-// only the first message that applies to it. The IPv4 rules compare addresses as
-// integers (see the broadcast rule of gateway); for IPv6, which CEL cannot order, they
-// catch only what equal text shows (a pool starting or ending at the gateway or at
-// another pool's end) and the controller checks the rest before any Neutron call.
-// Without gateway the gateway is the first usable address, network + 1, which only a
-// pool starting there can hold (starting lower, it holds the network address). For
-// IPv6, network + 1 is written by appending 1 to a network address that ends in "::";
-// others are left to the controller.
-//
-// Gateway mode and the IPv6 modes. The IPv6 mode rules follow Neutron's own
-// (neutron.db.db_base_plugin_v2, _validate_ipv6_attributes).
+// (see SubnetFields), when cidr does not parse, and when mtu is outside 68-9216: those
+// get only their own field's message.
 
 // +kubebuilder:validation:XValidation:rule=`has(self.cidr) || has(self.import)`,message=`cidr is required, unless import names an existing network`,fieldPath=`.cidr`,reason=FieldValueRequired
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.gateway)`,message=`gateway cannot be set together with import: an imported network is read-only (the subnet's gateway is the imported subnet's); remove gateway, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.gateway`,reason=FieldValueForbidden
@@ -121,98 +80,15 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.deletionPolicy)`,message=`deletionPolicy cannot be set together with import: an imported network is read-only (an imported network is never deleted or released); remove deletionPolicy, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.deletionPolicy`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`has(self.import) == has(oldSelf.import)`,message=`import cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.import`,reason=FieldValueInvalid
 // +kubebuilder:validation:XValidation:rule=`has(self.cidr) == has(oldSelf.cidr)`,message=`cidr cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.cidr`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() == cidr(self.cidr).ip().family()`,message=`gateway must be of the same IP family as cidr`,messageExpression=`'gateway ' + self.gateway + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() != cidr(self.cidr).ip().family() || cidr(self.cidr).containsIP(self.gateway)`,message=`gateway must be inside cidr`,messageExpression=`'gateway ' + self.gateway + ' must be inside cidr ' + self.cidr`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || !(ip(self.gateway) == cidr(self.cidr).masked().ip())`,message=`gateway must not be the network address of cidr; the first usable address is the network address + 1`,messageExpression=`'gateway ' + self.gateway + ' must not be the ' + (ip(self.gateway).family() == 4 ? 'network address' : 'network (subnet-router anycast) address') + ' of cidr ' + self.cidr + '; the first usable address is the network address + 1'`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.gateway) || !isCIDR(self.cidr) || !isIP(self.gateway) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || ip(self.gateway).family() != 4 || cidr(self.cidr).ip().family() != 4 || !cidr(self.cidr).containsIP(self.gateway) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3]) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] != 0`,message=`gateway must not be the broadcast address of cidr (the last address of an IPv4 subnet)`,messageExpression=`'gateway ' + self.gateway + ' must not be the broadcast address of cidr ' + self.cidr + ' (the last address of an IPv4 subnet)'`,fieldPath=`.gateway`,reason=FieldValueInvalid,optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.mtu) || self.mtu < 68 || self.mtu > 9216 || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || self.mtu >= 1280`,message=`mtu must be at least 1280, the minimum for IPv6`,messageExpression=`'mtu must be at least 1280, the minimum for IPv6 (cidr ' + self.cidr + ')'`,fieldPath=`.mtu`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.dnsNameservers) || !isCIDR(self.cidr) || self.dnsNameservers.all(a, !isIP(a) || ip(a).family() == cidr(self.cidr).ip().family())`,message=`dnsNameservers must be of the same IP family as cidr`,messageExpression=`'dnsNameservers entry ' + self.dnsNameservers.map(a, isIP(a) && ip(a).family() != cidr(self.cidr).ip().family(), a)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.dnsNameservers`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.hostRoutes) || !isCIDR(self.cidr) || self.hostRoutes.all(r, !isCIDR(r.destination) || cidr(r.destination).ip().family() == cidr(self.cidr).ip().family())`,message=`hostRoutes destinations must be of the same IP family as cidr`,messageExpression=`'hostRoutes destination ' + self.hostRoutes.map(r, isCIDR(r.destination) && cidr(r.destination).ip().family() != cidr(self.cidr).ip().family(), r.destination)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.hostRoutes`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.hostRoutes) || !isCIDR(self.cidr) || self.hostRoutes.all(r, !isIP(r.nextHop) || ip(r.nextHop).family() == cidr(self.cidr).ip().family())`,message=`hostRoutes next hops must be of the same IP family as cidr`,messageExpression=`'hostRoutes nextHop ' + self.hostRoutes.map(r, isIP(r.nextHop) && ip(r.nextHop).family() != cidr(self.cidr).ip().family(), r.nextHop + ' (to ' + r.destination + ')')[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.hostRoutes`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !isIP(p.start) || !isIP(p.end) || (ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()))`,message=`allocationPools must be of the same IP family as cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && !(ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()), p.start + '-' + p.end)[0] + ' must be of the same IP family as cidr ' + self.cidr`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family()) || (cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)))`,message=`allocationPools must be inside cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && !(cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)), p.start + '-' + p.end)[0] + ' must be inside cidr ' + self.cidr`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || !(ip(p.start) == cidr(self.cidr).ip()))`,message=`allocationPools must not contain the network address of cidr`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && ip(p.start) == cidr(self.cidr).ip(), p.start + '-' + p.end)[0] + ' must not contain the ' + (cidr(self.cidr).ip().family() == 4 ? 'network address' : 'network (subnet-router anycast) address') + ' of cidr ' + self.cidr + ': start after it'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || cidr(self.cidr).ip().family() != 4 || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || ((int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] != 0)`,message=`allocationPools must not contain the broadcast address of cidr (the last address of an IPv4 subnet)`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && ((int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])) + 1) % [4294967296, 2147483648, 1073741824, 536870912, 268435456, 134217728, 67108864, 33554432, 16777216, 8388608, 4194304, 2097152, 1048576, 524288, 262144, 131072, 65536, 32768, 16384, 8192, 4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1][cidr(self.cidr).prefixLength()] == 0, p.start + '-' + p.end)[0] + ' must not contain the broadcast address of cidr ' + self.cidr + ' (its last address): end before it'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || !has(self.gateway) || !isIP(self.gateway) || ip(self.gateway).family() != cidr(self.cidr).ip().family() || (has(self.gatewayMode) && self.gatewayMode == 'None') || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || (p.start != self.gateway && p.end != self.gateway && (cidr(self.cidr).ip().family() != 4 || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) < (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) > (int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])))))`,message=`allocationPools must not contain the gateway`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && !(p.start != self.gateway && p.end != self.gateway && (cidr(self.cidr).ip().family() != 4 || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) < (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) || (int(self.gateway.split('.')[0]) * 16777216 + int(self.gateway.split('.')[1]) * 65536 + int(self.gateway.split('.')[2]) * 256 + int(self.gateway.split('.')[3])) > (int(p.end.split('.')[0]) * 16777216 + int(p.end.split('.')[1]) * 65536 + int(p.end.split('.')[2]) * 256 + int(p.end.split('.')[3])))), p.start + '-' + p.end)[0] + ' must not contain the gateway ' + self.gateway`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || has(self.gateway) || (has(self.gatewayMode) && self.gatewayMode == 'None') || self.allocationPools.all(p, !(isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end)) || (cidr(self.cidr).ip().family() == 4 ? (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) != (int(self.cidr.split('/')[0].split('.')[0]) * 16777216 + int(self.cidr.split('/')[0].split('.')[1]) * 65536 + int(self.cidr.split('/')[0].split('.')[2]) * 256 + int(self.cidr.split('/')[0].split('.')[3])) + 1 : (!self.cidr.split('/')[0].endsWith('::') || p.start != self.cidr.split('/')[0] + '1')))`,message=`allocationPools must not contain the gateway, by default the first usable address`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(p, isIP(p.start) && isIP(p.end) && ip(p.start).family() == cidr(self.cidr).ip().family() && ip(p.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(p.start) && cidr(self.cidr).containsIP(p.end) && !(cidr(self.cidr).ip().family() == 4 ? (int(p.start.split('.')[0]) * 16777216 + int(p.start.split('.')[1]) * 65536 + int(p.start.split('.')[2]) * 256 + int(p.start.split('.')[3])) != (int(self.cidr.split('/')[0].split('.')[0]) * 16777216 + int(self.cidr.split('/')[0].split('.')[1]) * 65536 + int(self.cidr.split('/')[0].split('.')[2]) * 256 + int(self.cidr.split('/')[0].split('.')[3])) + 1 : (!self.cidr.split('/')[0].endsWith('::') || p.start != self.cidr.split('/')[0] + '1')), p.start + '-' + p.end)[0] + ' must not contain the gateway: without gateway (gatewayMode Automatic) it is the first usable address of ' + self.cidr + '; start the pool later, set gateway, or set gatewayMode None'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.allocationPools) || !isCIDR(self.cidr) || !(cidr(self.cidr) == cidr(self.cidr).masked()) || cidr(self.cidr).prefixLength() > (cidr(self.cidr).ip().family() == 4 ? 30 : 126) || self.allocationPools.all(a, !(isIP(a.start) && isIP(a.end) && ip(a.start).family() == cidr(self.cidr).ip().family() && ip(a.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(a.start) && cidr(self.cidr).containsIP(a.end)) || self.allocationPools.all(b, a == b || !(isIP(b.start) && isIP(b.end) && ip(b.start).family() == cidr(self.cidr).ip().family() && ip(b.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(b.start) && cidr(self.cidr).containsIP(b.end)) || (cidr(self.cidr).ip().family() == 4 ? ((int(a.end.split('.')[0]) * 16777216 + int(a.end.split('.')[1]) * 65536 + int(a.end.split('.')[2]) * 256 + int(a.end.split('.')[3])) < (int(b.start.split('.')[0]) * 16777216 + int(b.start.split('.')[1]) * 65536 + int(b.start.split('.')[2]) * 256 + int(b.start.split('.')[3])) || (int(b.end.split('.')[0]) * 16777216 + int(b.end.split('.')[1]) * 65536 + int(b.end.split('.')[2]) * 256 + int(b.end.split('.')[3])) < (int(a.start.split('.')[0]) * 16777216 + int(a.start.split('.')[1]) * 65536 + int(a.start.split('.')[2]) * 256 + int(a.start.split('.')[3]))) : (a.start != b.start && a.end != b.end && a.start != b.end && a.end != b.start))))`,message=`allocationPools must not overlap`,messageExpression=`'allocationPools pool ' + self.allocationPools.map(a, (isIP(a.start) && isIP(a.end) && ip(a.start).family() == cidr(self.cidr).ip().family() && ip(a.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(a.start) && cidr(self.cidr).containsIP(a.end)) && !self.allocationPools.all(b, a == b || !(isIP(b.start) && isIP(b.end) && ip(b.start).family() == cidr(self.cidr).ip().family() && ip(b.end).family() == cidr(self.cidr).ip().family() && cidr(self.cidr).containsIP(b.start) && cidr(self.cidr).containsIP(b.end)) || (cidr(self.cidr).ip().family() == 4 ? ((int(a.end.split('.')[0]) * 16777216 + int(a.end.split('.')[1]) * 65536 + int(a.end.split('.')[2]) * 256 + int(a.end.split('.')[3])) < (int(b.start.split('.')[0]) * 16777216 + int(b.start.split('.')[1]) * 65536 + int(b.start.split('.')[2]) * 256 + int(b.start.split('.')[3])) || (int(b.end.split('.')[0]) * 16777216 + int(b.end.split('.')[1]) * 65536 + int(b.end.split('.')[2]) * 256 + int(b.end.split('.')[3])) < (int(a.start.split('.')[0]) * 16777216 + int(a.start.split('.')[1]) * 65536 + int(a.start.split('.')[2]) * 256 + int(a.start.split('.')[3]))) : (a.start != b.start && a.end != b.end && a.start != b.end && a.end != b.start))), a.start + '-' + a.end)[0] + ' overlaps another pool: pools must not share an address'`,fieldPath=`.allocationPools`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.gatewayMode) || self.gatewayMode != 'None' || !has(self.gateway)`,message=`gateway must be omitted when gatewayMode is None (a subnet without gateway)`,messageExpression=`'gateway ' + self.gateway + ' must be omitted when gatewayMode is None (a subnet without gateway)'`,fieldPath=`.gateway`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6AddressMode) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() == 6`,message=`ipv6AddressMode applies to IPv6 subnets only`,messageExpression=`'ipv6AddressMode ' + self.ipv6AddressMode + ' applies to IPv6 subnets only, but cidr ' + self.cidr + ' is IPv4'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6AddressMode) || !(self.ipv6AddressMode in ['slaac', 'dhcpv6-stateless']) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || cidr(self.cidr).prefixLength() == 64`,message=`ipv6AddressMode slaac and dhcpv6-stateless need a /64 cidr`,messageExpression=`'ipv6AddressMode ' + self.ipv6AddressMode + ' needs a /64 cidr (hosts form their addresses by EUI-64), but cidr ' + self.cidr + ' is not a /64'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid,optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule=`has(self.ipv6AddressMode) == has(oldSelf.ipv6AddressMode)`,message=`ipv6AddressMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6RAMode) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() == 6`,message=`ipv6RAMode applies to IPv6 subnets only`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' applies to IPv6 subnets only, but cidr ' + self.cidr + ' is IPv4'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.ipv6RAMode) || !(self.ipv6RAMode in ['slaac', 'dhcpv6-stateless']) || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || cidr(self.cidr).prefixLength() == 64`,message=`ipv6RAMode slaac and dhcpv6-stateless need a /64 cidr`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' needs a /64 cidr (hosts form their addresses by EUI-64), but cidr ' + self.cidr + ' is not a /64'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid,optionalOldSelf=true
 // +kubebuilder:validation:XValidation:rule=`has(self.ipv6RAMode) == has(oldSelf.ipv6RAMode)`,message=`ipv6RAMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`!has(self.ipv6AddressMode) || !has(self.ipv6RAMode) || self.ipv6AddressMode == self.ipv6RAMode`,message=`ipv6RAMode must equal ipv6AddressMode when both are set`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' must equal ipv6AddressMode ' + self.ipv6AddressMode + ' when both are set'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`(!has(self.ipv6AddressMode) && !has(self.ipv6RAMode)) || !has(self.enableDHCP) || self.enableDHCP`,message=`enableDHCP must be true while ipv6AddressMode or ipv6RAMode is set: Neutron refuses IPv6 modes on a subnet without DHCP`,fieldPath=`.enableDHCP`,reason=FieldValueInvalid
 
-// NetworkSpec is the desired Neutron network and subnet.
+// NetworkSpec is the desired Neutron network and its subnets.
 type NetworkSpec struct {
-	// MaxLength is the longest IPv6 CIDR text: 39 characters of address + "/128".
-	// Canonical form takes two rules, so that each failure says what to fix. (A message
-	// naming the canonical form, string(cidr(self).masked()), would be nicer but its size
-	// is unknown to the cost estimator, which then refuses the CRD; the controller's
-	// message does name it.) Host bits and size take one rule per family, so that each
-	// message speaks of the family of the cidr it refuses. A /31 (RFC 3021
-	// point-to-point) or /32, and an IPv6 /127 or /128, have no address Neutron would
-	// allocate beside the gateway (Neutron makes no allocation pool for them), so they
-	// are refused.
-	// +kubebuilder:validation:MaxLength=43
-	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`cidr must be a valid IPv4 or IPv6 CIDR such as 192.168.0.0/16 or 2001:db8::/64`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self) == cidr(self).masked()`,message=`cidr must have all host bits zero, that is start with the network address (e.g. 10.0.0.0/24, not 10.0.0.1/24)`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 6 || cidr(self) == cidr(self).masked()`,message=`cidr must have all host bits zero, that is start with the network address (e.g. 2001:db8::/64, not 2001:db8::1/64)`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || !(cidr(self) == cidr(self).masked()) || string(cidr(self)) == self`,message=`cidr must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::/64, not 2001:DB8:0:0::/64)`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 4 || cidr(self).prefixLength() <= 30`,message=`cidr is too small: an IPv4 subnet needs a prefix length of /30 or shorter (a /31 or /32 has no room for a gateway and another address)`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self).ip().family() != 6 || cidr(self).prefixLength() <= 126`,message=`cidr is too small: an IPv6 subnet needs a prefix length of /126 or shorter (a /127 or /128 has no room for a gateway and another address)`
-	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`cidr is immutable`
-
-	// CIDR of the subnet, IPv4 (e.g. 192.168.0.0/16) or IPv6 (e.g. 2001:db8:1::/64), in
-	// canonical form: host bits zero and, for IPv6, lower case with the shortest
-	// notation. The prefix must leave room for a gateway and at least one more address:
-	// /30 or shorter for IPv4, /126 or shorter for IPv6. Immutable: Neutron cannot change
-	// the range of an existing subnet. Required unless import is set; with import it
-	// chooses which subnet of the imported network the Network reports, and may be
-	// omitted when that network has exactly one.
-	// +optional
-	CIDR string `json:"cidr,omitempty"`
-
-	// MaxLength is the longest IPv6 address text (8 groups of 4 hex digits and 7
-	// colons). isIP also refuses "" (with its one message): omit the field instead. The
-	// canonical form makes it compare equal, as a string, to the gateway Neutron reports
-	// (status.gateway).
-	// +kubebuilder:validation:MaxLength=39
-	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`gateway must be a valid IPv4 or IPv6 address such as 192.168.0.1 or 2001:db8::1; omit it for the first usable address`
-	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`gateway must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::1, not 2001:DB8:0::1)`
-
-	// Gateway of the subnet: an IP address of the same family as cidr, inside cidr, that
-	// is neither its network address (for IPv6 the subnet-router anycast address) nor,
-	// for IPv4, its broadcast address; in canonical form. Omit it for the first usable
-	// address (network address + 1). Every other usable address goes into the subnet's
-	// allocation pools.
-	// +optional
-	Gateway string `json:"gateway,omitempty"`
-	// GatewayMode is Automatic (the default: gateway, or the first usable address when
-	// gateway is omitted) or None (a subnet without gateway; gateway must then be
-	// omitted). It can be changed in place.
-	// +optional
-	GatewayMode GatewayMode `json:"gatewayMode,omitempty"`
-
-	// Text equality is address equality in the uniqueness rule: the addresses are
-	// canonical.
-	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=16
-	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.exists_one(b, b == a))`,message=`allocationPools must list each range once`,messageExpression=`'allocationPools lists ' + self.map(a, !self.exists_one(b, b == a), a.start + '-' + a.end)[0] + ' more than once'`
-
-	// AllocationPools are the ranges Neutron hands out addresses from, e.g. to keep a
-	// range for static addresses: at most 16 ranges of IP addresses of the same family as
-	// cidr, in canonical form, each inside cidr with start <= end, not overlapping,
-	// holding neither the gateway (given or default) nor the network address nor, for
-	// IPv4, the broadcast address. Omit it for every usable address but the gateway.
-	// They can be changed in place. (The order of IPv6 addresses is checked by the
-	// controller, which then reports Ready=False, InvalidSpec.)
-	// +optional
-	// +listType=atomic
-	AllocationPools []AllocationPool `json:"allocationPools,omitempty"`
+	// SubnetFields are the one-subnet form: a Network with one subnet, described at the
+	// top of its spec. Exclusive with subnets.
+	SubnetFields `json:",inline"`
 
 	// A rule rather than minimum/maximum, for a message that says what the number is. 68
 	// is the IPv4 minimum; 9216 the largest common jumbo frame.
@@ -226,53 +102,17 @@ type NetworkSpec struct {
 	// +optional
 	MTU *int32 `json:"mtu,omitempty"`
 
-	// MaxItems is Neutron's default max_dns_nameservers. Text equality is address
-	// equality in the uniqueness rule: the entries are canonical.
-	// +kubebuilder:validation:MaxItems=5
-	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.exists_one(b, b == a))`,message=`dnsNameservers must list each address once`,messageExpression=`'dnsNameservers lists ' + self.filter(a, !self.exists_one(b, b == a))[0] + ' more than once: list each address once'`
-	// +kubebuilder:validation:items:MaxLength=39
-	// +kubebuilder:validation:items:XValidation:rule=`isIP(self)`,message=`dnsNameservers entries must be valid IPv4 or IPv6 addresses such as 192.0.2.53 or 2001:db8::53`,messageExpression=`'dnsNameservers entry "' + self + '" is not a valid IPv4 or IPv6 address such as 192.0.2.53 or 2001:db8::53'`
-	// +kubebuilder:validation:items:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`dnsNameservers entries must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'dnsNameservers entry ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::53)'`
-
-	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
-	// resolvers try them: at most 5 IP addresses of the same family as cidr, in canonical
-	// form, each listed once. Omit it for none: DNS servers set on the Neutron subnet by
-	// other means are removed. It can be changed in place.
-	// +optional
-	// +listType=atomic
-	DNSNameservers []string `json:"dnsNameservers,omitempty"`
-
-	// MaxItems is Neutron's default max_subnet_host_routes.
-	// +kubebuilder:validation:MaxItems=20
-
-	// HostRoutes are the routes the subnet's DHCP hands out besides the default route
-	// through the gateway: at most 20, one per destination, each with a destination CIDR
-	// and a nextHop address of the same IP family as cidr, in canonical form. Omit it for
-	// none: routes set on the Neutron subnet by other means are removed. It can be
-	// changed in place.
+	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
+	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
+	// form at the top of the spec. An item can be added, changed in place, or removed
+	// (its subnet is then deleted, once no port uses it).
 	// +optional
 	// +listType=map
-	// +listMapKey=destination
-	HostRoutes []HostRoute `json:"hostRoutes,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet, which hands out its
-	// addresses, DNS servers and host routes. Omit it for true. It can be changed in
-	// place.
-	// +optional
-	EnableDHCP *bool `json:"enableDHCP,omitempty"`
-	// IPv6AddressMode says how hosts on an IPv6 subnet get their addresses: slaac,
-	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to ipv6RAMode when both are
-	// set; slaac and dhcpv6-stateless need a /64 cidr; needs enableDHCP true, which then
-	// cannot be turned off. Immutable, and cannot be added or removed later: Neutron
-	// cannot change it. Omit it for none.
-	// +optional
-	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`ipv6AddressMode is immutable`
-	IPv6AddressMode IPv6Mode `json:"ipv6AddressMode,omitempty"`
-	// IPv6RAMode says what the router advertisements of Neutron's router tell hosts:
-	// slaac, dhcpv6-stateful or dhcpv6-stateless, with the same rules as
-	// ipv6AddressMode. Immutable, and cannot be added or removed later. Omit it for none.
-	// +optional
-	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`ipv6RAMode is immutable`
-	IPv6RAMode IPv6Mode `json:"ipv6RAMode,omitempty"`
+	// +listMapKey=name
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	Subnets []NetworkSubnet `json:"subnets,omitempty"`
+
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml says which OpenStack project the Network lives in and how to
 	// authenticate to it. Omit it to use the controller's own cloud (refused when the

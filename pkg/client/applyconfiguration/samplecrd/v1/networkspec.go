@@ -25,65 +25,22 @@ import (
 // NetworkSpecApplyConfiguration represents a declarative configuration of the NetworkSpec type for use
 // with apply.
 //
-// NetworkSpec is the desired Neutron network and subnet.
+// NetworkSpec is the desired Neutron network and its subnets.
 type NetworkSpecApplyConfiguration struct {
-	// CIDR of the subnet, IPv4 (e.g. 192.168.0.0/16) or IPv6 (e.g. 2001:db8:1::/64), in
-	// canonical form: host bits zero and, for IPv6, lower case with the shortest
-	// notation. The prefix must leave room for a gateway and at least one more address:
-	// /30 or shorter for IPv4, /126 or shorter for IPv6. Immutable: Neutron cannot change
-	// the range of an existing subnet. Required unless import is set; with import it
-	// chooses which subnet of the imported network the Network reports, and may be
-	// omitted when that network has exactly one.
-	CIDR *string `json:"cidr,omitempty"`
-	// Gateway of the subnet: an IP address of the same family as cidr, inside cidr, that
-	// is neither its network address (for IPv6 the subnet-router anycast address) nor,
-	// for IPv4, its broadcast address; in canonical form. Omit it for the first usable
-	// address (network address + 1). Every other usable address goes into the subnet's
-	// allocation pools.
-	Gateway *string `json:"gateway,omitempty"`
-	// GatewayMode is Automatic (the default: gateway, or the first usable address when
-	// gateway is omitted) or None (a subnet without gateway; gateway must then be
-	// omitted). It can be changed in place.
-	GatewayMode *samplecrdv1.GatewayMode `json:"gatewayMode,omitempty"`
-	// AllocationPools are the ranges Neutron hands out addresses from, e.g. to keep a
-	// range for static addresses: at most 16 ranges of IP addresses of the same family as
-	// cidr, in canonical form, each inside cidr with start <= end, not overlapping,
-	// holding neither the gateway (given or default) nor the network address nor, for
-	// IPv4, the broadcast address. Omit it for every usable address but the gateway.
-	// They can be changed in place. (The order of IPv6 addresses is checked by the
-	// controller, which then reports Ready=False, InvalidSpec.)
-	AllocationPools []AllocationPoolApplyConfiguration `json:"allocationPools,omitempty"`
+	// SubnetFields are the one-subnet form: a Network with one subnet, described at the
+	// top of its spec. Exclusive with subnets.
+	SubnetFieldsApplyConfiguration `json:",inline"`
 	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr is
 	// IPv6. It can be changed in place. Omit it to leave the MTU to Neutron: Neutron picks
 	// its default and the controller leaves the network's MTU alone. Neutron refuses an
 	// MTU above what its physical network allows (the Network is then Ready=False,
 	// InvalidSpec).
 	MTU *int32 `json:"mtu,omitempty"`
-	// DNSNameservers are the DNS servers the subnet's DHCP hands out, in the order
-	// resolvers try them: at most 5 IP addresses of the same family as cidr, in canonical
-	// form, each listed once. Omit it for none: DNS servers set on the Neutron subnet by
-	// other means are removed. It can be changed in place.
-	DNSNameservers []string `json:"dnsNameservers,omitempty"`
-	// HostRoutes are the routes the subnet's DHCP hands out besides the default route
-	// through the gateway: at most 20, one per destination, each with a destination CIDR
-	// and a nextHop address of the same IP family as cidr, in canonical form. Omit it for
-	// none: routes set on the Neutron subnet by other means are removed. It can be
-	// changed in place.
-	HostRoutes []HostRouteApplyConfiguration `json:"hostRoutes,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet, which hands out its
-	// addresses, DNS servers and host routes. Omit it for true. It can be changed in
-	// place.
-	EnableDHCP *bool `json:"enableDHCP,omitempty"`
-	// IPv6AddressMode says how hosts on an IPv6 subnet get their addresses: slaac,
-	// dhcpv6-stateful or dhcpv6-stateless. IPv6 only; equal to ipv6RAMode when both are
-	// set; slaac and dhcpv6-stateless need a /64 cidr; needs enableDHCP true, which then
-	// cannot be turned off. Immutable, and cannot be added or removed later: Neutron
-	// cannot change it. Omit it for none.
-	IPv6AddressMode *samplecrdv1.IPv6Mode `json:"ipv6AddressMode,omitempty"`
-	// IPv6RAMode says what the router advertisements of Neutron's router tell hosts:
-	// slaac, dhcpv6-stateful or dhcpv6-stateless, with the same rules as
-	// ipv6AddressMode. Immutable, and cannot be added or removed later. Omit it for none.
-	IPv6RAMode *samplecrdv1.IPv6Mode `json:"ipv6RAMode,omitempty"`
+	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
+	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
+	// form at the top of the spec. An item can be added, changed in place, or removed
+	// (its subnet is then deleted, once no port uses it).
+	Subnets []NetworkSubnetApplyConfiguration `json:"subnets,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml says which OpenStack project the Network lives in and how to
 	// authenticate to it. Omit it to use the controller's own cloud (refused when the
@@ -120,7 +77,7 @@ func NetworkSpec() *NetworkSpecApplyConfiguration {
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the CIDR field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithCIDR(value string) *NetworkSpecApplyConfiguration {
-	b.CIDR = &value
+	b.SubnetFieldsApplyConfiguration.CIDR = &value
 	return b
 }
 
@@ -128,7 +85,7 @@ func (b *NetworkSpecApplyConfiguration) WithCIDR(value string) *NetworkSpecApply
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the Gateway field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecApplyConfiguration {
-	b.Gateway = &value
+	b.SubnetFieldsApplyConfiguration.Gateway = &value
 	return b
 }
 
@@ -136,7 +93,7 @@ func (b *NetworkSpecApplyConfiguration) WithGateway(value string) *NetworkSpecAp
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the GatewayMode field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithGatewayMode(value samplecrdv1.GatewayMode) *NetworkSpecApplyConfiguration {
-	b.GatewayMode = &value
+	b.SubnetFieldsApplyConfiguration.GatewayMode = &value
 	return b
 }
 
@@ -148,16 +105,8 @@ func (b *NetworkSpecApplyConfiguration) WithAllocationPools(values ...*Allocatio
 		if values[i] == nil {
 			panic("nil value passed to WithAllocationPools")
 		}
-		b.AllocationPools = append(b.AllocationPools, *values[i])
+		b.SubnetFieldsApplyConfiguration.AllocationPools = append(b.SubnetFieldsApplyConfiguration.AllocationPools, *values[i])
 	}
-	return b
-}
-
-// WithMTU sets the MTU field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the MTU field is set to the value of the last call.
-func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
-	b.MTU = &value
 	return b
 }
 
@@ -166,7 +115,7 @@ func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyCo
 // If called multiple times, values provided by each call will be appended to the DNSNameservers field.
 func (b *NetworkSpecApplyConfiguration) WithDNSNameservers(values ...string) *NetworkSpecApplyConfiguration {
 	for i := range values {
-		b.DNSNameservers = append(b.DNSNameservers, values[i])
+		b.SubnetFieldsApplyConfiguration.DNSNameservers = append(b.SubnetFieldsApplyConfiguration.DNSNameservers, values[i])
 	}
 	return b
 }
@@ -179,7 +128,7 @@ func (b *NetworkSpecApplyConfiguration) WithHostRoutes(values ...*HostRouteApply
 		if values[i] == nil {
 			panic("nil value passed to WithHostRoutes")
 		}
-		b.HostRoutes = append(b.HostRoutes, *values[i])
+		b.SubnetFieldsApplyConfiguration.HostRoutes = append(b.SubnetFieldsApplyConfiguration.HostRoutes, *values[i])
 	}
 	return b
 }
@@ -188,7 +137,7 @@ func (b *NetworkSpecApplyConfiguration) WithHostRoutes(values ...*HostRouteApply
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the EnableDHCP field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithEnableDHCP(value bool) *NetworkSpecApplyConfiguration {
-	b.EnableDHCP = &value
+	b.SubnetFieldsApplyConfiguration.EnableDHCP = &value
 	return b
 }
 
@@ -196,7 +145,7 @@ func (b *NetworkSpecApplyConfiguration) WithEnableDHCP(value bool) *NetworkSpecA
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the IPv6AddressMode field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithIPv6AddressMode(value samplecrdv1.IPv6Mode) *NetworkSpecApplyConfiguration {
-	b.IPv6AddressMode = &value
+	b.SubnetFieldsApplyConfiguration.IPv6AddressMode = &value
 	return b
 }
 
@@ -204,7 +153,28 @@ func (b *NetworkSpecApplyConfiguration) WithIPv6AddressMode(value samplecrdv1.IP
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the IPv6RAMode field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithIPv6RAMode(value samplecrdv1.IPv6Mode) *NetworkSpecApplyConfiguration {
-	b.IPv6RAMode = &value
+	b.SubnetFieldsApplyConfiguration.IPv6RAMode = &value
+	return b
+}
+
+// WithMTU sets the MTU field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MTU field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
+	b.MTU = &value
+	return b
+}
+
+// WithSubnets adds the given value to the Subnets field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Subnets field.
+func (b *NetworkSpecApplyConfiguration) WithSubnets(values ...*NetworkSubnetApplyConfiguration) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSubnets")
+		}
+		b.Subnets = append(b.Subnets, *values[i])
+	}
 	return b
 }
 

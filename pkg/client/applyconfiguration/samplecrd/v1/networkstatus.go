@@ -63,6 +63,10 @@ type NetworkStatusApplyConfiguration struct {
 	MTU *int32 `json:"mtu,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// Subnets are the subnets of the list form (spec.subnets), by item name, as
+	// Neutron holds them. status.subnetID, gateway and enableDHCP describe only the
+	// one-subnet form.
+	Subnets []SubnetStatusApplyConfiguration `json:"subnets,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -145,5 +149,18 @@ func (b *NetworkStatusApplyConfiguration) WithMTU(value int32) *NetworkStatusApp
 // If called multiple times, the EnableDHCP field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithEnableDHCP(value bool) *NetworkStatusApplyConfiguration {
 	b.EnableDHCP = &value
+	return b
+}
+
+// WithSubnets adds the given value to the Subnets field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Subnets field.
+func (b *NetworkStatusApplyConfiguration) WithSubnets(values ...*SubnetStatusApplyConfiguration) *NetworkStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSubnets")
+		}
+		b.Subnets = append(b.Subnets, *values[i])
+	}
 	return b
 }
