@@ -33,6 +33,12 @@ type Driver interface {
 	// RelabelSubnet sets the subnet's name and description.
 	RelabelSubnet(ctx context.Context, id string, label Label) (Subnet, error)
 	DeleteSubnet(ctx context.Context, id string) error
+
+	// ListSubnetPools lists the subnet pools the caller can use, its own and those shared
+	// with it, by IDs or Name (ProjectID is ignored: a shared pool is another project's).
+	ListSubnetPools(ctx context.Context, filter Filter) ([]SubnetPool, error)
+	// ListPorts lists ports by ProjectID, NetworkIDs and SubnetID.
+	ListPorts(ctx context.Context, filter Filter) ([]Port, error)
 }
 
 // Filter selects resources in a list call. Empty fields do not filter.
@@ -47,8 +53,10 @@ type Filter struct {
 	Description string
 	// Name: exact match.
 	Name string
-	// NetworkIDs: subnets of one of these networks (ignored for networks).
+	// NetworkIDs: subnets or ports of one of these networks (ignored for networks).
 	NetworkIDs []string
+	// SubnetID: ports with an address on this subnet (ports only).
+	SubnetID string
 	// ProjectID: resources of this project only. Without it Neutron also returns what
 	// other projects share with the caller (RBAC), and, to an admin, everything.
 	ProjectID string

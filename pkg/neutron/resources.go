@@ -52,7 +52,9 @@ type Subnet struct {
 	HostRoutes      []HostRoute `json:"host_routes"`
 	EnableDHCP      bool        `json:"enable_dhcp"`
 	IPv6Modes
-	CreatedAt time.Time `json:"created_at"`
+	// SubnetPoolID is the subnet pool the range was allocated from; "" for a given CIDR.
+	SubnetPoolID string    `json:"subnetpool_id"`
+	CreatedAt    time.Time `json:"created_at"`
 }
 
 // Summary describes the subnet in a few words, e.g. "10.0.0.0/24, gateway 10.0.0.1".
@@ -109,15 +111,43 @@ type SubnetAttrs struct {
 	EnableDHCP      *bool       `json:"enable_dhcp,omitempty"`
 }
 
-// SubnetRequest creates a subnet.
+// SubnetRequest creates a subnet, with a given CIDR or with a prefix of PrefixLength
+// allocated from the subnet pool SubnetPoolID.
 type SubnetRequest struct {
-	NetworkID   string `json:"network_id"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	CIDR        string `json:"cidr"`
-	IPVersion   int    `json:"ip_version"`
+	NetworkID    string `json:"network_id"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	CIDR         string `json:"cidr,omitempty"`
+	SubnetPoolID string `json:"subnetpool_id,omitempty"`
+	PrefixLength int    `json:"prefixlen,omitempty"`
+	IPVersion    int    `json:"ip_version"`
 	IPv6Modes
 	SubnetAttrs
+}
+
+// SubnetPool is the part of a Neutron subnet pool the controller looks at.
+type SubnetPool struct {
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	ProjectID string   `json:"project_id"`
+	IPVersion int      `json:"ip_version"`
+	Prefixes  []string `json:"prefixes"`
+	Shared    bool     `json:"shared"`
+}
+
+// Port is the part of a Neutron port the controller looks at: who uses which addresses.
+type Port struct {
+	ID          string    `json:"id"`
+	NetworkID   string    `json:"network_id"`
+	DeviceOwner string    `json:"device_owner"`
+	DeviceID    string    `json:"device_id"`
+	FixedIPs    []FixedIP `json:"fixed_ips"`
+}
+
+// FixedIP is an address a port holds on a subnet.
+type FixedIP struct {
+	SubnetID  string `json:"subnet_id"`
+	IPAddress string `json:"ip_address"`
 }
 
 // Label is the name and description of a network or subnet, as a request sets them.
