@@ -2,8 +2,10 @@ package neutron
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Deleting is where a mistake costs someone else's network, so nothing is deleted on a
@@ -71,7 +73,7 @@ func (s *Store) DeleteNetwork(ctx context.Context, ownerUID, id string) error {
 		return fmt.Errorf("refusing to delete Neutron network %s: this controller does not know it as a network of Network UID %s", id, ownerUID)
 	}
 	if err := s.driver.DeleteNetwork(ctx, id); err != nil {
-		return err
+		return s.namingPorts(ctx, err, Filter{NetworkIDs: []string{id}})
 	}
 	s.index.RemoveNetwork(id)
 	return nil
@@ -85,10 +87,42 @@ func (s *Store) DeleteSubnet(ctx context.Context, subnet Subnet) error {
 		return fmt.Errorf("refusing to delete Neutron subnet %s: this controller does not know it as a subnet of this cluster", subnet.ID)
 	}
 	if err := s.driver.DeleteSubnet(ctx, subnet.ID); err != nil {
-		return err
+		return s.namingPorts(ctx, err, Filter{SubnetID: subnet.ID})
 	}
 	s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
 	return nil
+}
+
+// maxNamedPorts bounds how many ports an in-use message names.
+const maxNamedPorts = 5
+
+// namingPorts returns err, when it says the resource is in use, with the ports that use
+// it (found by filter) named in its message, so that their owner can be told; err as it
+// is when the ports cannot be listed.
+func (s *Store) namingPorts(ctx context.Context, err error, filter Filter) error {
+	var ne *Error
+	if !errors.As(err, &ne) || ne.Kind != KindInUse {
+		return err
+	}
+	ports, lerr := s.driver.ListPorts(ctx, filter)
+	if lerr != nil || len(ports) == 0 {
+		return err
+	}
+	named := *ne
+	named.Message = fmt.Sprintf("%s Ports using it: %s", strings.TrimSpace(ne.Message), portsText(ports))
+	return &named
+}
+
+// portsText names ports by ID and device owner, at most maxNamedPorts of them.
+func portsText(ports []Port) string {
+	parts := make([]string, 0, maxNamedPorts+1)
+	for _, p := range ports[:min(len(ports), maxNamedPorts)] {
+		parts = append(parts, fmt.Sprintf("%s (device owner %s)", p.ID, orNone(p.DeviceOwner)))
+	}
+	if extra := len(ports) - maxNamedPorts; extra > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", extra))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // readNetwork reads network id in the store's project: one list call by ID, which answers

@@ -2,16 +2,19 @@ package neutron
 
 import (
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
 )
 
-// Desired is what Neutron should hold for one Network: a network and one subnet on it.
+// Desired is what Neutron should hold for one Network: a network and its subnets.
 type Desired struct {
 	Network DesiredNetwork
-	Subnet  DesiredSubnet
+	// Subnets are one per item of the spec, in its order; the one-subnet form is one
+	// subnet of item "".
+	Subnets []DesiredSubnet
 }
 
 // DesiredNetwork is the network to create, and the attributes to keep as they are.
@@ -21,22 +24,42 @@ type DesiredNetwork struct {
 	Retain bool
 }
 
-// DesiredSubnet is the subnet to create, and the attributes to keep as they are.
+// DesiredSubnet is the subnet of one item of the spec: the one to create, and the
+// attributes to keep as they are.
 type DesiredSubnet struct {
-	// CIDR, IPVersion and IPv6Modes are set when the subnet is created; Neutron cannot
-	// change them.
-	CIDR      string
-	IPVersion int
+	// Item is the name of the spec's item, "" for the one-subnet form. The subnet's
+	// Neutron name carries it (Owner.SubnetName).
+	Item string
+	// CIDR, or Pool and PrefixLength, IPVersion and IPv6Modes are set when the subnet is
+	// created; Neutron cannot change them. A pool subnet's IPVersion is the pool's.
+	CIDR         string
+	Pool         *PoolRef
+	PrefixLength int
+	IPVersion    int
 	IPv6Modes
 	SubnetAttrs
+}
+
+// PoolRef names a subnet pool by ID or by name.
+type PoolRef struct {
+	ID   string
+	Name string
+}
+
+func (r PoolRef) String() string {
+	if r.ID != "" {
+		return r.ID
+	}
+	return fmt.Sprintf("%q", r.Name)
 }
 
 // Observed is what Neutron holds for one owner.
 type Observed struct {
 	// Network is the owner's network, the one status names or else the oldest; nil if none.
 	Network *Network
-	// Subnet is the owner's subnet on Network, chosen the same way; nil if none.
-	Subnet *Subnet
+	// Subnets are the owner's subnets on Network by the item their names carry, one per
+	// item, chosen the same way.
+	Subnets map[string]Subnet
 	// DuplicateNetworks and DuplicateSubnets are the owner's others.
 	DuplicateNetworks []Network
 	DuplicateSubnets  []Subnet
@@ -58,18 +81,51 @@ type Changes struct {
 	// its own, as Neutron sets tags apart from the other attributes.
 	RetagNetwork  bool
 	DeleteSubnets []Subnet
-	CreateSubnet  bool
-	UpdateSubnet  SubnetAttrs
-	SubnetDiffs   []Difference
-	// Immutable, when set, says how the subnet differs in what Neutron cannot change: no
+	// RemoveSubnets are the subnets of items the spec no longer has.
+	RemoveSubnets []Subnet
+	// Subnets are the changes of each desired subnet, in the spec's order.
+	Subnets []SubnetChange
+	// Immutable, when set, says how a subnet differs in what Neutron cannot change: no
 	// change can make it match.
 	Immutable string
 }
 
+// SubnetChange is what makes one item's subnet match.
+type SubnetChange struct {
+	Want DesiredSubnet
+	// Got is the item's subnet, nil when it is to be created.
+	Got *Subnet
+	// Rename says that Got is the subnet of an item the spec no longer has, with the same
+	// range: the form moved, or the item was renamed. It is given this item's name
+	// rather than deleted and created again.
+	Rename bool
+	// Update holds only the attributes to change, Diffs says what they are.
+	Update SubnetAttrs
+	Diffs  []Difference
+}
+
+// None reports whether the item's subnet matches already.
+func (c SubnetChange) None() bool { return c.Got != nil && !c.Rename && len(c.Diffs) == 0 }
+
 // None reports whether Neutron matches already.
 func (c Changes) None() bool {
 	return len(c.DeleteNetworks) == 0 && !c.CreateNetwork && len(c.NetworkDiffs) == 0 &&
-		len(c.DeleteSubnets) == 0 && !c.CreateSubnet && len(c.SubnetDiffs) == 0 && c.Immutable == ""
+		len(c.DeleteSubnets) == 0 && len(c.RemoveSubnets) == 0 && c.Immutable == "" &&
+		!slices.ContainsFunc(c.Subnets, func(s SubnetChange) bool { return !s.None() })
+}
+
+// CreatesSubnet reports whether a subnet is to be created.
+func (c Changes) CreatesSubnet() bool {
+	return slices.ContainsFunc(c.Subnets, func(s SubnetChange) bool { return s.Got == nil })
+}
+
+// SubnetDiffs returns what differs on every subnet, in the spec's order.
+func (c Changes) SubnetDiffs() []Difference {
+	var diffs []Difference
+	for _, s := range c.Subnets {
+		diffs = append(diffs, s.Diffs...)
+	}
+	return diffs
 }
 
 // Diff compares what Neutron holds for a Network with what it should hold. It is the only
@@ -77,7 +133,10 @@ func (c Changes) None() bool {
 func Diff(want Desired, got Observed) Changes {
 	c := Changes{DeleteNetworks: got.DuplicateNetworks, DeleteSubnets: got.DuplicateSubnets}
 	if got.Network == nil {
-		c.CreateNetwork, c.CreateSubnet = true, true
+		c.CreateNetwork = true
+		for _, w := range want.Subnets {
+			c.Subnets = append(c.Subnets, SubnetChange{Want: w})
+		}
 		return c
 	}
 	c.UpdateNetwork, c.NetworkDiffs = diffNetwork(want.Network.NetworkAttrs, *got.Network)
@@ -85,22 +144,81 @@ func Diff(want Desired, got Observed) Changes {
 		c.RetagNetwork = true
 		c.NetworkDiffs = append(c.NetworkDiffs, Difference{"deletion policy", policyName(retained), policyName(want.Network.Retain)})
 	}
-	if got.Subnet == nil {
-		c.CreateSubnet = true
-		return c
+
+	// Each item takes its own subnet; an item without one takes a subnet of the same range
+	// that no item of the spec names; the rest are removed.
+	unclaimed := maps.Clone(got.Subnets)
+	for _, w := range want.Subnets {
+		delete(unclaimed, w.Item)
 	}
-	if cidr, err := netip.ParsePrefix(got.Subnet.CIDR); err != nil || cidr.String() != want.Subnet.CIDR {
-		c.Immutable = fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: delete and recreate the Network",
-			got.Subnet.ID, got.Subnet.CIDR, want.Subnet.CIDR)
-		return c
+	for _, w := range want.Subnets {
+		ch := SubnetChange{Want: w}
+		if s, ok := got.Subnets[w.Item]; ok {
+			ch.Got = &s
+		} else if item, ok := sameRange(unclaimed, w); ok {
+			s := unclaimed[item]
+			ch.Got, ch.Rename = &s, true
+			delete(unclaimed, item)
+		}
+		if ch.Got != nil {
+			if immutable := immutableDifference(w, *ch.Got); immutable != "" {
+				c.Immutable = immutable
+				return c
+			}
+			ch.Update, ch.Diffs = diffSubnet(w.SubnetAttrs, *ch.Got)
+		}
+		c.Subnets = append(c.Subnets, ch)
 	}
-	if got.Subnet.IPv6Modes != want.Subnet.IPv6Modes {
-		c.Immutable = fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: delete and recreate the Network",
-			got.Subnet.ID, got.Subnet.IPv6Modes, want.Subnet.IPv6Modes)
-		return c
+	for _, item := range slices.Sorted(maps.Keys(unclaimed)) {
+		c.RemoveSubnets = append(c.RemoveSubnets, unclaimed[item])
 	}
-	c.UpdateSubnet, c.SubnetDiffs = diffSubnet(want.Subnet.SubnetAttrs, *got.Subnet)
 	return c
+}
+
+// sameRange returns the item, among those of subnets, whose subnet has the range w asks
+// for by CIDR; a pool subnet's range is Neutron's choice, so none is the same.
+func sameRange(subnets map[string]Subnet, w DesiredSubnet) (string, bool) {
+	if w.CIDR == "" {
+		return "", false
+	}
+	for _, item := range slices.Sorted(maps.Keys(subnets)) {
+		if samePrefix(subnets[item].CIDR, w.CIDR) {
+			return item, true
+		}
+	}
+	return "", false
+}
+
+// immutableDifference says how got differs from w in what Neutron cannot change, or "".
+func immutableDifference(w DesiredSubnet, got Subnet) string {
+	switch {
+	case w.Pool == nil:
+		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.String() != w.CIDR {
+			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: %s",
+				got.ID, got.CIDR, w.CIDR, recreateAdvice(w.Item))
+		}
+	case got.SubnetPoolID == "" || (w.Pool.ID != "" && got.SubnetPoolID != w.Pool.ID):
+		return fmt.Sprintf("Neutron subnet %s was not allocated from subnet pool %s, and a subnet's range cannot change: %s",
+			got.ID, w.Pool, recreateAdvice(w.Item))
+	default:
+		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.Bits() != w.PrefixLength {
+			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not a /%d, and a subnet's range cannot change: %s",
+				got.ID, got.CIDR, w.PrefixLength, recreateAdvice(w.Item))
+		}
+	}
+	if got.IPv6Modes != w.IPv6Modes {
+		return fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: %s",
+			got.ID, got.IPv6Modes, w.IPv6Modes, recreateAdvice(w.Item))
+	}
+	return ""
+}
+
+// recreateAdvice says how to get a subnet of other immutable attributes.
+func recreateAdvice(item string) string {
+	if item == "" {
+		return "delete and recreate the Network"
+	}
+	return fmt.Sprintf("remove item %s from spec.subnets and add it under a new name", item)
 }
 
 func policyName(retain bool) string {

@@ -8,7 +8,7 @@ import (
 func TestDiff(t *testing.T) {
 	gw, otherGW := GatewayIP("10.0.0.1"), "10.0.0.9"
 	pools := []Pool{{Start: "10.0.0.2", End: "10.0.0.254"}}
-	want := Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", IPVersion: 4, SubnetAttrs: SubnetAttrs{GatewayIP: &gw, AllocationPools: pools}}}
+	want := Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24", IPVersion: 4, SubnetAttrs: SubnetAttrs{GatewayIP: &gw, AllocationPools: pools}})}
 	net := &Network{ID: "n"}
 	inStep := &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: string(gw), AllocationPools: pools}
 
@@ -16,60 +16,60 @@ func TestDiff(t *testing.T) {
 		name string
 		want Desired
 		got  Observed
-		out  Changes
+		out  oneSubnet
 	}{
 		{"nothing in Neutron: create both", want, Observed{},
-			Changes{CreateNetwork: true, CreateSubnet: true}},
+			oneSubnet{CreateNetwork: true, CreateSubnet: true}},
 		{"network without subnet: create the subnet", want, Observed{Network: net},
-			Changes{CreateSubnet: true}},
-		{"in step: nothing", want, Observed{Network: net, Subnet: inStep}, Changes{}},
-		{"pools in another order are the same pools", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{
-			AllocationPools: []Pool{{Start: "10.0.0.1", End: "10.0.0.8"}, {Start: "10.0.0.10", End: "10.0.0.254"}}}}},
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24",
-				AllocationPools: []Pool{{Start: "10.0.0.10", End: "10.0.0.254"}, {Start: "10.0.0.1", End: "10.0.0.8"}}}},
-			Changes{}},
-		{"unmanaged attributes are left alone", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24"}},
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW}}, Changes{}},
+			oneSubnet{CreateSubnet: true}},
+		{"in step: nothing", want, Observed{Network: net, Subnets: seen(inStep)}, oneSubnet{}},
+		{"pools in another order are the same pools", Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{
+			AllocationPools: []Pool{{Start: "10.0.0.1", End: "10.0.0.8"}, {Start: "10.0.0.10", End: "10.0.0.254"}}}})},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24",
+				AllocationPools: []Pool{{Start: "10.0.0.10", End: "10.0.0.254"}, {Start: "10.0.0.1", End: "10.0.0.8"}}})},
+			oneSubnet{}},
+		{"unmanaged attributes are left alone", Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24"})},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW})}, oneSubnet{}},
 		{"gateway only changed: only the gateway is sent", want,
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW, AllocationPools: pools}},
-			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", otherGW, string(gw)}}}},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: otherGW, AllocationPools: pools})},
+			oneSubnet{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", otherGW, string(gw)}}}},
 		{"pools changed: only the pools are sent", want,
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: string(gw), AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.99"}}}},
-			Changes{UpdateSubnet: SubnetAttrs{AllocationPools: pools},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24", GatewayIP: string(gw), AllocationPools: []Pool{{Start: "10.0.0.2", End: "10.0.0.99"}}})},
+			oneSubnet{UpdateSubnet: SubnetAttrs{AllocationPools: pools},
 				SubnetDiffs: []Difference{{"allocation pools", "10.0.0.2-10.0.0.99", "10.0.0.2-10.0.0.254"}}}},
 		{"another CIDR cannot be changed", want,
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.9.0.0/24"}},
-			Changes{Immutable: "Neutron subnet s has CIDR 10.9.0.0/24, not 10.0.0.0/24, and a subnet's CIDR cannot change: delete and recreate the Network"}},
-		{"gateway removed: null is sent", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}}},
-			Observed{Network: net, Subnet: inStep},
-			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: new(GatewayIP)}, SubnetDiffs: []Difference{{"gateway", "10.0.0.1", "none"}}}},
-		{"no gateway, as wanted", Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}}},
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24"}}, Changes{}},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.9.0.0/24"})},
+			oneSubnet{Immutable: "Neutron subnet s has CIDR 10.9.0.0/24, not 10.0.0.0/24, and a subnet's CIDR cannot change: delete and recreate the Network"}},
+		{"gateway removed: null is sent", Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}})},
+			Observed{Network: net, Subnets: seen(inStep)},
+			oneSubnet{UpdateSubnet: SubnetAttrs{GatewayIP: new(GatewayIP)}, SubnetDiffs: []Difference{{"gateway", "10.0.0.1", "none"}}}},
+		{"no gateway, as wanted", Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{GatewayIP: new(GatewayIP)}})},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24"})}, oneSubnet{}},
 		{"gateway added", want,
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", AllocationPools: pools}},
-			Changes{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", "none", "10.0.0.1"}}}},
-		{"other IPv6 modes cannot be changed", Desired{Subnet: DesiredSubnet{CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}}},
-			Observed{Network: net, Subnet: &Subnet{ID: "s", CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac"}}},
-			Changes{Immutable: "Neutron subnet s has IPv6 address mode slaac, RA mode none, not address mode slaac, RA mode slaac, and a subnet's IPv6 modes cannot change: delete and recreate the Network"}},
-		{"Retain wanted, not in the tags: the tags change", Desired{Network: DesiredNetwork{Retain: true}, Subnet: want.Subnet},
-			Observed{Network: net, Subnet: inStep},
-			Changes{RetagNetwork: true, NetworkDiffs: []Difference{{"deletion policy", "Delete", "Retain"}}}},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24", AllocationPools: pools})},
+			oneSubnet{UpdateSubnet: SubnetAttrs{GatewayIP: &gw}, SubnetDiffs: []Difference{{"gateway", "none", "10.0.0.1"}}}},
+		{"other IPv6 modes cannot be changed", Desired{Subnets: one(DesiredSubnet{CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac", RAMode: "slaac"}})},
+			Observed{Network: net, Subnets: seen(&Subnet{ID: "s", CIDR: "2001:db8::/64", IPv6Modes: IPv6Modes{AddressMode: "slaac"}})},
+			oneSubnet{Immutable: "Neutron subnet s has IPv6 address mode slaac, RA mode none, not address mode slaac, RA mode slaac, and a subnet's IPv6 modes cannot change: delete and recreate the Network"}},
+		{"Retain wanted, not in the tags: the tags change", Desired{Network: DesiredNetwork{Retain: true}, Subnets: want.Subnets},
+			Observed{Network: net, Subnets: seen(inStep)},
+			oneSubnet{RetagNetwork: true, NetworkDiffs: []Difference{{"deletion policy", "Delete", "Retain"}}}},
 		{"Delete wanted, Retain in the tags: the tags change", want,
-			Observed{Network: &Network{ID: "n", Tags: []string{RetainTag}}, Subnet: inStep},
-			Changes{RetagNetwork: true, NetworkDiffs: []Difference{{"deletion policy", "Retain", "Delete"}}}},
-		{"Retain wanted and in the tags: nothing", Desired{Network: DesiredNetwork{Retain: true}, Subnet: want.Subnet},
-			Observed{Network: &Network{ID: "n", Tags: []string{RetainTag}}, Subnet: inStep}, Changes{}},
+			Observed{Network: &Network{ID: "n", Tags: []string{RetainTag}}, Subnets: seen(inStep)},
+			oneSubnet{RetagNetwork: true, NetworkDiffs: []Difference{{"deletion policy", "Retain", "Delete"}}}},
+		{"Retain wanted and in the tags: nothing", Desired{Network: DesiredNetwork{Retain: true}, Subnets: want.Subnets},
+			Observed{Network: &Network{ID: "n", Tags: []string{RetainTag}}, Subnets: seen(inStep)}, oneSubnet{}},
 		{"duplicates are deleted", want,
-			Observed{Network: net, Subnet: inStep, DuplicateNetworks: []Network{{ID: "n2"}}, DuplicateSubnets: []Subnet{{ID: "s2"}}},
-			Changes{DeleteNetworks: []Network{{ID: "n2"}}, DeleteSubnets: []Subnet{{ID: "s2"}}}},
+			Observed{Network: net, Subnets: seen(inStep), DuplicateNetworks: []Network{{ID: "n2"}}, DuplicateSubnets: []Subnet{{ID: "s2"}}},
+			oneSubnet{DeleteNetworks: []Network{{ID: "n2"}}, DeleteSubnets: []Subnet{{ID: "s2"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Diff(tc.want, tc.got)
+			got := viewOne(Diff(tc.want, tc.got))
 			if !reflect.DeepEqual(got, tc.out) {
 				t.Errorf("Diff = %+v\nwant   %+v", got, tc.out)
 			}
-			if got.None() != reflect.DeepEqual(tc.out, Changes{}) {
-				t.Errorf("None() = %v for %+v", got.None(), got)
+			if Diff(tc.want, tc.got).None() != reflect.DeepEqual(tc.out, oneSubnet{}) {
+				t.Errorf("None() disagrees with %+v", got)
 			}
 		})
 	}
@@ -82,50 +82,79 @@ func TestDiffSubnetOptions(t *testing.T) {
 	none, noRoutes := []string{}, []HostRoute{}
 	routes := []HostRoute{{"10.1.0.0/16", "10.0.0.254"}, {"0.0.0.0/0", "10.0.0.1"}}
 	desired := func(servers []string, routes []HostRoute, dhcp *bool) Desired {
-		return Desired{Subnet: DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp}}}
+		return Desired{Subnets: one(DesiredSubnet{CIDR: "10.0.0.0/24", SubnetAttrs: SubnetAttrs{DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp}})}
 	}
 	observed := func(servers []string, routes []HostRoute, dhcp bool) Observed {
-		return Observed{Network: &Network{ID: "n"}, Subnet: &Subnet{ID: "s", CIDR: "10.0.0.0/24", DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp}}
+		return Observed{Network: &Network{ID: "n"}, Subnets: seen(&Subnet{ID: "s", CIDR: "10.0.0.0/24", DNSNameservers: servers, HostRoutes: routes, EnableDHCP: dhcp})}
 	}
 	for _, tc := range []struct {
 		name string
 		want Desired
 		got  Observed
-		out  Changes
+		out  oneSubnet
 	}{
-		{"Neutron's defaults, as a spec without the fields wants", desired(none, noRoutes, &on), observed(nil, nil, true), Changes{}},
+		{"Neutron's defaults, as a spec without the fields wants", desired(none, noRoutes, &on), observed(nil, nil, true), oneSubnet{}},
 		{"in step", desired([]string{"10.0.0.2", "2001:db8::53"}, routes, &off),
-			observed([]string{"10.0.0.2", "2001:db8::53"}, routes, false), Changes{}},
+			observed([]string{"10.0.0.2", "2001:db8::53"}, routes, false), oneSubnet{}},
 		{"an IPv6 server spelled otherwise is the same server", desired([]string{"2001:db8::53"}, noRoutes, &on),
-			observed([]string{"2001:db8:0:0::53"}, nil, true), Changes{}},
+			observed([]string{"2001:db8:0:0::53"}, nil, true), oneSubnet{}},
 		{"routes in another order are the same routes", desired(none, routes, &on),
-			observed(nil, []HostRoute{routes[1], routes[0]}, true), Changes{}},
+			observed(nil, []HostRoute{routes[1], routes[0]}, true), oneSubnet{}},
 		{"servers in another order differ: only the servers are sent", desired([]string{"10.0.0.2", "10.0.0.3"}, routes, &on),
 			observed([]string{"10.0.0.3", "10.0.0.2"}, routes, true),
-			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2", "10.0.0.3"}},
+			oneSubnet{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2", "10.0.0.3"}},
 				SubnetDiffs: []Difference{{"dns nameservers", "10.0.0.3,10.0.0.2", "10.0.0.2,10.0.0.3"}}}},
 		{"servers added by hand are removed with an empty list", desired(none, noRoutes, &on),
 			observed([]string{"8.8.8.8"}, nil, true),
-			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: none}, SubnetDiffs: []Difference{{"dns nameservers", "8.8.8.8", "none"}}}},
+			oneSubnet{UpdateSubnet: SubnetAttrs{DNSNameservers: none}, SubnetDiffs: []Difference{{"dns nameservers", "8.8.8.8", "none"}}}},
 		{"a route's next hop changed: only the routes are sent", desired(none, routes, &on),
 			observed(nil, []HostRoute{routes[0], {"0.0.0.0/0", "10.0.0.9"}}, true),
-			Changes{UpdateSubnet: SubnetAttrs{HostRoutes: routes},
+			oneSubnet{UpdateSubnet: SubnetAttrs{HostRoutes: routes},
 				SubnetDiffs: []Difference{{"host routes", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.9", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.1"}}}},
 		{"routes removed: an empty list is sent", desired(none, noRoutes, &on), observed(nil, routes, true),
-			Changes{UpdateSubnet: SubnetAttrs{HostRoutes: noRoutes},
+			oneSubnet{UpdateSubnet: SubnetAttrs{HostRoutes: noRoutes},
 				SubnetDiffs: []Difference{{"host routes", "10.1.0.0/16 via 10.0.0.254,0.0.0.0/0 via 10.0.0.1", "none"}}}},
 		{"DHCP turned off: only enable_dhcp is sent", desired(none, noRoutes, &off), observed(nil, nil, true),
-			Changes{UpdateSubnet: SubnetAttrs{EnableDHCP: &off}, SubnetDiffs: []Difference{{"dhcp", "on", "off"}}}},
+			oneSubnet{UpdateSubnet: SubnetAttrs{EnableDHCP: &off}, SubnetDiffs: []Difference{{"dhcp", "on", "off"}}}},
 		{"all three differ: one change carries them", desired([]string{"10.0.0.2"}, routes[:1], &on), observed(nil, nil, false),
-			Changes{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2"}, HostRoutes: routes[:1], EnableDHCP: &on},
+			oneSubnet{UpdateSubnet: SubnetAttrs{DNSNameservers: []string{"10.0.0.2"}, HostRoutes: routes[:1], EnableDHCP: &on},
 				SubnetDiffs: []Difference{{"dns nameservers", "none", "10.0.0.2"}, {"host routes", "none", "10.1.0.0/16 via 10.0.0.254"}, {"dhcp", "off", "on"}}}},
-		{"unmanaged (nil) options are left alone", desired(nil, nil, nil), observed([]string{"8.8.8.8"}, routes, false), Changes{}},
+		{"unmanaged (nil) options are left alone", desired(nil, nil, nil), observed([]string{"8.8.8.8"}, routes, false), oneSubnet{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := Diff(tc.want, tc.got)
+			got := viewOne(Diff(tc.want, tc.got))
 			if !reflect.DeepEqual(got, tc.out) {
 				t.Errorf("Diff = %+v\nwant   %+v", got, tc.out)
 			}
 		})
 	}
 }
+
+// oneSubnet is Changes as the one-subnet form sees them: the tables above were written
+// for it.
+type oneSubnet struct {
+	DeleteNetworks []Network
+	CreateNetwork  bool
+	UpdateNetwork  NetworkAttrs
+	NetworkDiffs   []Difference
+	RetagNetwork   bool
+	DeleteSubnets  []Subnet
+	CreateSubnet   bool
+	UpdateSubnet   SubnetAttrs
+	SubnetDiffs    []Difference
+	Immutable      string
+}
+
+func viewOne(c Changes) oneSubnet {
+	v := oneSubnet{DeleteNetworks: c.DeleteNetworks, CreateNetwork: c.CreateNetwork, UpdateNetwork: c.UpdateNetwork,
+		NetworkDiffs: c.NetworkDiffs, RetagNetwork: c.RetagNetwork, DeleteSubnets: c.DeleteSubnets, Immutable: c.Immutable}
+	for _, s := range c.Subnets {
+		v.CreateSubnet = s.Got == nil
+		v.UpdateSubnet, v.SubnetDiffs = s.Update, s.Diffs
+	}
+	return v
+}
+
+func one(s DesiredSubnet) []DesiredSubnet { return []DesiredSubnet{s} }
+
+func seen(s *Subnet) map[string]Subnet { return map[string]Subnet{"": *s} }

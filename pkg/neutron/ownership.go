@@ -84,6 +84,28 @@ func (o Owner) ResourceName() string {
 	return fitWithHash(namePrefix+o.Namespace+"_"+o.Name, "_"+o.UID, MaxFieldLength)
 }
 
+// SubnetName is the Neutron name of the owner's subnet for the spec's item: the owner's
+// ResourceName for the one-subnet form (item ""), and k8s_<namespace>_<name>_<uid>_<item>
+// for an item of the list form. Item names are DNS labels, without "_".
+func (o Owner) SubnetName(item string) string {
+	if item == "" {
+		return o.ResourceName()
+	}
+	return fitWithHash(namePrefix+o.Namespace+"_"+o.Name, "_"+o.UID+"_"+item, MaxFieldLength)
+}
+
+// SubnetItem returns the spec item that the owner's subnet s was made for, read from its
+// name: "" for the one-subnet form, and for a name the controller did not give (whose
+// subnet is then treated as the one-subnet form's).
+func (o Owner) SubnetItem(s Subnet) string {
+	i := strings.LastIndex(s.Name, "_"+o.UID)
+	if i < 0 || !strings.HasPrefix(s.Name, namePrefix) {
+		return ""
+	}
+	item, _ := strings.CutPrefix(s.Name[i+1+len(o.UID):], "_")
+	return item
+}
+
 // Retained reports whether n's tags say that its owner's deletion policy is Retain.
 func Retained(n Network) bool { return slices.Contains(n.Tags, RetainTag) }
 

@@ -46,7 +46,8 @@ func (s *Store) Using(driver Driver) *Store {
 // one owner, those are the ones to keep.
 type Recorded struct {
 	NetworkID string
-	SubnetID  string
+	// Subnets are the subnet IDs by spec item ("" for the one-subnet form).
+	Subnets map[string]string
 }
 
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces
@@ -93,11 +94,11 @@ func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observe
 		}
 		o.Network, o.Adopted = &tagged, true
 	}
-	subnets, err := s.networkSubnets(ctx, owner, o.Network.ID, rec.subnetOn(o.Network.ID))
+	subnets, err := s.networkSubnets(ctx, owner, o.Network.ID, rec.NetworkID == o.Network.ID && len(rec.Subnets) > 0)
 	if err != nil {
 		return Observed{}, err
 	}
-	o.Subnet, o.DuplicateSubnets = keepOne(subnets, rec.SubnetID)
+	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
 	return o, nil
 }
 
@@ -110,7 +111,7 @@ func (s *Store) Cached(owner Owner, rec Recorded) Observed {
 	}
 	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
 	subnets, _ := s.index.Subnets(o.Network.ID)
-	o.Subnet, o.DuplicateSubnets = keepOne(subnets, rec.SubnetID)
+	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
 	return o
 }
 
@@ -154,12 +155,22 @@ func (s *Store) UpdateNetwork(ctx context.Context, owner Owner, id string, chang
 	return updated, nil
 }
 
-// CreateSubnet creates the owner's subnet on its network.
+// CreateSubnet creates the owner's subnet of an item on its network, named after the item
+// so that a create whose reply is lost is found, not made twice. A pool subnet's pool is
+// looked up first.
 func (s *Store) CreateSubnet(ctx context.Context, owner Owner, networkID string, want DesiredSubnet) (Subnet, error) {
-	created, err := s.driver.CreateSubnet(ctx, SubnetRequest{
-		NetworkID: networkID, Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID),
+	req := SubnetRequest{
+		NetworkID: networkID, Name: owner.SubnetName(want.Item), Description: ClusterDescription(owner.ClusterID),
 		CIDR: want.CIDR, IPVersion: want.IPVersion, IPv6Modes: want.IPv6Modes, SubnetAttrs: want.SubnetAttrs,
-	})
+	}
+	if want.Pool != nil {
+		pool, err := s.subnetPool(ctx, *want.Pool)
+		if err != nil {
+			return Subnet{}, err
+		}
+		req.SubnetPoolID, req.PrefixLength, req.IPVersion = pool.ID, want.PrefixLength, pool.IPVersion
+	}
+	created, err := s.driver.CreateSubnet(ctx, req)
 	if err != nil {
 		if outcomeUnknown(err) {
 			// Neutron may have created it: the network's subnets must be listed again.
@@ -192,6 +203,20 @@ func (s *Store) UpdateSubnet(ctx context.Context, subnet Subnet, change SubnetAt
 	}
 	s.index.PutSubnet(updated)
 	return updated, nil
+}
+
+// RenameSubnet gives the owner's subnet the name of another item: the one whose range it
+// has, after the form moved or the item was renamed.
+func (s *Store) RenameSubnet(ctx context.Context, owner Owner, subnet Subnet, item string) (Subnet, error) {
+	renamed, err := s.driver.RelabelSubnet(ctx, subnet.ID, Label{Name: owner.SubnetName(item), Description: ClusterDescription(owner.ClusterID)})
+	if err != nil {
+		if IsNotFound(err) {
+			s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
+		}
+		return Subnet{}, err
+	}
+	s.index.PutSubnet(renamed)
+	return renamed, nil
 }
 
 // tag gives n the owner's tags, with the deletion policy's; tags of others stay.
@@ -227,10 +252,10 @@ func (s *Store) ownerNetworks(ctx context.Context, owner Owner) ([]Network, erro
 
 // networkSubnets returns the cluster's subnets on networkID, from memory when it knows them
 // all, else listed (one call) and remembered. An empty list does not count as known while
-// status names a subnet on this network: that subnet was deleted in Neutron since the last
-// fill, or the store missed it, and a blind create could collide with it.
-func (s *Store) networkSubnets(ctx context.Context, owner Owner, networkID, recordedSubnetID string) ([]Subnet, error) {
-	if subnets, known := s.index.Subnets(networkID); known && (len(subnets) > 0 || recordedSubnetID == "") {
+// status names subnets on this network: they were deleted in Neutron since the last fill,
+// or the store missed them, and a blind create could collide with them.
+func (s *Store) networkSubnets(ctx context.Context, owner Owner, networkID string, recorded bool) ([]Subnet, error) {
+	if subnets, known := s.index.Subnets(networkID); known && (len(subnets) > 0 || !recorded) {
 		return subnets, nil
 	}
 	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, ProjectID: s.projectID})
@@ -252,12 +277,25 @@ func (s *Store) forgetIfGone(err error, networkID string) {
 	}
 }
 
-// subnetOn returns the recorded subnet when the recorded network is networkID.
-func (r Recorded) subnetOn(networkID string) string {
-	if r.NetworkID != networkID {
-		return ""
+// byItem splits the owner's subnets, oldest first, by the spec item their names carry: per
+// item the one to keep (the one status names, else the oldest), and the others.
+func byItem(owner Owner, subnets []Subnet, rec Recorded) (map[string]Subnet, []Subnet) {
+	if len(subnets) == 0 {
+		return nil, nil
 	}
-	return r.SubnetID
+	groups := map[string][]Subnet{}
+	for _, sub := range subnets {
+		item := owner.SubnetItem(sub)
+		groups[item] = append(groups[item], sub)
+	}
+	kept := make(map[string]Subnet, len(groups))
+	var others []Subnet
+	for item, group := range groups {
+		keep, rest := keepOne(group, rec.Subnets[item])
+		kept[item] = *keep
+		others = append(others, rest...)
+	}
+	return kept, sortedSubnets(others)
 }
 
 // keepOne splits one owner's resources, oldest first, into the one to keep (the one status

@@ -66,11 +66,11 @@ func TestStoreKnowsWhatItMade(t *testing.T) {
 	}
 	checkCalls(t, d, "create network", "tag network", "create subnet")
 
-	o, err = s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID, SubnetID: sub.ID})
-	if err != nil || o.Network == nil || o.Network.ID != net.ID || !owner.HasTags(o.Network.Tags) || o.Subnet == nil || o.Subnet.ID != sub.ID || o.Adopted {
+	o, err = s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID, Subnets: map[string]string{"": sub.ID}})
+	if err != nil || o.Network == nil || o.Network.ID != net.ID || !owner.HasTags(o.Network.Tags) || len(o.Subnets) == 0 || o.Subnets[""].ID != sub.ID || o.Adopted {
 		t.Errorf("Observe = %+v, %v; want the tagged network %s with subnet %s", o, err, net.ID, sub.ID)
 	}
-	if c := s.Cached(owner, neutron.Recorded{}); c.Network == nil || c.Subnet == nil || c.Subnet.ID != sub.ID {
+	if c := s.Cached(owner, neutron.Recorded{}); c.Network == nil || len(c.Subnets) == 0 || c.Subnets[""].ID != sub.ID {
 		t.Errorf("Cached = %+v, want the same network and subnet", c)
 	}
 	checkCalls(t, d)
@@ -89,7 +89,7 @@ func TestStoreLostCreateReplyMakesObserveLookUp(t *testing.T) {
 	d.ClearCalls()
 
 	o, err := s.Observe(ctx, owner, neutron.Recorded{})
-	if err != nil || o.Network == nil || !o.Adopted || !owner.HasTags(o.Network.Tags) || o.Subnet != nil {
+	if err != nil || o.Network == nil || !o.Adopted || !owner.HasTags(o.Network.Tags) || len(o.Subnets) != 0 {
 		t.Fatalf("Observe = %+v, %v; want the network found, tagged and adopted, no subnet", o, err)
 	}
 	checkCalls(t, d, "list networks", "tag network", "list subnets")
@@ -111,7 +111,7 @@ func TestStoreLostSubnetReplyMakesObserveListSubnets(t *testing.T) {
 	d.ClearCalls()
 
 	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
-	if err != nil || o.Subnet == nil || o.Subnet.CIDR != subnet.CIDR {
+	if err != nil || len(o.Subnets) == 0 || o.Subnets[""].CIDR != subnet.CIDR {
 		t.Fatalf("Observe = %+v, %v; want the subnet Neutron made", o, err)
 	}
 	checkCalls(t, d, "list subnets")
@@ -135,7 +135,7 @@ func TestStoreOverlappingSubnetCreateIsAConflict(t *testing.T) {
 		t.Fatalf("CreateSubnet over an existing subnet = %v (kind %s), want a conflict", err, neutron.KindOf(err))
 	}
 	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
-	if err != nil || o.Subnet == nil || o.Subnet.ID != landed.ID {
+	if err != nil || len(o.Subnets) == 0 || o.Subnets[""].ID != landed.ID {
 		t.Fatalf("Observe = %+v, %v; want the subnet that landed, %s", o, err, landed.ID)
 	}
 	checkCalls(t, d, "create subnet", "list subnets")

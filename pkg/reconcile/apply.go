@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -25,10 +26,26 @@ type pass struct {
 	recorder record.EventRecorder
 }
 
+// itemSubnet is the subnet of one item of the spec ("" for the one-subnet form).
+type itemSubnet struct {
+	item   string
+	subnet neutron.Subnet
+}
+
+// outcome is what a pass leaves in Neutron: the network, and the subnet of each item in
+// the spec's order, then those of removed items that ports still use. complete says the
+// subnets are all there are; a pass cut off half way does not know.
+type outcome struct {
+	net      neutron.Network
+	subnets  []itemSubnet
+	complete bool
+}
+
 // apply carries out the changes through the project's Store, network first, and returns
-// the network and subnet that realise the spec. Each change is logged and recorded as an
-// Event. On failure net is still the network when one exists, so that status can name it.
-func (p *pass) apply(ctx context.Context) (net neutron.Network, subnet neutron.Subnet, err error) {
+// the network and subnets that realise the spec. Each change is logged and recorded as an
+// Event. On failure the outcome still names the network when one exists, so that status
+// can name it.
+func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 	if p.observed.Adopted {
 		klog.FromContext(ctx).Info("Adopted Neutron network left untagged by an interrupted create", "networkID", p.observed.Network.ID)
 		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkAdopted,
@@ -38,15 +55,46 @@ func (p *pass) apply(ctx context.Context) (net neutron.Network, subnet neutron.S
 	for _, dup := range p.changes.DeleteNetworks {
 		p.recordDuplicateDeleted(ctx, "network", dup.ID, p.observed.Network.ID, p.store.DeleteNetwork(ctx, p.owner.UID, dup.ID))
 	}
-	if net, err = p.applyNetwork(ctx); err != nil {
-		return net, neutron.Subnet{}, err
+	if out.net, err = p.applyNetwork(ctx); err != nil {
+		return out, err
 	}
 
 	for _, dup := range p.changes.DeleteSubnets {
-		p.recordDuplicateDeleted(ctx, "subnet", dup.ID, p.observed.Subnet.ID, p.store.DeleteSubnet(ctx, dup))
+		kept := p.observed.Subnets[p.owner.SubnetItem(dup)]
+		p.recordDuplicateDeleted(ctx, "subnet", dup.ID, kept.ID, p.store.DeleteSubnet(ctx, dup))
 	}
-	subnet, err = p.applySubnet(ctx, net.ID)
-	return net, subnet, err
+	out.subnets, out.complete, err = p.applySubnets(ctx, out.net.ID)
+	return out, err
+}
+
+// applySubnets removes the subnets of items the spec no longer has, then makes each item's
+// subnet match. A removal that ports hold up does not hold up the other items: its subnet
+// stays in the outcome, and its error is returned once they are done.
+func (p *pass) applySubnets(ctx context.Context, networkID string) (subnets []itemSubnet, complete bool, err error) {
+	var inUse []itemSubnet
+	var inUseErr error
+	for _, s := range p.changes.RemoveSubnets {
+		item := p.owner.SubnetItem(s)
+		if err := p.store.DeleteSubnet(ctx, s); err != nil {
+			if neutron.KindOf(err) != neutron.KindInUse {
+				return nil, false, err
+			}
+			inUse, inUseErr = append(inUse, itemSubnet{item, s}), cmp.Or(inUseErr, err)
+			continue
+		}
+		klog.FromContext(ctx).Info("Deleted Neutron subnet of an item no longer in the spec", "subnetID", s.ID, "item", item, "cidr", s.CIDR)
+		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonSubnetDeleted,
+			"Deleted Neutron subnet %s (%s)%s, no longer in the spec", s.ID, s.CIDR, ofItem(item))
+	}
+	subnets = make([]itemSubnet, 0, len(p.changes.Subnets)+len(inUse))
+	for _, ch := range p.changes.Subnets {
+		s, err := p.applySubnet(ctx, networkID, ch)
+		if err != nil {
+			return nil, false, err
+		}
+		subnets = append(subnets, itemSubnet{ch.Want.Item, s})
+	}
+	return append(subnets, inUse...), true, inUseErr
 }
 
 func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
@@ -81,33 +129,54 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 	return *observed.Network, nil
 }
 
-func (p *pass) applySubnet(ctx context.Context, networkID string) (neutron.Subnet, error) {
-	changes, observed := p.changes, p.observed
-	switch {
-	case changes.CreateSubnet:
-		created, err := p.store.CreateSubnet(ctx, p.owner, networkID, p.desired.Subnet)
+func (p *pass) applySubnet(ctx context.Context, networkID string, ch neutron.SubnetChange) (neutron.Subnet, error) {
+	item := ch.Want.Item
+	if ch.Got == nil {
+		created, err := p.store.CreateSubnet(ctx, p.owner, networkID, ch.Want)
 		if err != nil {
 			return neutron.Subnet{}, err
 		}
-		klog.FromContext(ctx).Info("Created Neutron subnet", "subnetID", created.ID, "cidr", created.CIDR, "gateway", created.GatewayIP)
-		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonSubnetCreated, "Created Neutron subnet %s (%s)", created.ID, created.Summary())
+		klog.FromContext(ctx).Info("Created Neutron subnet", "subnetID", created.ID, "item", item, "cidr", created.CIDR, "gateway", created.GatewayIP)
+		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonSubnetCreated, "Created Neutron subnet %s (%s)%s", created.ID, created.Summary(), ofItem(item))
 		return created, nil
-	case len(changes.SubnetDiffs) > 0:
-		updated, err := p.store.UpdateSubnet(ctx, *observed.Subnet, changes.UpdateSubnet)
+	}
+	current := *ch.Got
+	if ch.Rename {
+		renamed, err := p.store.RenameSubnet(ctx, p.owner, current, item)
 		if err != nil {
 			return neutron.Subnet{}, err
 		}
-		what := neutron.Describe(changes.SubnetDiffs)
-		// A new gateway is what people look for, in the log as in Events.
-		reason, logged := reasonSubnetUpdated, "Updated Neutron subnet"
-		if slices.ContainsFunc(changes.SubnetDiffs, func(d neutron.Difference) bool { return d.Attribute == "gateway" }) {
-			reason, logged = reasonGatewayUpdated, "Updated Neutron subnet gateway"
-		}
-		klog.FromContext(ctx).Info(logged, "subnetID", updated.ID, "changes", what)
-		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reason, "Changed Neutron subnet %s: %s", updated.ID, what)
-		return updated, nil
+		from := p.owner.SubnetItem(current)
+		klog.FromContext(ctx).Info("Gave a Neutron subnet to the item of the same range", "subnetID", renamed.ID, "item", item, "from", from)
+		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonSubnetKept,
+			"Kept Neutron subnet %s (%s)%s, made%s", renamed.ID, renamed.CIDR, ofItem(item), ofItem(from))
+		current = renamed
 	}
-	return *observed.Subnet, nil
+	if len(ch.Diffs) == 0 {
+		return current, nil
+	}
+	updated, err := p.store.UpdateSubnet(ctx, current, ch.Update)
+	if err != nil {
+		return neutron.Subnet{}, err
+	}
+	what := neutron.Describe(ch.Diffs)
+	// A new gateway is what people look for, in the log as in Events.
+	reason, logged := reasonSubnetUpdated, "Updated Neutron subnet"
+	if slices.ContainsFunc(ch.Diffs, func(d neutron.Difference) bool { return d.Attribute == "gateway" }) {
+		reason, logged = reasonGatewayUpdated, "Updated Neutron subnet gateway"
+	}
+	klog.FromContext(ctx).Info(logged, "subnetID", updated.ID, "item", item, "changes", what)
+	p.recorder.Eventf(p.network, corev1.EventTypeNormal, reason, "Changed Neutron subnet %s%s: %s", updated.ID, ofItem(item), what)
+	return updated, nil
+}
+
+// ofItem names an item of the list form in an Event, " for item <name>"; nothing for the
+// one-subnet form.
+func ofItem(item string) string {
+	if item == "" {
+		return ""
+	}
+	return " for item " + item
 }
 
 // recordDuplicateDeleted records the outcome of deleting what a split brain made twice. A

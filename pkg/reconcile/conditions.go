@@ -36,11 +36,11 @@ func reconcilingStatus(network *samplecrdv1.Network, reason, message string) *sa
 	return status
 }
 
-// realizedStatus records the network and subnet that realise the spec, Ready=True.
-func realizedStatus(network *samplecrdv1.Network, net neutron.Network, subnet neutron.Subnet, reason, message string) *samplecrdv1.NetworkStatus {
+// realizedStatus records the network and subnets that realise the spec, Ready=True.
+func realizedStatus(network *samplecrdv1.Network, out outcome, reason, message string) *samplecrdv1.NetworkStatus {
 	status := network.Status.DeepCopy()
 	status.ObservedGeneration = network.Generation
-	setRealized(status, net, subnet)
+	setRealized(status, out.net, out.subnets)
 	setReady(status, network.Generation, metav1.ConditionTrue, reason, message)
 	setSettled(status)
 	return status
@@ -63,16 +63,30 @@ func failedStatus(network *samplecrdv1.Network, networkID string, f *Failure) *s
 	return status
 }
 
+// appliedStatus is failedStatus after a pass cut off by f: it also records the subnets the
+// pass knows to exist, when it knows them all (an item removed from the spec whose subnet
+// ports still use stays listed).
+func appliedStatus(network *samplecrdv1.Network, out outcome, f *Failure) *samplecrdv1.NetworkStatus {
+	status := failedStatus(network, out.net.ID, f)
+	if out.complete && out.net.ID != "" {
+		setRealized(status, out.net, out.subnets)
+	}
+	return status
+}
+
 // progressOf says what changes are about, for the Reconciling condition.
 func progressOf(changes neutron.Changes) (reason, message string) {
 	switch {
 	case changes.CreateNetwork:
 		return samplecrdv1.ReasonCreating, "creating the Neutron network and subnet"
-	case changes.CreateSubnet:
+	case changes.CreatesSubnet():
 		return samplecrdv1.ReasonCreating, "creating the Neutron subnet"
 	}
-	if diffs := slices.Concat(changes.NetworkDiffs, changes.SubnetDiffs); len(diffs) > 0 {
+	if diffs := slices.Concat(changes.NetworkDiffs, changes.SubnetDiffs()); len(diffs) > 0 {
 		return samplecrdv1.ReasonUpdating, "changing Neutron to match the spec: " + neutron.Describe(diffs)
+	}
+	if len(changes.RemoveSubnets) > 0 {
+		return samplecrdv1.ReasonUpdating, "deleting the Neutron subnets of items no longer in the spec"
 	}
 	return samplecrdv1.ReasonUpdating, "deleting duplicate Neutron resources"
 }

@@ -9,6 +9,8 @@ const (
 	reasonNetworkUpdated   = "NetworkUpdated"
 	reasonGatewayUpdated   = "GatewayUpdated"
 	reasonSubnetUpdated    = "SubnetUpdated"
+	reasonSubnetDeleted    = "SubnetDeleted"
+	reasonSubnetKept       = "SubnetKept"
 	reasonDuplicateDeleted = "DuplicateDeleted"
 	reasonNeutronDeleted   = "NeutronDeleted"
 	reasonNeutronRetained  = "NeutronRetained"

@@ -53,7 +53,8 @@ func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *
 		f.Message = truncate(f.Message, maxMessageLength)
 		return failedStatus(network, result.Network.ID, f)
 	}
-	return realizedStatus(network, result.Network, result.Subnet, samplecrdv1.ReasonImported,
+	imported := outcome{net: result.Network, subnets: []itemSubnet{{item: "", subnet: result.Subnet}}, complete: true}
+	return realizedStatus(network, imported, samplecrdv1.ReasonImported,
 		fmt.Sprintf("Imported Neutron network %s with subnet %s (%s)", result.Network.ID, result.Subnet.ID, result.Subnet.Summary()))
 }
 

@@ -1,6 +1,9 @@
 package reconcile
 
 import (
+	"fmt"
+	"net/netip"
+
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
@@ -16,7 +19,14 @@ func Owner(network *samplecrdv1.Network, clusterID string) neutron.Owner {
 
 // Recorded returns the Neutron resources the Network's status names.
 func Recorded(network *samplecrdv1.Network) neutron.Recorded {
-	return neutron.Recorded{NetworkID: network.Status.NetworkID, SubnetID: network.Status.SubnetID}
+	rec := neutron.Recorded{NetworkID: network.Status.NetworkID, Subnets: map[string]string{}}
+	if network.Status.SubnetID != "" {
+		rec.Subnets[""] = network.Status.SubnetID
+	}
+	for _, s := range network.Status.Subnets {
+		rec.Subnets[s.Name] = s.SubnetID
+	}
+	return rec
 }
 
 // ImportRef returns the network, and the subnet of it, that a Network imports.
@@ -30,7 +40,7 @@ func ImportRef(network *samplecrdv1.Network) neutron.ImportRef {
 // user, says why the spec cannot be realised: the CRD's validation rules normally stop such
 // a spec at the door, so this guards against a CRD installed without them.
 func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
-	plan, err := subnetplan.Plan(subnetSpecOf(network.Spec))
+	subnets, err := desiredSubnets(network.Spec)
 	if err != nil {
 		return neutron.Desired{}, err
 	}
@@ -42,10 +52,85 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 	return neutron.Desired{
 		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu},
 			Retain: network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain},
-		Subnet: neutron.DesiredSubnet{CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion,
-			IPv6Modes:   neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
-			SubnetAttrs: subnetAttrsOf(plan)},
+		Subnets: subnets,
 	}, nil
+}
+
+// desiredSubnets returns the subnet of each item of the list form, in its order, or the
+// one subnet of the one-subnet form (item "").
+func desiredSubnets(spec samplecrdv1.NetworkSpec) ([]neutron.DesiredSubnet, error) {
+	if len(spec.Subnets) == 0 {
+		want, err := desiredSubnet("", spec.SubnetFields)
+		return []neutron.DesiredSubnet{want}, err
+	}
+	if spec.CIDR != "" {
+		return nil, fmt.Errorf("cidr and subnets are both set: describe the subnets either at the top of the spec or in subnets, not both")
+	}
+	out := make([]neutron.DesiredSubnet, 0, len(spec.Subnets))
+	for i, item := range spec.Subnets {
+		var want neutron.DesiredSubnet
+		var err error
+		switch {
+		case item.SubnetPool != nil && item.CIDR == "" && item.PrefixLength != nil:
+			want, err = desiredPoolSubnet(item)
+		case item.SubnetPool == nil && item.CIDR != "":
+			want, err = desiredSubnet(item.Name, item.SubnetFields)
+		default:
+			err = fmt.Errorf("give either cidr, or subnetPool with prefixLength")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("subnets[%d] (%s): %w", i, item.Name, err)
+		}
+		for j, earlier := range out {
+			if earlier.Item == want.Item {
+				return nil, fmt.Errorf("subnets[%d] and subnets[%d] are both named %s: give each item its own name", j, i, want.Item)
+			}
+			if overlap(earlier.CIDR, want.CIDR) {
+				return nil, fmt.Errorf("subnets %s (%s) and %s (%s) overlap: give each item a range of its own", earlier.Item, earlier.CIDR, want.Item, want.CIDR)
+			}
+		}
+		out = append(out, want)
+	}
+	return out, nil
+}
+
+// desiredSubnet returns the subnet of fields, whose range is its cidr.
+func desiredSubnet(item string, fields samplecrdv1.SubnetFields) (neutron.DesiredSubnet, error) {
+	plan, err := subnetplan.Plan(subnetSpecOf(fields))
+	if err != nil {
+		return neutron.DesiredSubnet{}, err
+	}
+	return neutron.DesiredSubnet{Item: item, CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion,
+		IPv6Modes:   neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
+		SubnetAttrs: subnetAttrsOf(plan)}, nil
+}
+
+// desiredPoolSubnet returns the subnet of an item whose range Neutron allocates from a
+// subnet pool. Its gateway is kept only when there is to be none: the first usable
+// address of a range not yet known is Neutron's default anyway; its allocation pools are
+// Neutron's.
+func desiredPoolSubnet(item samplecrdv1.NetworkSubnet) (neutron.DesiredSubnet, error) {
+	plan, err := subnetplan.PlanPooled(subnetSpecOf(item.SubnetFields), int(*item.PrefixLength))
+	if err != nil {
+		return neutron.DesiredSubnet{}, err
+	}
+	attrs := subnetAttrsOf(plan)
+	attrs.AllocationPools = nil
+	if item.GatewayMode != samplecrdv1.GatewayModeNone {
+		attrs.GatewayIP = nil
+	}
+	return neutron.DesiredSubnet{Item: item.Name,
+		Pool:         &neutron.PoolRef{ID: item.SubnetPool.ID, Name: item.SubnetPool.Name},
+		PrefixLength: int(*item.PrefixLength),
+		IPv6Modes:    neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
+		SubnetAttrs:  attrs}, nil
+}
+
+// overlap reports whether two CIDRs share an address; a pool subnet's "" never does.
+func overlap(a, b string) bool {
+	x, errA := netip.ParsePrefix(a)
+	y, errB := netip.ParsePrefix(b)
+	return errA == nil && errB == nil && x.Overlaps(y)
 }
 
 // subnetAttrsOf returns the planned subnet's attributes as Neutron takes them. The lists
@@ -72,7 +157,7 @@ func subnetAttrsOf(plan subnetplan.Subnet) neutron.SubnetAttrs {
 }
 
 // subnetSpecOf returns the part of spec that decides the subnet.
-func subnetSpecOf(spec samplecrdv1.NetworkSpec) subnetplan.Spec {
+func subnetSpecOf(spec samplecrdv1.SubnetFields) subnetplan.Spec {
 	routes := make([]subnetplan.HostRoute, 0, len(spec.HostRoutes))
 	for _, r := range spec.HostRoutes {
 		routes = append(routes, subnetplan.HostRoute{Destination: r.Destination, NextHop: r.NextHop})
@@ -89,12 +174,19 @@ func subnetSpecOf(spec samplecrdv1.NetworkSpec) subnetplan.Spec {
 	}
 }
 
-// setRealized records in status the network and subnet that realise the spec.
-func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnet neutron.Subnet) {
+// setRealized records in status the network and the subnets that realise the spec: the
+// one-subnet form's in subnetID, gateway and enableDHCP, the list form's in subnets.
+func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnets []itemSubnet) {
 	status.NetworkID = net.ID
-	status.SubnetID = subnet.ID
-	status.Gateway = subnet.GatewayIP
 	status.MTU = int32(net.MTU)
-	dhcp := subnet.EnableDHCP
-	status.EnableDHCP = &dhcp
+	status.SubnetID, status.Gateway, status.EnableDHCP, status.Subnets = "", "", nil, nil
+	for _, s := range subnets {
+		dhcp := s.subnet.EnableDHCP
+		if s.item == "" {
+			status.SubnetID, status.Gateway, status.EnableDHCP = s.subnet.ID, s.subnet.GatewayIP, &dhcp
+			continue
+		}
+		status.Subnets = append(status.Subnets, samplecrdv1.SubnetStatus{Name: s.item, CIDR: s.subnet.CIDR,
+			SubnetID: s.subnet.ID, Gateway: s.subnet.GatewayIP, EnableDHCP: &dhcp})
+	}
 }

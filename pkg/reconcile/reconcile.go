@@ -76,10 +76,10 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if p.network, err = r.status.markProgress(ctx, network, p.changes); err != nil {
 		return err
 	}
-	net, subnet, err := p.apply(ctx)
+	out, err := p.apply(ctx)
 	if err != nil {
-		// The status names the network, so it tells what exists while the subnet waits.
-		return r.status.failed(ctx, p.network, net.ID, err)
+		// The status names the network, so it tells what exists while the subnets wait.
+		return r.status.failedApplying(ctx, p.network, out, err)
 	}
-	return r.status.ready(ctx, p.network, net, subnet)
+	return r.status.ready(ctx, p.network, out)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -70,15 +71,16 @@ func (w *statusWriter) markProgress(ctx context.Context, network *samplecrdv1.Ne
 	return written, err
 }
 
-// ready records that net and subnet realise the Network's spec: Ready=True, and in an
-// Event and the log when the Network was not Ready before.
-func (w *statusWriter) ready(ctx context.Context, network *samplecrdv1.Network, net neutron.Network, subnet neutron.Subnet) error {
-	status := realizedStatus(network, net, subnet, samplecrdv1.ReasonProvisioned,
-		fmt.Sprintf("Neutron network %s with subnet %s (%s)", net.ID, subnet.ID, subnet.Summary()))
+// ready records that the outcome's network and subnets realise the Network's spec:
+// Ready=True, and in an Event and the log when the Network was not Ready before.
+func (w *statusWriter) ready(ctx context.Context, network *samplecrdv1.Network, out outcome) error {
+	net := out.net
+	status := realizedStatus(network, out, samplecrdv1.ReasonProvisioned, fmt.Sprintf("Neutron network %s with %s", net.ID, subnetsText(out.subnets)))
+	ids := subnetIDs(out.subnets)
 	return w.becomeReady(ctx, network, status, func() {
-		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetID", subnet.ID)
+		klog.FromContext(ctx).Info("Network is ready", "networkID", net.ID, "subnetIDs", ids)
 		w.recorder.Eventf(network, corev1.EventTypeNormal, samplecrdv1.ReasonProvisioned,
-			"Neutron network %s and subnet %s match the spec", net.ID, subnet.ID)
+			"Neutron network %s and %s %s match the spec", net.ID, plural(len(ids), "subnet", "subnets"), strings.Join(ids, ", "))
 	})
 }
 
@@ -114,13 +116,22 @@ func (w *statusWriter) becomeReady(ctx context.Context, network *samplecrdv1.Net
 // what the workqueue should do: the Failure, recorded, or err itself when it is about
 // neither Neutron nor the spec (retried, and logged, as any error).
 func (w *statusWriter) failed(ctx context.Context, network *samplecrdv1.Network, networkID string, err error) error {
+	return w.failedWith(ctx, network, err, func(f *Failure) *samplecrdv1.NetworkStatus { return failedStatus(network, networkID, f) })
+}
+
+// failedApplying is failed for a pass cut off by err, with what the pass left in Neutron.
+func (w *statusWriter) failedApplying(ctx context.Context, network *samplecrdv1.Network, out outcome, err error) error {
+	return w.failedWith(ctx, network, err, func(f *Failure) *samplecrdv1.NetworkStatus { return appliedStatus(network, out, f) })
+}
+
+func (w *statusWriter) failedWith(ctx context.Context, network *samplecrdv1.Network, err error, next func(*Failure) *samplecrdv1.NetworkStatus) error {
 	f := classify(err)
 	if f == nil {
 		return err
 	}
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
 	changed := old == nil || old.Reason != f.Reason || old.Message != f.Message || old.ObservedGeneration != network.Generation
-	if _, werr := w.write(ctx, network, failedStatus(network, networkID, f)); werr != nil {
+	if _, werr := w.write(ctx, network, next(f)); werr != nil {
 		return errors.Join(err, werr)
 	}
 	if changed {
@@ -128,6 +139,34 @@ func (w *statusWriter) failed(ctx context.Context, network *samplecrdv1.Network,
 		w.recorder.Event(network, corev1.EventTypeWarning, f.Reason, f.Message)
 	}
 	return recorded{f}
+}
+
+// subnetsText describes subnets in a few words each, e.g. "subnet 9ab2… (10.0.0.0/24,
+// gateway 10.0.0.1)" or "subnets v4 9ab2… (…), v6 77c1… (…)".
+func subnetsText(subnets []itemSubnet) string {
+	if len(subnets) == 1 && subnets[0].item == "" {
+		return fmt.Sprintf("subnet %s (%s)", subnets[0].subnet.ID, subnets[0].subnet.Summary())
+	}
+	parts := make([]string, len(subnets))
+	for i, s := range subnets {
+		parts[i] = fmt.Sprintf("%s %s (%s)", s.item, s.subnet.ID, s.subnet.Summary())
+	}
+	return plural(len(parts), "subnet", "subnets") + " " + strings.Join(parts, ", ")
+}
+
+func subnetIDs(subnets []itemSubnet) []string {
+	ids := make([]string, len(subnets))
+	for i, s := range subnets {
+		ids[i] = s.subnet.ID
+	}
+	return ids
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // notOwned records, in the Ready condition and a Warning Event, that deleting the

@@ -42,20 +42,40 @@ func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID strin
 		add("Neutron network %s was changed outside the controller; restoring %s", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
 	}
 	if n := len(changes.DeleteSubnets); n > 0 {
-		add("%d Neutron subnets of this Network are on network %s; deleting all but %s", n+1, observed.Network.ID, observed.Subnet.ID)
+		add("%d duplicate Neutron subnets of this Network are on network %s; deleting them", n, observed.Network.ID)
 	}
-	switch {
-	case observed.Subnet == nil:
-		add("Neutron subnet %s was deleted outside the controller; recreating it", rec.SubnetID)
-	case changes.Immutable != "":
+	if changes.Immutable != "" {
 		add("%s", changes.Immutable)
-	default:
-		if observed.Subnet.ID != rec.SubnetID {
-			add("Neutron subnet %s was deleted outside the controller; keeping %s", rec.SubnetID, observed.Subnet.ID)
+		return strings.Join(drift, "; ")
+	}
+	for _, ch := range changes.Subnets {
+		recorded := rec.Subnets[ch.Want.Item]
+		switch {
+		case ch.Got == nil:
+			add("Neutron subnet %s%s was deleted outside the controller; recreating it", orNone(recorded), ofItem(ch.Want.Item))
+		case ch.Got.ID != recorded:
+			add("Neutron subnet %s%s was deleted outside the controller; keeping %s", orNone(recorded), ofItem(ch.Want.Item), ch.Got.ID)
 		}
-		if len(changes.SubnetDiffs) > 0 {
-			add("Neutron subnet %s was changed outside the controller; restoring %s", observed.Subnet.ID, neutron.Describe(changes.SubnetDiffs))
+		if len(ch.Diffs) > 0 {
+			add("Neutron subnet %s was changed outside the controller; restoring %s", ch.Got.ID, neutron.Describe(ch.Diffs))
 		}
+	}
+	for _, s := range changes.RemoveSubnets {
+		add("Neutron subnet %s (%s) is not in the spec; deleting it", s.ID, s.CIDR)
 	}
 	return strings.Join(drift, "; ")
+}
+
+func ofItem(item string) string {
+	if item == "" {
+		return ""
+	}
+	return " of item " + item
+}
+
+func orNone(id string) string {
+	if id == "" {
+		return "(none recorded)"
+	}
+	return id
 }
