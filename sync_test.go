@@ -60,7 +60,7 @@ const (
 // of credentials (tenancyCases), of the subnet's options (subnetOptionCases,
 // subnetPoolCases), of the deletion policy (retentionCases) and of imports (importCases).
 func TestSyncHandler(t *testing.T) {
-	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(),
+	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
 		retentionCases(), importCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
