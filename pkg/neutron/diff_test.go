@@ -2,6 +2,7 @@ package neutron
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -158,3 +159,66 @@ func viewOne(c Changes) oneSubnet {
 func one(s DesiredSubnet) []DesiredSubnet { return []DesiredSubnet{s} }
 
 func seen(s *Subnet) map[string]Subnet { return map[string]Subnet{"": *s} }
+
+// The list form: each item takes its own subnet; an item without one takes a subnet of
+// the same range that no item names (renamed, not made again); the rest are removed. A
+// pool subnet's range is Neutron's choice: only the pool and the prefix length count.
+func TestDiffItems(t *testing.T) {
+	net := &Network{ID: "n"}
+	a := Subnet{ID: "sa", CIDR: "10.0.0.0/24"}
+	b := Subnet{ID: "sb", CIDR: "10.0.1.0/24"}
+	pooled := Subnet{ID: "sp", CIDR: "2001:db8:a0::/64", SubnetPoolID: "pool-1"}
+	wantA := DesiredSubnet{Item: "a", CIDR: "10.0.0.0/24"}
+	wantPool := DesiredSubnet{Item: "p", Pool: &PoolRef{ID: "pool-1"}, PrefixLength: 64}
+	byName := DesiredSubnet{Item: "p", Pool: &PoolRef{Name: "v6"}, PrefixLength: 64}
+	for _, tc := range []struct {
+		name        string
+		want        []DesiredSubnet
+		got         map[string]Subnet
+		changes     []SubnetChange
+		remove      []Subnet
+		immutable   string
+		createsSome bool
+	}{
+		{name: "each item on its own subnet: nothing", want: []DesiredSubnet{wantA}, got: map[string]Subnet{"a": a},
+			changes: []SubnetChange{{Want: wantA, Got: &a}}},
+		{name: "the one-subnet form's subnet of the same range is renamed for the item", want: []DesiredSubnet{wantA},
+			got: map[string]Subnet{"": a}, changes: []SubnetChange{{Want: wantA, Got: &a, Rename: true}}},
+		{name: "an item's subnet is never taken by another item", want: []DesiredSubnet{wantA, {Item: "b", CIDR: "10.0.0.0/24"}},
+			got: map[string]Subnet{"a": a}, changes: []SubnetChange{{Want: wantA, Got: &a}, {Want: DesiredSubnet{Item: "b", CIDR: "10.0.0.0/24"}}},
+			createsSome: true},
+		{name: "an item gone from the spec: its subnet is removed", want: []DesiredSubnet{wantA},
+			got: map[string]Subnet{"a": a, "b": b}, changes: []SubnetChange{{Want: wantA, Got: &a}}, remove: []Subnet{b}},
+		{name: "a pool item on its pool's subnet of its length: nothing", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"p": pooled}, changes: []SubnetChange{{Want: wantPool, Got: &pooled}}},
+		{name: "a pool item named by name: the pool is not compared", want: []DesiredSubnet{byName},
+			got: map[string]Subnet{"p": pooled}, changes: []SubnetChange{{Want: byName, Got: &pooled}}},
+		{name: "a pool item does not take a subnet of another range", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"": a}, changes: []SubnetChange{{Want: wantPool}}, remove: []Subnet{a}, createsSome: true},
+		{name: "a pool item on a subnet not from its pool cannot match", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/64"}},
+			immutable: "Neutron subnet sp was not allocated from subnet pool pool-1, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
+		{name: "a pool item on a subnet of another length cannot match", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}},
+			immutable: "Neutron subnet sp has CIDR 2001:db8:a0::/56, not a /64, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Diff(Desired{Subnets: tc.want}, Observed{Network: net, Subnets: tc.got})
+			if c.Immutable != tc.immutable {
+				t.Fatalf("Immutable = %q, want %q", c.Immutable, tc.immutable)
+			}
+			if tc.immutable != "" {
+				return
+			}
+			if !reflect.DeepEqual(c.Subnets, tc.changes) || !reflect.DeepEqual(c.RemoveSubnets, tc.remove) {
+				t.Errorf("Diff: subnets %+v remove %+v\nwant        %+v remove %+v", c.Subnets, c.RemoveSubnets, tc.changes, tc.remove)
+			}
+			if c.CreatesSubnet() != tc.createsSome {
+				t.Errorf("CreatesSubnet() = %v, want %v", c.CreatesSubnet(), tc.createsSome)
+			}
+			if wantNone := tc.remove == nil && !tc.createsSome && !slices.ContainsFunc(tc.changes, func(s SubnetChange) bool { return s.Rename }); c.None() != wantNone {
+				t.Errorf("None() = %v, want %v", c.None(), wantNone)
+			}
+		})
+	}
+}

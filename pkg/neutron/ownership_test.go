@@ -128,3 +128,28 @@ func TestOwnerNamespaceFromTheName(t *testing.T) {
 		}
 	}
 }
+
+// A subnet's name carries its item, and the item is read back from it, for short names
+// and for names shortened to fit Neutron alike; the one-subnet form's name is the
+// network's.
+func TestSubnetNamesCarryTheirItem(t *testing.T) {
+	short := Owner{ClusterID: "c", Namespace: "ns", Name: "net", UID: "11111111-2222-3333-4444-555555555555"}
+	long := Owner{ClusterID: "c", Namespace: strings.Repeat("n", 63), Name: strings.Repeat("a", 253), UID: short.UID}
+	for _, o := range []Owner{short, long} {
+		for _, item := range []string{"", "v4", "ipv6-pool", strings.Repeat("x", 63)} {
+			name := o.SubnetName(item)
+			if len(name) > MaxFieldLength {
+				t.Errorf("SubnetName(%q) is %d bytes, over Neutron's %d", item, len(name), MaxFieldLength)
+			}
+			if got := o.SubnetItem(Subnet{Name: name}); got != item {
+				t.Errorf("SubnetItem(%q) = %q, want %q", name, got, item)
+			}
+		}
+		if o.SubnetName("") != o.ResourceName() {
+			t.Errorf("the one-subnet form's subnet is named %q, want the network's %q", o.SubnetName(""), o.ResourceName())
+		}
+	}
+	if got := short.SubnetItem(Subnet{Name: "made-by-hand"}); got != "" {
+		t.Errorf("a name the controller did not give reads as item %q, want the one-subnet form's", got)
+	}
+}
