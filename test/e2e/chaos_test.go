@@ -57,10 +57,11 @@ func chaosSeed(t *testing.T) int64 {
 	return time.Now().UnixNano()
 }
 
-// TestChaos runs random create, gateway change, delete and re-create operations while the
-// controller is SIGKILLed and restarted at random, Neutron answers through a proxy that
-// fails, loses replies to writes it carried out and delays, and the kube-apiserver and
-// neutron-server are each restarted once. Afterwards one controller left alone must make
+// TestChaos runs random create (a third in the list form, half of those dual stack),
+// gateway or item change, delete and re-create operations while the controller is
+// SIGKILLed and restarted at random, Neutron answers through a proxy that fails, loses
+// replies to writes it carried out and delays, and the kube-apiserver and neutron-server
+// are each restarted once. Afterwards one controller left alone must make
 // Neutron exactly match the objects: nothing missing, doubled, leaked or stuck.
 //
 // E2E_CHAOS_SEED=<seed> replays the operations and faults of a run (the seed is logged;

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -155,22 +156,29 @@ func chaosFamily(cidr string) string {
 	return "ipv4"
 }
 
-// create creates the Network and reports whether it was created.
+// create creates the Network, a third of the time in the list form with an IPv4 item and,
+// half of those times, an IPv6 one (dual stack), and reports whether it was created.
 func (w *chaosWorld) create(name, kind string) bool {
 	cidr, gateway := w.spec(name)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	_, err := w.nets.SamplecrdV1().Networks(w.ns).Create(ctx, &samplecrdv1.Network{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
-		Spec:       samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr, Gateway: gateway}},
-	}, metav1.CreateOptions{})
+	spec := samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr, Gateway: gateway}}
 	withGW := "no-gw"
 	if gateway != "" {
 		withGW = "gw"
 	}
+	form := chaosFamily(cidr) + "-" + withGW
+	if w.rng.Intn(3) == 0 {
+		spec = samplecrdv1.NetworkSpec{Subnets: w.items(name, w.rng.Intn(2) == 0)}
+		form = fmt.Sprintf("list-%d", len(spec.Subnets))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := w.nets.SamplecrdV1().Networks(w.ns).Create(ctx, &samplecrdv1.Network{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: w.ns},
+		Spec:       spec,
+	}, metav1.CreateOptions{})
 	switch {
 	case err == nil:
-		w.ops[fmt.Sprintf("%s-%s-%s", kind, chaosFamily(cidr), withGW)]++
+		w.ops[kind+"-"+form]++
 		w.live[name] = true
 		return true
 	case apierrors.IsAlreadyExists(err):
@@ -183,6 +191,34 @@ func (w *chaosWorld) create(name, kind string) bool {
 	return false
 }
 
+// items returns the list form's items of a Network: an IPv4 item and, with dual, an IPv6
+// one, in ranges of the Network's own.
+func (w *chaosWorld) items(name string, dual bool) []samplecrdv1.NetworkSubnet {
+	idx, _ := strconv.Atoi(strings.TrimPrefix(name, "chaos-"))
+	sub := w.rng.Intn(256)
+	items := []samplecrdv1.NetworkSubnet{{Name: "v4", SubnetFields: samplecrdv1.SubnetFields{CIDR: fmt.Sprintf("10.%d.%d.0/24", 100+idx, sub)}}}
+	if dual {
+		items = append(items, samplecrdv1.NetworkSubnet{Name: "v6", SubnetFields: samplecrdv1.SubnetFields{CIDR: fmt.Sprintf("fd00:%x:%x::/64", idx+1, sub+1)}})
+	}
+	return items
+}
+
+// toggleItem adds the IPv6 item to a list-form Network that has none, and removes it from
+// one that has it.
+func (w *chaosWorld) toggleItem(n *samplecrdv1.Network) (kind, patch string) {
+	items := n.Spec.Subnets[:1]
+	kind = "item-remove"
+	if len(n.Spec.Subnets) == 1 {
+		v6 := w.items(n.Name, true)[1]
+		items, kind = append(items, v6), "item-add"
+	}
+	b, err := json.Marshal(map[string]any{"spec": map[string]any{"subnets": items}})
+	if err != nil {
+		w.t.Fatalf("marshalling the items of %s: %v", n.Name, err)
+	}
+	return kind, string(b)
+}
+
 func (w *chaosWorld) setGateway(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -192,7 +228,10 @@ func (w *chaosWorld) setGateway(name string) {
 		return
 	}
 	kind, patch := "gateway-set", fmt.Sprintf(`{"spec":{"gateway":%q}}`, w.gatewayIn(n.Spec.CIDR))
-	if n.Spec.Gateway != "" && w.rng.Intn(4) == 0 {
+	switch {
+	case len(n.Spec.Subnets) > 0:
+		kind, patch = w.toggleItem(n)
+	case n.Spec.Gateway != "" && w.rng.Intn(4) == 0:
 		kind, patch = "gateway-clear", `{"spec":{"gateway":null}}`
 	}
 	_, err = w.nets.SamplecrdV1().Networks(w.ns).Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})

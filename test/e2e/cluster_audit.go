@@ -135,6 +135,10 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 		}
 		for _, n := range mine {
 			subs := subnetsOf[n.ID]
+			if len(o.Spec.Subnets) > 0 {
+				a.auditItems(key, &o, n, subs, len(mine) == 1)
+				continue
+			}
 			switch {
 			case len(subs) == 0:
 				a.Missing = append(a.Missing, fmt.Sprintf("%s: network %s has no subnet", key, n.ID))
@@ -166,6 +170,48 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 		sort.Strings(l)
 	}
 	return a, nil
+}
+
+// auditItems compares a network of a list-form object with the object's items: one
+// subnet per item, of the item's CIDR and planned gateway, named in status.subnets when
+// the object has this one network; a subnet of no item is a leak.
+func (a *ClusterAudit) auditItems(key string, o *samplecrdv1.Network, n NeutronNetwork, subs []NeutronSubnet, only bool) {
+	byCIDR := map[string][]NeutronSubnet{}
+	for _, s := range subs {
+		cidr := s.CIDR
+		if p, err := netip.ParsePrefix(s.CIDR); err == nil {
+			cidr = p.String()
+		}
+		byCIDR[cidr] = append(byCIDR[cidr], s)
+	}
+	for _, item := range o.Spec.Subnets {
+		got := byCIDR[item.CIDR]
+		delete(byCIDR, item.CIDR)
+		switch {
+		case len(got) == 0:
+			a.Missing = append(a.Missing, fmt.Sprintf("%s: network %s has no subnet for item %s (%s)", key, n.ID, item.Name, item.CIDR))
+			continue
+		case len(got) > 1:
+			a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s: network %s has %d subnets %v for item %s", key, n.ID, len(got), ids(got), item.Name))
+			continue
+		}
+		plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: item.CIDR, GatewayMode: string(item.GatewayMode), Gateway: item.Gateway})
+		if err != nil {
+			a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: item %s does not plan: %v", key, item.Name, err))
+			continue
+		}
+		if gw, _ := netip.ParseAddr(got[0].GatewayIP); gw != plan.Gateway {
+			a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: item %s's subnet %s has gateway %q, want %s", key, item.Name, got[0].ID, got[0].GatewayIP, plan.Gateway))
+		}
+		st := findItem(o, item.Name)
+		if only && (st == nil || st.SubnetID != got[0].ID || o.Status.NetworkID != n.ID) {
+			a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: status names network %s and item %s %+v, Neutron has %s %s",
+				key, o.Status.NetworkID, item.Name, st, n.ID, got[0].ID))
+		}
+	}
+	for cidr, extra := range byCIDR {
+		a.Leaked = append(a.Leaked, fmt.Sprintf("%s: network %s has subnets %v of %s, which no item has", key, n.ID, ids(extra), cidr))
+	}
 }
 
 // auditMismatch compares an object's one network and subnet with its spec and status.

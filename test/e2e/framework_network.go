@@ -182,3 +182,13 @@ func GetNetwork(t testing.TB, ns, name string) *samplecrdv1.Network {
 	}
 	return n
 }
+
+// findItem returns the item of the list form called name in the Network's status, or nil.
+func findItem(n *samplecrdv1.Network, name string) *samplecrdv1.SubnetStatus {
+	for i := range n.Status.Subnets {
+		if n.Status.Subnets[i].Name == name {
+			return &n.Status.Subnets[i]
+		}
+	}
+	return nil
+}

@@ -191,15 +191,6 @@ func waitItemsReady(t *testing.T, ns, name string, generation int64, cidrs map[s
 	})
 }
 
-func findItem(n *samplecrdv1.Network, name string) *samplecrdv1.SubnetStatus {
-	for i := range n.Status.Subnets {
-		if n.Status.Subnets[i].Name == name {
-			return &n.Status.Subnets[i]
-		}
-	}
-	return nil
-}
-
 func statusItem(t *testing.T, n *samplecrdv1.Network, name string) samplecrdv1.SubnetStatus {
 	t.Helper()
 	item := findItem(n, name)
