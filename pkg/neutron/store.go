@@ -27,19 +27,20 @@ type Store struct {
 	// authentication, which sees (and lists) every project.
 	projectID string
 	index     *index
+	addresses *addressBook
 }
 
 // NewStore returns an empty Store of clusterID's resources in projectID, reached through
 // driver, whose token is scoped to projectID.
 func NewStore(driver Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
-		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID)}
+		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID), addresses: &addressBook{}}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver Driver) *Store {
-	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index}
+	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses}
 }
 
 // Recorded is what a Network's status names in Neutron: of several networks or subnets of
