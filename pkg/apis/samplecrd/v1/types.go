@@ -74,8 +74,8 @@ type Network struct {
 // What cannot be added or removed once the Network exists. cidr and the IPv6 modes at
 // the top may go (or come) only together with subnets coming (or going): that is the
 // move of the subnet between the two forms, which keeps the Neutron subnet (matched by
-// cidr). Adding or removing subnets otherwise is refused by the rules above (exclusive
-// forms, import) and below (a subnet is required).
+// cidr). Adding or removing subnets otherwise is refused by the rules above: a subnet
+// is required, subnets is refused with import and with the one-subnet form.
 //
 // IPv6 needs an MTU of at least 1280 (RFC 8200), with cidr or with any item of subnets
 // whose cidr is IPv6 (the family of a subnet-pool item is unknown until Neutron allocates
