@@ -232,6 +232,57 @@ func TestCRDSchemaConventions(t *testing.T) {
 	}
 }
 
+// TestCRDSubnetsList checks what types.go and subnets.go declare for the list form:
+// items keyed by name, each holding every field of the one-subnet form; every such field
+// refused at the top of the spec together with subnets; and an item's range immutable.
+func TestCRDSubnetsList(t *testing.T) {
+	root := schemaOf(t, loadCRD(t))
+	spec := getMap(t, root, "properties", "spec")
+	subnets := getMap(t, spec, "properties", "subnets")
+	if got := subnets["x-kubernetes-list-type"]; got != "map" {
+		t.Errorf("spec.subnets: x-kubernetes-list-type = %v, want map", got)
+	}
+	if got, _ := subnets["x-kubernetes-list-map-keys"].([]any); len(got) != 1 || got[0] != "name" {
+		t.Errorf("spec.subnets: x-kubernetes-list-map-keys = %v, want [name]", got)
+	}
+	if got, _ := subnets["maxItems"].(float64); got != 8 {
+		t.Errorf("spec.subnets: maxItems = %v, want 8 (it bounds the cost of the rules comparing all pairs)", subnets["maxItems"])
+	}
+	item := getMap(t, subnets, "items")
+	if req, _ := item["required"].([]any); !slices.Contains(req, any("name")) {
+		t.Errorf("spec.subnets items: required = %v, want name (the map key) among them", req)
+	}
+	itemProps := getMap(t, item, "properties")
+
+	specRules := map[string]bool{}
+	for _, r := range get(t, spec, "x-kubernetes-validations").([]any) {
+		specRules[r.(map[string]any)["rule"].(string)] = true
+	}
+	fields := reflect.TypeFor[SubnetFields]()
+	for i := range fields.NumField() {
+		name, _, _ := strings.Cut(fields.Field(i).Tag.Get("json"), ",")
+		if _, ok := itemProps[name]; !ok {
+			t.Errorf("spec.subnets items have no %s, a field of SubnetFields", name)
+		}
+		if rule := fmt.Sprintf("!has(self.subnets) || !has(self.%s)", name); !specRules[rule] {
+			t.Errorf("spec has no rule %q: the one-subnet form's %s must be refused together with subnets", rule, name)
+		}
+	}
+
+	for _, field := range []string{"cidr", "subnetPool", "prefixLength"} {
+		immutable := false
+		rules, _ := getMap(t, itemProps, field)["x-kubernetes-validations"].([]any)
+		for _, r := range rules {
+			if r.(map[string]any)["rule"] == "self == oldSelf" {
+				immutable = true
+			}
+		}
+		if !immutable {
+			t.Errorf("spec.subnets[].%s has no self == oldSelf rule: it must be immutable", field)
+		}
+	}
+}
+
 // checkConventions returns the schema nodes under s without a description, strings
 // without maxLength, and validation rules without a message.
 func checkConventions(path string, s map[string]any) []string {
@@ -257,6 +308,19 @@ func checkConventions(path string, s map[string]any) []string {
 			rule, _ := r.(map[string]any)
 			if rule["message"] == nil && rule["messageExpression"] == nil {
 				p = append(p, fmt.Sprintf("%s: validation rule %d has no message", name, i))
+			}
+			// The apiserver falls back to message when messageExpression fails at run
+			// time; without one, users read "failed rule: <the CEL>".
+			if rule["messageExpression"] != nil && rule["message"] == nil {
+				p = append(p, fmt.Sprintf("%s: validation rule %d has a messageExpression but no message to fall back on", name, i))
+			}
+			// The apiserver evaluates messageExpression with a plain oldSelf (null on a
+			// create), not the optional one its rule sees, so oldSelf.hasValue() fails
+			// there and the message falls back.
+			if opt, _ := rule["optionalOldSelf"].(bool); opt {
+				if m, _ := rule["messageExpression"].(string); strings.Contains(m, "oldSelf") {
+					p = append(p, fmt.Sprintf("%s: validation rule %d has optionalOldSelf and uses oldSelf in its messageExpression", name, i))
+				}
 			}
 		}
 	}

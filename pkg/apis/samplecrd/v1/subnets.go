@@ -1,7 +1,43 @@
 package v1
 
+// The rules of NetworkSubnet below, with those of SubnetFields (merged in by
+// controller-gen), validate each item of spec.subnets; an error's path names the item
+// (spec.subnets[1].gateway) and the messages of these rules name it too. The rules
+// across items (overlap, MTU, IPv6 modes kept on a move) are on NetworkSpec and its
+// Subnets field. In the order of the markers:
+//
+// A range is either cidr or subnetPool with prefixLength. With subnetPool the range is
+// unknown until Neutron allocates it, so gateway and allocationPools, which must lie in
+// it, are refused; gatewayMode None is not. The family is unknown too, and with it the
+// largest prefixLength (30 for IPv4): that is left to Neutron and the controller. An
+// IPv6 mode does make the subnet IPv6, so slaac and dhcpv6-stateless need prefixLength
+// 64 as they need a /64 cidr (see SubnetFields).
+//
+// What cannot be added or removed once the item exists, by name: they are transition
+// rules, which run per item because spec.subnets is a map keyed by name. A changed value
+// is refused by the field's own rule (self == oldSelf). A new range takes an item of
+// another name; new IPv6 modes on the same cidr take two updates (remove, then add once
+// the subnet is deleted), since an item of another name with the same cidr keeps the
+// subnet (see NetworkSpec).
+
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) != has(self.subnetPool)`,message=`subnets item must set exactly one of cidr or subnetPool`,messageExpression=`'subnets item ' + self.name + (has(self.cidr) ? ' sets both cidr and subnetPool' : ' sets neither cidr nor subnetPool') + ': set exactly one (subnetPool with prefixLength)'`
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnetPool) || has(self.prefixLength)`,message=`prefixLength is required with subnetPool: it says how large a range to allocate from the pool, e.g. 64 for IPv6 or 26 for IPv4`,messageExpression=`'prefixLength is required with subnetPool (subnets item ' + self.name + '): it says how large a range to allocate from the pool, e.g. 64 for IPv6 or 26 for IPv4'`,fieldPath=`.prefixLength`,reason=FieldValueRequired
+// +kubebuilder:validation:XValidation:rule=`has(self.subnetPool) || !has(self.prefixLength)`,message=`prefixLength can only be set with subnetPool: the prefix length of cidr says how large the subnet is; remove prefixLength`,messageExpression=`'prefixLength can only be set with subnetPool (subnets item ' + self.name + '): the prefix length of cidr says how large the subnet is; remove prefixLength'`,fieldPath=`.prefixLength`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnetPool) || !has(self.gateway)`,message=`gateway cannot be set together with subnetPool: the subnet's range is unknown until Neutron allocates it; omit gateway for the first usable address (gatewayMode None for none), or give a cidr instead of subnetPool`,messageExpression=`'gateway cannot be set together with subnetPool (subnets item ' + self.name + '): the range is unknown until Neutron allocates it; omit gateway for the first usable address (gatewayMode None for none), or give a cidr instead of subnetPool'`,fieldPath=`.gateway`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnetPool) || !has(self.allocationPools)`,message=`allocationPools cannot be set together with subnetPool: the subnet's range is unknown until Neutron allocates it; omit allocationPools for every usable address but the gateway, or give a cidr instead of subnetPool`,messageExpression=`'allocationPools cannot be set together with subnetPool (subnets item ' + self.name + '): the range is unknown until Neutron allocates it; omit allocationPools for every usable address but the gateway, or give a cidr instead of subnetPool'`,fieldPath=`.allocationPools`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnetPool) || !has(self.prefixLength) || !has(self.ipv6AddressMode) || !(self.ipv6AddressMode in ['slaac', 'dhcpv6-stateless']) || self.prefixLength == 64`,message=`ipv6AddressMode slaac and dhcpv6-stateless need prefixLength 64`,messageExpression=`'ipv6AddressMode ' + self.ipv6AddressMode + ' needs prefixLength 64 (hosts form their addresses by EUI-64), but subnets item ' + self.name + ' asks subnetPool for another prefix length'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnetPool) || !has(self.prefixLength) || !has(self.ipv6RAMode) || !(self.ipv6RAMode in ['slaac', 'dhcpv6-stateless']) || self.prefixLength == 64`,message=`ipv6RAMode slaac and dhcpv6-stateless need prefixLength 64`,messageExpression=`'ipv6RAMode ' + self.ipv6RAMode + ' needs prefixLength 64 (hosts form their addresses by EUI-64), but subnets item ' + self.name + ' asks subnetPool for another prefix length'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) == has(oldSelf.cidr)`,message=`cidr cannot be added or removed once the subnet exists: Neutron cannot change a subnet's range; to replace the subnet, replace the item by one of another name`,messageExpression=`'cidr cannot be added or removed once the subnet exists (subnets item ' + self.name + '): Neutron cannot change the range of a subnet; to replace the subnet, replace the item by one of another name'`,fieldPath=`.cidr`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.subnetPool) == has(oldSelf.subnetPool)`,message=`subnetPool cannot be added or removed once the subnet exists: Neutron cannot change a subnet's range; to replace the subnet, replace the item by one of another name`,messageExpression=`'subnetPool cannot be added or removed once the subnet exists (subnets item ' + self.name + '): Neutron cannot change the range of a subnet; to replace the subnet, replace the item by one of another name'`,fieldPath=`.subnetPool`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.prefixLength) == has(oldSelf.prefixLength)`,message=`prefixLength cannot be added or removed once the subnet exists: Neutron cannot change a subnet's range; to replace the subnet, replace the item by one of another name`,messageExpression=`'prefixLength cannot be added or removed once the subnet exists (subnets item ' + self.name + '): Neutron cannot change the range of a subnet; to replace the subnet, replace the item by one of another name'`,fieldPath=`.prefixLength`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6AddressMode) == has(oldSelf.ipv6AddressMode)`,message=`ipv6AddressMode cannot be added or removed once the subnet exists: Neutron cannot change a subnet's IPv6 modes; remove the item, and add it back once its subnet is deleted`,messageExpression=`'ipv6AddressMode cannot be added or removed once the subnet exists (subnets item ' + self.name + '): Neutron cannot change the IPv6 modes of a subnet; remove the item, and add it back once its subnet is deleted'`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6RAMode) == has(oldSelf.ipv6RAMode)`,message=`ipv6RAMode cannot be added or removed once the subnet exists: Neutron cannot change a subnet's IPv6 modes; remove the item, and add it back once its subnet is deleted`,messageExpression=`'ipv6RAMode cannot be added or removed once the subnet exists (subnets item ' + self.name + '): Neutron cannot change the IPv6 modes of a subnet; remove the item, and add it back once its subnet is deleted'`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+
 // NetworkSubnet is one subnet of spec.subnets: its range is either cidr, or a prefix of
-// prefixLength that Neutron allocates from subnetPool.
+// prefixLength that Neutron allocates from subnetPool (then without gateway or
+// allocationPools). The range cannot change: replace the item by one of another name
+// instead. Nor can the IPv6 modes of its subnet, also under another name with the same
+// cidr, which keeps the subnet.
 type NetworkSubnet struct {
 	// Name identifies the subnet within the Network, a DNS label such as ipv4 or
 	// storage. Neutron's subnet carries it in its name, so that a create whose reply was
@@ -13,13 +49,19 @@ type NetworkSubnet struct {
 	Name string `json:"name"`
 	// SubnetPool names a subnet pool the Network's project can use (its own, or one
 	// shared with it), by exactly one of id or name, to allocate the subnet's range from
-	// instead of cidr; prefixLength says how large. The range Neutron allocated is in
-	// status.subnets. Immutable.
+	// instead of cidr; prefixLength says how large. gateway and allocationPools cannot be
+	// set with it. The range Neutron allocated is in status.subnets. Immutable, and
+	// cannot be added or removed later.
 	// +optional
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`subnetPool is immutable`
 	SubnetPool *SubnetPoolRef `json:"subnetPool,omitempty"`
-	// PrefixLength is the prefix length of the range to allocate from subnetPool, e.g.
-	// 64 for IPv6 or 26 for IPv4. Required with subnetPool, refused without it.
-	// Immutable.
+	// 126 is the largest prefix an IPv6 subnet may have (see cidr); the IPv4 limit, 30,
+	// needs the pool's family, which only Neutron knows.
+	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`prefixLength is immutable`
+
+	// PrefixLength is the prefix length of the range to allocate from subnetPool, 1 to
+	// 126, e.g. 64 for IPv6 or 26 for IPv4. Required with subnetPool, refused without it.
+	// Immutable, and cannot be added or removed later.
 	// +optional
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=126
@@ -27,6 +69,8 @@ type NetworkSubnet struct {
 
 	SubnetFields `json:",inline"`
 }
+
+// +kubebuilder:validation:XValidation:rule=`has(self.id) != has(self.name)`,message=`subnetPool must name exactly one of id or name`
 
 // SubnetPoolRef names a Neutron subnet pool by exactly one of id and name.
 type SubnetPoolRef struct {

@@ -56,18 +56,42 @@ type Network struct {
 }
 
 // The rules of NetworkSpec below, and those of its fields, refuse an invalid spec at
-// admission; the rules of one subnet are on SubnetFields (subnet_fields.go). They use the
-// Kubernetes CEL IP/CIDR libraries (CEL environment 1.30), so the CRD needs a Kubernetes
-// 1.31 or newer apiserver. In the order of the markers:
+// admission; the rules of one subnet are on SubnetFields (subnet_fields.go), those of an
+// item of spec.subnets on NetworkSubnet (subnets.go). They use the Kubernetes CEL
+// IP/CIDR libraries (CEL environment 1.30), so the CRD needs a Kubernetes 1.31 or newer
+// apiserver. In the order of the markers:
+//
+// A Network needs a subnet: cidr (the one-subnet form), subnets (the list form) or
+// import.
 //
 // What import allows: the fields only a created network takes are refused with it,
-// each in a message of its own that names it.
+// each in a message of its own that names it; so is subnets.
 //
-// IPv6 needs an MTU of at least 1280 (RFC 8200). That rule is quiet on a cidr change
-// (see SubnetFields), when cidr does not parse, and when mtu is outside 68-9216: those
-// get only their own field's message.
+// The two forms are exclusive: with subnets, each field of the one-subnet form is
+// refused in a message of its own that names it (the defaults spelled out too, as with
+// import), so that a move to the list form that left one behind says which.
+//
+// What cannot be added or removed once the Network exists. cidr and the IPv6 modes at
+// the top may go (or come) only together with subnets coming (or going): that is the
+// move of the subnet between the two forms, which keeps the Neutron subnet (matched by
+// cidr). Adding or removing subnets otherwise is refused by the rules above: a subnet
+// is required, subnets is refused with import and with the one-subnet form.
+//
+// IPv6 needs an MTU of at least 1280 (RFC 8200), with cidr or with any item of subnets
+// whose cidr is IPv6 (the family of a subnet-pool item is unknown until Neutron allocates
+// its range, so admission cannot tell). The rules are quiet on a cidr change (see
+// SubnetFields; for an item, a change of its cidr under the same name), when the cidr
+// does not parse, and when mtu is outside 68-9216: those get only their own field's
+// message. (A messageExpression sees oldSelf without optionalOldSelf's wrapping, null on
+// a create, so the item's message names the first IPv6 item without that guard.)
+//
+// A subnet kept by cidr keeps its IPv6 modes, which Neutron cannot change: an item
+// that takes over the subnet of another item (a rename: same cidr, new name) or of the
+// one-subnet form, and the one-subnet form that takes over the subnet of an item, must
+// have the same ipv6AddressMode and ipv6RAMode as before. (The same item under the same
+// name is held by its own rules.) Text equality is cidr equality: cidrs are canonical.
 
-// +kubebuilder:validation:XValidation:rule=`has(self.cidr) || has(self.import)`,message=`cidr is required, unless import names an existing network`,fieldPath=`.cidr`,reason=FieldValueRequired
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) || has(self.subnets) || has(self.import)`,message=`cidr is required, unless import names an existing network or subnets lists the subnets (the list form)`,fieldPath=`.cidr`,reason=FieldValueRequired
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.gateway)`,message=`gateway cannot be set together with import: an imported network is read-only (the subnet's gateway is the imported subnet's); remove gateway, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.gateway`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.gatewayMode)`,message=`gatewayMode cannot be set together with import: an imported network is read-only (the subnet's gateway is the imported subnet's); remove gatewayMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.gatewayMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.allocationPools)`,message=`allocationPools cannot be set together with import: an imported network is read-only (the imported subnet's pools are not the controller's to set); remove allocationPools, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.allocationPools`,reason=FieldValueForbidden
@@ -78,11 +102,25 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6AddressMode)`,message=`ipv6AddressMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6AddressMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6AddressMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6RAMode)`,message=`ipv6RAMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6RAMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6RAMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.deletionPolicy)`,message=`deletionPolicy cannot be set together with import: an imported network is read-only (an imported network is never deleted or released); remove deletionPolicy, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.deletionPolicy`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.subnets)`,message=`subnets cannot be set together with import: an imported network is read-only (the imported network's subnets are not the controller's to make); remove subnets, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.subnets`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.cidr)`,message=`cidr cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move cidr into the items of subnets, or remove subnets`,fieldPath=`.cidr`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.gateway)`,message=`gateway cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move gateway into the items of subnets, or remove subnets`,fieldPath=`.gateway`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.gatewayMode)`,message=`gatewayMode cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move gatewayMode into the items of subnets, or remove subnets`,fieldPath=`.gatewayMode`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.allocationPools)`,message=`allocationPools cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move allocationPools into the items of subnets, or remove subnets`,fieldPath=`.allocationPools`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.dnsNameservers)`,message=`dnsNameservers cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move dnsNameservers into the items of subnets, or remove subnets`,fieldPath=`.dnsNameservers`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.hostRoutes)`,message=`hostRoutes cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move hostRoutes into the items of subnets, or remove subnets`,fieldPath=`.hostRoutes`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.enableDHCP)`,message=`enableDHCP cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move enableDHCP into the items of subnets, or remove subnets`,fieldPath=`.enableDHCP`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.ipv6AddressMode)`,message=`ipv6AddressMode cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move ipv6AddressMode into the items of subnets, or remove subnets`,fieldPath=`.ipv6AddressMode`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.ipv6RAMode)`,message=`ipv6RAMode cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move ipv6RAMode into the items of subnets, or remove subnets`,fieldPath=`.ipv6RAMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`has(self.import) == has(oldSelf.import)`,message=`import cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.import`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`has(self.cidr) == has(oldSelf.cidr)`,message=`cidr cannot be added or removed once the Network exists: create a new Network instead`,fieldPath=`.cidr`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && (!has(oldSelf.value().cidr) || oldSelf.value().cidr != self.cidr)) || !has(self.mtu) || self.mtu < 68 || self.mtu > 9216 || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || self.mtu >= 1280`,message=`mtu must be at least 1280, the minimum for IPv6`,messageExpression=`'mtu must be at least 1280, the minimum for IPv6 (cidr ' + self.cidr + ')'`,fieldPath=`.mtu`,reason=FieldValueInvalid,optionalOldSelf=true
-// +kubebuilder:validation:XValidation:rule=`has(self.ipv6AddressMode) == has(oldSelf.ipv6AddressMode)`,message=`ipv6AddressMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
-// +kubebuilder:validation:XValidation:rule=`has(self.ipv6RAMode) == has(oldSelf.ipv6RAMode)`,message=`ipv6RAMode cannot be added or removed once the Network exists: Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.cidr) == has(oldSelf.cidr) || (has(oldSelf.cidr) && !has(oldSelf.subnets) && has(self.subnets)) || (has(oldSelf.subnets) && !has(self.subnets) && has(self.cidr))`,message=`cidr cannot be added or removed once the Network exists, other than by moving the subnet between cidr (the one-subnet form) and subnets (the list form) in one update: create a new Network instead`,fieldPath=`.cidr`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || (oldSelf.hasValue() && has(oldSelf.value().cidr) && oldSelf.value().cidr != self.cidr) || !has(self.mtu) || self.mtu < 68 || self.mtu > 9216 || !isCIDR(self.cidr) || cidr(self.cidr).ip().family() != 6 || self.mtu >= 1280`,message=`mtu must be at least 1280, the minimum for IPv6`,messageExpression=`'mtu must be at least 1280, the minimum for IPv6 (cidr ' + self.cidr + ')'`,fieldPath=`.mtu`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.mtu) || self.mtu < 68 || self.mtu > 9216 || self.mtu >= 1280 || !self.subnets.exists(s, has(s.cidr) && isCIDR(s.cidr) && cidr(s.cidr).ip().family() == 6 && !(oldSelf.hasValue() && has(oldSelf.value().subnets) && oldSelf.value().subnets.exists(o, o.name == s.name && has(o.cidr) && o.cidr != s.cidr)))`,message=`mtu must be at least 1280, the minimum for IPv6`,messageExpression=`'mtu must be at least 1280, the minimum for IPv6 (subnets item ' + self.subnets.map(s, has(s.cidr) && isCIDR(s.cidr) && cidr(s.cidr).ip().family() == 6, s.name + ', cidr ' + s.cidr)[0] + ')'`,fieldPath=`.mtu`,reason=FieldValueInvalid,optionalOldSelf=true
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6AddressMode) == has(oldSelf.ipv6AddressMode) || (has(oldSelf.ipv6AddressMode) && !has(oldSelf.subnets) && has(self.subnets)) || (has(oldSelf.subnets) && !has(self.subnets) && has(self.ipv6AddressMode))`,message=`ipv6AddressMode cannot be added or removed once the Network exists, other than by moving the subnet between the one-subnet form and subnets (the list form): Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6AddressMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`has(self.ipv6RAMode) == has(oldSelf.ipv6RAMode) || (has(oldSelf.ipv6RAMode) && !has(oldSelf.subnets) && has(self.subnets)) || (has(oldSelf.subnets) && !has(self.subnets) && has(self.ipv6RAMode))`,message=`ipv6RAMode cannot be added or removed once the Network exists, other than by moving the subnet between the one-subnet form and subnets (the list form): Neutron cannot change a subnet's IPv6 modes; delete and recreate the Network`,fieldPath=`.ipv6RAMode`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(oldSelf.subnets) || self.subnets.all(s, !has(s.cidr) || oldSelf.subnets.all(o, o.name == s.name || !has(o.cidr) || o.cidr != s.cidr || ((has(o.ipv6AddressMode) ? o.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(o.ipv6RAMode) ? o.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : ''))))`,message=`an item of subnets that takes over the subnet of another item (same cidr, new name) must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change a subnet's IPv6 modes`,messageExpression=`self.subnets.map(s, has(s.cidr) && oldSelf.subnets.exists(o, o.name != s.name && has(o.cidr) && o.cidr == s.cidr && !((has(o.ipv6AddressMode) ? o.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(o.ipv6RAMode) ? o.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : ''))), 'subnets item ' + s.name + ' takes over the subnet ' + s.cidr + ' of item ' + oldSelf.subnets.map(o, o.name != s.name && has(o.cidr) && o.cidr == s.cidr, o.name + ' (' + 'ipv6AddressMode ' + (has(o.ipv6AddressMode) ? o.ipv6AddressMode : 'unset') + ', ipv6RAMode ' + (has(o.ipv6RAMode) ? o.ipv6RAMode : 'unset') + ')')[0])[0] + ', so it must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change the IPv6 modes of a subnet'`,fieldPath=`.subnets`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(oldSelf.cidr) || has(oldSelf.subnets) || !has(self.subnets) || self.subnets.all(s, !has(s.cidr) || s.cidr != oldSelf.cidr || ((has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : '')))`,message=`the item of subnets that takes over the subnet of the one-subnet form (same cidr) must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change a subnet's IPv6 modes`,messageExpression=`'subnets item ' + self.subnets.map(s, has(s.cidr) && s.cidr == oldSelf.cidr && !((has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : '')), s.name)[0] + ' takes over the subnet ' + oldSelf.cidr + ' of the one-subnet form (' + 'ipv6AddressMode ' + (has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : 'unset') + ', ipv6RAMode ' + (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : 'unset') + '), so it must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change the IPv6 modes of a subnet'`,fieldPath=`.subnets`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || has(self.subnets) || !has(oldSelf.subnets) || oldSelf.subnets.all(o, !has(o.cidr) || o.cidr != self.cidr || ((has(o.ipv6AddressMode) ? o.ipv6AddressMode : '') == (has(self.ipv6AddressMode) ? self.ipv6AddressMode : '') && (has(o.ipv6RAMode) ? o.ipv6RAMode : '') == (has(self.ipv6RAMode) ? self.ipv6RAMode : '')))`,message=`the one-subnet form that takes over the subnet of an item of subnets (same cidr) must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change a subnet's IPv6 modes`,messageExpression=`'the one-subnet form takes over the subnet ' + self.cidr + ' of subnets item ' + oldSelf.subnets.map(o, has(o.cidr) && o.cidr == self.cidr, o.name + ' (' + 'ipv6AddressMode ' + (has(o.ipv6AddressMode) ? o.ipv6AddressMode : 'unset') + ', ipv6RAMode ' + (has(o.ipv6RAMode) ? o.ipv6RAMode : 'unset') + ')')[0] + ', so it must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change the IPv6 modes of a subnet'`,reason=FieldValueInvalid
 
 // NetworkSpec is the desired Neutron network and its subnets.
 type NetworkSpec struct {
@@ -94,18 +132,28 @@ type NetworkSpec struct {
 	// is the IPv4 minimum; 9216 the largest common jumbo frame.
 	// +kubebuilder:validation:XValidation:rule=`self >= 68 && self <= 9216`,message=`mtu must be between 68 and 9216 (the Neutron network's MTU in bytes)`
 
-	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr is
-	// IPv6. It can be changed in place. Omit it to leave the MTU to Neutron: Neutron picks
-	// its default and the controller leaves the network's MTU alone. Neutron refuses an
-	// MTU above what its physical network allows (the Network is then Ready=False,
-	// InvalidSpec).
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr, or
+	// the cidr of an item of subnets, is IPv6. It can be changed in place. Omit it to
+	// leave the MTU to Neutron: Neutron picks its default and the controller leaves the
+	// network's MTU alone. Neutron refuses an MTU above what its physical network allows
+	// (the Network is then Ready=False, InvalidSpec). An item with subnetPool is not
+	// checked at admission: its family is unknown until Neutron allocates its range.
 	// +optional
 	MTU *int32 `json:"mtu,omitempty"`
 
+	// Two prefixes overlap exactly when one holds the other's first address (a prefix
+	// holds no address of the other family). An item whose cidr does not parse gets only
+	// its own field's message; subnet-pool items are Neutron's to keep apart. MaxItems
+	// bounds the cost of comparing all pairs.
+	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.all(b, !(a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())))))`,message=`subnets must not overlap: give each subnet a range of its own`,messageExpression=`self.map(a, self.exists(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip()))), self.map(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())), 'subnets ' + a.name + ' (' + a.cidr + ') and ' + b.name + ' (' + b.cidr + ') overlap')[0])[0] + ': give each subnet a range of its own'`
+
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
-	// form at the top of the spec. An item can be added, changed in place, or removed
-	// (its subnet is then deleted, once no port uses it).
+	// form at the top of the spec, and with import. No two items may overlap. An item can
+	// be added, changed in place, or removed (its subnet is then deleted, once no port
+	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
+	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
+	// added), and back, keeping the Neutron subnet.
 	// +optional
 	// +listType=map
 	// +listMapKey=name

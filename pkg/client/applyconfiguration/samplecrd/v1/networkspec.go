@@ -30,16 +30,20 @@ type NetworkSpecApplyConfiguration struct {
 	// SubnetFields are the one-subnet form: a Network with one subnet, described at the
 	// top of its spec. Exclusive with subnets.
 	SubnetFieldsApplyConfiguration `json:",inline"`
-	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr is
-	// IPv6. It can be changed in place. Omit it to leave the MTU to Neutron: Neutron picks
-	// its default and the controller leaves the network's MTU alone. Neutron refuses an
-	// MTU above what its physical network allows (the Network is then Ready=False,
-	// InvalidSpec).
+	// MTU of the Neutron network in bytes, 68 to 9216, and at least 1280 when cidr, or
+	// the cidr of an item of subnets, is IPv6. It can be changed in place. Omit it to
+	// leave the MTU to Neutron: Neutron picks its default and the controller leaves the
+	// network's MTU alone. Neutron refuses an MTU above what its physical network allows
+	// (the Network is then Ready=False, InvalidSpec). An item with subnetPool is not
+	// checked at admission: its family is unknown until Neutron allocates its range.
 	MTU *int32 `json:"mtu,omitempty"`
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
-	// form at the top of the spec. An item can be added, changed in place, or removed
-	// (its subnet is then deleted, once no port uses it).
+	// form at the top of the spec, and with import. No two items may overlap. An item can
+	// be added, changed in place, or removed (its subnet is then deleted, once no port
+	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
+	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
+	// added), and back, keeping the Neutron subnet.
 	Subnets []NetworkSubnetApplyConfiguration `json:"subnets,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml says which OpenStack project the Network lives in and how to

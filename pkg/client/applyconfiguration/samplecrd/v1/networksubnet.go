@@ -26,7 +26,10 @@ import (
 // with apply.
 //
 // NetworkSubnet is one subnet of spec.subnets: its range is either cidr, or a prefix of
-// prefixLength that Neutron allocates from subnetPool.
+// prefixLength that Neutron allocates from subnetPool (then without gateway or
+// allocationPools). The range cannot change: replace the item by one of another name
+// instead. Nor can the IPv6 modes of its subnet, also under another name with the same
+// cidr, which keeps the subnet.
 type NetworkSubnetApplyConfiguration struct {
 	// Name identifies the subnet within the Network, a DNS label such as ipv4 or
 	// storage. Neutron's subnet carries it in its name, so that a create whose reply was
@@ -35,12 +38,13 @@ type NetworkSubnetApplyConfiguration struct {
 	Name *string `json:"name,omitempty"`
 	// SubnetPool names a subnet pool the Network's project can use (its own, or one
 	// shared with it), by exactly one of id or name, to allocate the subnet's range from
-	// instead of cidr; prefixLength says how large. The range Neutron allocated is in
-	// status.subnets. Immutable.
+	// instead of cidr; prefixLength says how large. gateway and allocationPools cannot be
+	// set with it. The range Neutron allocated is in status.subnets. Immutable, and
+	// cannot be added or removed later.
 	SubnetPool *SubnetPoolRefApplyConfiguration `json:"subnetPool,omitempty"`
-	// PrefixLength is the prefix length of the range to allocate from subnetPool, e.g.
-	// 64 for IPv6 or 26 for IPv4. Required with subnetPool, refused without it.
-	// Immutable.
+	// PrefixLength is the prefix length of the range to allocate from subnetPool, 1 to
+	// 126, e.g. 64 for IPv6 or 26 for IPv4. Required with subnetPool, refused without it.
+	// Immutable, and cannot be added or removed later.
 	PrefixLength                   *int32 `json:"prefixLength,omitempty"`
 	SubnetFieldsApplyConfiguration `json:",inline"`
 }

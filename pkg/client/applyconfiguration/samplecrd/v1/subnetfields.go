@@ -32,9 +32,10 @@ type SubnetFieldsApplyConfiguration struct {
 	// canonical form: host bits zero and, for IPv6, lower case with the shortest
 	// notation. The prefix must leave room for a gateway and at least one more address:
 	// /30 or shorter for IPv4, /126 or shorter for IPv6. Immutable: Neutron cannot change
-	// the range of an existing subnet. Required unless import is set; with import it
-	// chooses which subnet of the imported network the Network reports, and may be
-	// omitted when that network has exactly one.
+	// the range of an existing subnet. At the top of the spec it is required unless
+	// subnets or import is set; with import it chooses which subnet of the imported
+	// network the Network reports, and may be omitted when that network has exactly one.
+	// An item of subnets has either cidr or subnetPool.
 	CIDR *string `json:"cidr,omitempty"`
 	// Gateway of the subnet: an IP address of the same family as cidr, inside cidr, that
 	// is neither its network address (for IPv6 the subnet-router anycast address) nor,
