@@ -226,7 +226,7 @@ func realizedNetwork(name, cidr, gateway string) *samplecrdv1.Network {
 	}
 	n.Status = samplecrdv1.NetworkStatus{
 		ObservedGeneration: 1, NetworkID: "net-of-" + name, SubnetID: "subnet-of-" + name, Gateway: plan.Gateway.String(),
-		EnableDHCP: ptr.To(true),
+		EnableDHCP: ptr.To(true), CIDRs: cidr,
 	}
 	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned,
 		fmt.Sprintf("Neutron network %s with subnet %s (%s, gateway %s)", n.Status.NetworkID, n.Status.SubnetID, cidr, plan.Gateway))

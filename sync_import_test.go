@@ -35,7 +35,7 @@ func putForeign(d *neutronfake.Driver, id, name string, cidrs ...string) {
 func readyImport(name, id string) *samplecrdv1.Network {
 	n := importedNetwork(name, samplecrdv1.NetworkImport{NetworkID: id}, "")
 	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: id, SubnetID: id + "-0", Gateway: "10.60.0.1", MTU: 1442,
-		EnableDHCP: ptr.To(true)}
+		EnableDHCP: ptr.To(true), CIDRs: "10.60.0.0/24"}
 	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonImported, "Imported Neutron network "+id+" with subnet "+id+"-0 (10.60.0.0/24, gateway 10.60.0.1)")
 	return n
 }

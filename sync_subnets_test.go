@@ -128,11 +128,14 @@ func movedToList(n *samplecrdv1.Network, items ...samplecrdv1.NetworkSubnet) *sa
 func realizedListNetwork(name string, items ...samplecrdv1.NetworkSubnet) *samplecrdv1.Network {
 	n := withFinalizer(listNetwork(name, items...))
 	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: "net-of-" + name}
+	var cidrs []string
 	for _, item := range items {
+		cidrs = append(cidrs, item.CIDR)
 		plan := mustPlan(item)
 		n.Status.Subnets = append(n.Status.Subnets, samplecrdv1.SubnetStatus{Name: item.Name, CIDR: item.CIDR,
 			SubnetID: itemSubnetID(name, item.Name), Gateway: plan.Gateway.String(), EnableDHCP: ptr.To(true)})
 	}
+	n.Status.CIDRs = strings.Join(cidrs, ",")
 	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned, "Neutron network net-of-"+name)
 	return n
 }

@@ -30,6 +30,8 @@ type pass struct {
 type itemSubnet struct {
 	item   string
 	subnet neutron.Subnet
+	// addresses are as last counted; nil when the subnet was not counted yet.
+	addresses *neutron.Addresses
 }
 
 // outcome is what a pass leaves in Neutron: the network, and the subnet of each item in
@@ -79,7 +81,7 @@ func (p *pass) applySubnets(ctx context.Context, networkID string) (subnets []it
 			if neutron.KindOf(err) != neutron.KindInUse {
 				return nil, false, err
 			}
-			inUse, inUseErr = append(inUse, itemSubnet{item, s}), cmp.Or(inUseErr, err)
+			inUse, inUseErr = append(inUse, p.counted(item, s)), cmp.Or(inUseErr, err)
 			continue
 		}
 		klog.FromContext(ctx).Info("Deleted Neutron subnet of an item no longer in the spec", "subnetID", s.ID, "item", item, "cidr", s.CIDR)
@@ -92,9 +94,18 @@ func (p *pass) applySubnets(ctx context.Context, networkID string) (subnets []it
 		if err != nil {
 			return nil, false, err
 		}
-		subnets = append(subnets, itemSubnet{ch.Want.Item, s})
+		subnets = append(subnets, p.counted(ch.Want.Item, s))
 	}
 	return append(subnets, inUse...), true, inUseErr
+}
+
+// counted is the item's subnet with its addresses as the project's last count found them.
+func (p *pass) counted(item string, s neutron.Subnet) itemSubnet {
+	out := itemSubnet{item: item, subnet: s}
+	if a, ok := p.store.AddressesOf(s.ID); ok {
+		out.addresses = &a
+	}
+	return out
 }
 
 func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {

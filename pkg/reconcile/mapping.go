@@ -3,6 +3,8 @@ package reconcile
 import (
 	"fmt"
 	"net/netip"
+	"slices"
+	"strings"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -175,18 +177,44 @@ func subnetSpecOf(spec samplecrdv1.SubnetFields) subnetplan.Spec {
 }
 
 // setRealized records in status the network and the subnets that realise the spec: the
-// one-subnet form's in subnetID, gateway and enableDHCP, the list form's in subnets.
+// one-subnet form's in subnetID, gateway and enableDHCP, the list form's in subnets, with
+// their addresses as last counted (or as status had them, for a subnet not counted yet).
 func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnets []itemSubnet) {
+	previous := status.Subnets
 	status.NetworkID = net.ID
 	status.MTU = int32(net.MTU)
 	status.SubnetID, status.Gateway, status.EnableDHCP, status.Subnets = "", "", nil, nil
+	cidrs := make([]string, 0, len(subnets))
 	for _, s := range subnets {
+		cidrs = append(cidrs, s.subnet.CIDR)
 		dhcp := s.subnet.EnableDHCP
 		if s.item == "" {
 			status.SubnetID, status.Gateway, status.EnableDHCP = s.subnet.ID, s.subnet.GatewayIP, &dhcp
 			continue
 		}
-		status.Subnets = append(status.Subnets, samplecrdv1.SubnetStatus{Name: s.item, CIDR: s.subnet.CIDR,
-			SubnetID: s.subnet.ID, Gateway: s.subnet.GatewayIP, EnableDHCP: &dhcp})
+		item := samplecrdv1.SubnetStatus{Name: s.item, CIDR: s.subnet.CIDR, SubnetID: s.subnet.ID, Gateway: s.subnet.GatewayIP, EnableDHCP: &dhcp}
+		if s.addresses != nil {
+			item.Addresses = &samplecrdv1.SubnetAddresses{Total: s.addresses.Total, Used: s.addresses.Used, Free: s.addresses.Free()}
+		} else if i := slices.IndexFunc(previous, func(p samplecrdv1.SubnetStatus) bool { return p.SubnetID == s.subnet.ID }); i >= 0 {
+			item.Addresses = previous[i].Addresses
+		}
+		status.Subnets = append(status.Subnets, item)
 	}
+	status.CIDRs = strings.Join(cidrs, ",")
+	status.AddressUse = fullestUse(status.Subnets)
+}
+
+// fullestUse describes the use of the fullest counted subnet, e.g. "ipv4 12% (30/253)".
+func fullestUse(subnets []samplecrdv1.SubnetStatus) string {
+	var fullest *samplecrdv1.SubnetStatus
+	ratio := func(s *samplecrdv1.SubnetStatus) float64 { return float64(s.Addresses.Used) / float64(max(s.Addresses.Total, 1)) }
+	for i := range subnets {
+		if s := &subnets[i]; s.Addresses != nil && (fullest == nil || ratio(s) > ratio(fullest)) {
+			fullest = s
+		}
+	}
+	if fullest == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d%% (%d/%d)", fullest.Name, int(100*ratio(fullest)), fullest.Addresses.Used, fullest.Addresses.Total)
 }

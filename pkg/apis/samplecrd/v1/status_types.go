@@ -70,4 +70,14 @@ type NetworkStatus struct {
 	// +listMapKey=name
 	// +kubebuilder:validation:MaxItems=16
 	Subnets []SubnetStatus `json:"subnets,omitempty"`
+	// CIDRs are the CIDRs in effect on the Network's subnets, comma-separated, in the
+	// order of the spec: what kubectl get shows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	CIDRs string `json:"cidrs,omitempty"`
+	// AddressUse is the use of the fullest subnet of the list form, e.g. "ipv4 12%
+	// (30/253)", as last counted: what kubectl get shows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	AddressUse string `json:"addressUse,omitempty"`
 }

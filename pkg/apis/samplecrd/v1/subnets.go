@@ -109,4 +109,23 @@ type SubnetStatus struct {
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// Addresses says how full the subnet is, as last counted from the project's ports;
+	// absent until the first count.
+	// +optional
+	Addresses *SubnetAddresses `json:"addresses,omitempty"`
+}
+
+// SubnetAddresses counts the addresses of a subnet's allocation pools: those Neutron can
+// hand out to ports. An address outside the pools (the gateway) counts in none.
+type SubnetAddresses struct {
+	// Total is the number of addresses in the allocation pools, at most 2^63-1 (an IPv6
+	// /64 has more).
+	// +kubebuilder:validation:Minimum=0
+	Total int64 `json:"total"`
+	// Used is the number of them ports hold.
+	// +kubebuilder:validation:Minimum=0
+	Used int64 `json:"used"`
+	// Free is total - used.
+	// +kubebuilder:validation:Minimum=0
+	Free int64 `json:"free"`
 }

@@ -7,9 +7,11 @@ import (
 // samplecrd.k8s.io is a protected *.k8s.io group: without the api-approved annotation
 // the apiserver refuses the CRD (KEP-1111).
 //
-// The Gateway, DHCP and MTU columns show status, what is in effect in Neutron: the
-// gateway is filled in even when the spec leaves it to the default (the first usable
-// address), and each stays empty until the controller has configured the subnet. DNS
+// The CIDR, Gateway, Use, DHCP and MTU columns show status, what is in effect in Neutron:
+// the gateway is filled in even when the spec leaves it to the default (the first usable
+// address), CIDR has a pool item's allocated range, and each stays empty until the
+// controller has configured the subnets. Gateway and DHCP are the one-subnet form's; Use
+// is the list form's fullest subnet. DNS
 // shows the spec: once Ready, the subnet has exactly these (the controller enforces
 // "none" too). Import is set only for a Network that imports a network the controller
 // did not create.
@@ -19,11 +21,12 @@ import (
 // +kubebuilder:resource:path=networks,singular=network,scope=Namespaced,shortName=net,categories=openstack
 // +kubebuilder:subresource:status
 // +kubebuilder:metadata:annotations=`api-approved.kubernetes.io=unapproved, experimental-only; this is a sample API outside the Kubernetes project`
-// +kubebuilder:printcolumn:name=CIDR,type=string,JSONPath=`.spec.cidr`,description=`CIDR of the subnet.`
+// +kubebuilder:printcolumn:name=CIDR,type=string,JSONPath=`.status.cidrs`,description=`CIDRs in effect on the Network's subnets.`
 // +kubebuilder:printcolumn:name=Gateway,type=string,JSONPath=`.status.gateway`,description=`Gateway in effect on the Neutron subnet.`
 // +kubebuilder:printcolumn:name=Import,type=string,JSONPath=`.spec.import`,description=`The existing Neutron network this Network imports (read-only), by ID or name.`
 // +kubebuilder:printcolumn:name=Ready,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`,description=`Whether the Neutron network and subnet match the spec.`
 // +kubebuilder:printcolumn:name=Reason,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,description=`Reason of the Ready condition.`
+// +kubebuilder:printcolumn:name=Use,type=string,JSONPath=`.status.addressUse`,description=`Address use of the fullest subnet of the list form.`
 // +kubebuilder:printcolumn:name=Age,type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:printcolumn:name=Message,type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].message`,description=`Message of the Ready condition.`
 // +kubebuilder:printcolumn:name=Subnet,type=string,priority=1,JSONPath=`.status.subnetID`,description=`ID of the Neutron subnet.`

@@ -67,6 +67,12 @@ type NetworkStatusApplyConfiguration struct {
 	// Neutron holds them. status.subnetID, gateway and enableDHCP describe only the
 	// one-subnet form.
 	Subnets []SubnetStatusApplyConfiguration `json:"subnets,omitempty"`
+	// CIDRs are the CIDRs in effect on the Network's subnets, comma-separated, in the
+	// order of the spec: what kubectl get shows.
+	CIDRs *string `json:"cidrs,omitempty"`
+	// AddressUse is the use of the fullest subnet of the list form, e.g. "ipv4 12%
+	// (30/253)", as last counted: what kubectl get shows.
+	AddressUse *string `json:"addressUse,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -162,5 +168,21 @@ func (b *NetworkStatusApplyConfiguration) WithSubnets(values ...*SubnetStatusApp
 		}
 		b.Subnets = append(b.Subnets, *values[i])
 	}
+	return b
+}
+
+// WithCIDRs sets the CIDRs field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CIDRs field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithCIDRs(value string) *NetworkStatusApplyConfiguration {
+	b.CIDRs = &value
+	return b
+}
+
+// WithAddressUse sets the AddressUse field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the AddressUse field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithAddressUse(value string) *NetworkStatusApplyConfiguration {
+	b.AddressUse = &value
 	return b
 }

@@ -35,6 +35,9 @@ type SubnetStatusApplyConfiguration struct {
 	Gateway *string `json:"gateway,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// Addresses says how full the subnet is, as last counted from the project's ports;
+	// absent until the first count.
+	Addresses *SubnetAddressesApplyConfiguration `json:"addresses,omitempty"`
 }
 
 // SubnetStatusApplyConfiguration constructs a declarative configuration of the SubnetStatus type for use with
@@ -80,5 +83,13 @@ func (b *SubnetStatusApplyConfiguration) WithGateway(value string) *SubnetStatus
 // If called multiple times, the EnableDHCP field is set to the value of the last call.
 func (b *SubnetStatusApplyConfiguration) WithEnableDHCP(value bool) *SubnetStatusApplyConfiguration {
 	b.EnableDHCP = &value
+	return b
+}
+
+// WithAddresses sets the Addresses field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Addresses field is set to the value of the last call.
+func (b *SubnetStatusApplyConfiguration) WithAddresses(value *SubnetAddressesApplyConfiguration) *SubnetStatusApplyConfiguration {
+	b.Addresses = value
 	return b
 }
