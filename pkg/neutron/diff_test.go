@@ -196,10 +196,10 @@ func TestDiffItems(t *testing.T) {
 		{name: "a pool item does not take a subnet of another range", want: []DesiredSubnet{wantPool},
 			got: map[string]Subnet{"": a}, changes: []SubnetChange{{Want: wantPool}}, remove: []Subnet{a}, createsSome: true},
 		{name: "a pool item on a subnet not from its pool cannot match", want: []DesiredSubnet{wantPool},
-			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/64"}},
+			got:       map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/64"}},
 			immutable: "Neutron subnet sp was not allocated from subnet pool pool-1, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
 		{name: "a pool item on a subnet of another length cannot match", want: []DesiredSubnet{wantPool},
-			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}},
+			got:       map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}},
 			immutable: "Neutron subnet sp has CIDR 2001:db8:a0::/56, not a /64, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -207,7 +207,9 @@ func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnets
 // fullestUse describes the use of the fullest counted subnet, e.g. "ipv4 12% (30/253)".
 func fullestUse(subnets []samplecrdv1.SubnetStatus) string {
 	var fullest *samplecrdv1.SubnetStatus
-	ratio := func(s *samplecrdv1.SubnetStatus) float64 { return float64(s.Addresses.Used) / float64(max(s.Addresses.Total, 1)) }
+	ratio := func(s *samplecrdv1.SubnetStatus) float64 {
+		return float64(s.Addresses.Used) / float64(max(s.Addresses.Total, 1))
+	}
 	for i := range subnets {
 		if s := &subnets[i]; s.Addresses != nil && (fullest == nil || ratio(s) > ratio(fullest)) {
 			fullest = s
