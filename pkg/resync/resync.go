@@ -57,7 +57,9 @@ func New(cfg Config) *Resyncer {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Resyncer{cfg: cfg}
+	s := &Resyncer{cfg: cfg}
+	cfg.Metrics.ExportFullSubnets(s.subnetUse)
+	return s
 }
 
 // Every runs Once per period until ctx is done. The stores were filled just before, so
@@ -105,6 +107,8 @@ func (s *Resyncer) Once(ctx context.Context) {
 		}
 	}
 
+	s.countAddresses(ctx, filled, stale, objects)
+
 	requeued := 0
 	live := make(map[string]bool, len(objects))
 	imports := map[neutron.Place][]*samplecrdv1.Network{}
@@ -124,7 +128,7 @@ func (s *Resyncer) Once(ctx context.Context) {
 		if drift != "" {
 			s.cfg.Recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
 		}
-		if drift != "" || needsRetry(network) {
+		if drift != "" || needsRetry(network) || (resolved && !stale[place] && addressesChanged(network, store)) {
 			s.cfg.Enqueue(cache.MetaObjectToName(network))
 			requeued++
 		}

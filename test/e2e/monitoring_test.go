@@ -62,7 +62,8 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 	proxy := StartFaultProxy(t, NeutronEndpoint, 1, FaultRates{})
 	opts, _ := InClusterAs(t, deployNamespace, deployServiceAccount)
 	opts.Namespaces = []string{ns}
-	opts.Args = []string{"-neutron-endpoint=" + proxy.URL(), "-metrics-secure=true", "-metrics-cert-dir=" + certDir, "-retry-max-delay=2s"}
+	opts.Args = []string{"-neutron-endpoint=" + proxy.URL(), "-metrics-secure=true", "-metrics-cert-dir=" + certDir, "-retry-max-delay=2s",
+		"-neutron-resync-period=2s"}
 	// As the Deployment sets it from the memory limit; the dashboard draws the limit.
 	opts.Env = append(opts.Env, "GOMEMLIMIT=256MiB")
 	ctrl := StartController(t, opts).WaitConnected()
@@ -144,12 +145,40 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 		return err
 	})
 
-	// What the two Networks leave in the series the alerts and the dashboard read.
-	Eventually(t, 30*time.Second, 500*time.Millisecond, "both Networks counted Ready and timed", func() error {
+	// A Network of the list form whose one subnet can hand out one address, taken by a
+	// port: counted at the next resync, it makes NetworkControllerSubnetNearlyFull pending,
+	// naming the Network and the item.
+	full := listItem("tiny", "10.77.2.0/24")
+	full.AllocationPools = []samplecrdv1.AllocationPool{{Start: "10.77.2.10", End: "10.77.2.10"}}
+	CreateNetworkWithSpec(t, ns, "full", samplecrdv1.NetworkSpec{Subnets: []samplecrdv1.NetworkSubnet{full}})
+	fullNet := waitItemsReady(t, ns, "full", 1, map[string]string{"tiny": "10.77.2.0/24"})
+	CreatePort(t, fullNet.Status.NetworkID, statusItem(t, fullNet, "tiny").SubnetID)
+	WaitNetwork(t, ns, "full", 60*time.Second, "status counting the port", func(n *samplecrdv1.Network) error {
+		if a := findItem(n, "tiny").Addresses; a == nil || a.Used != 1 || a.Total != 1 || n.Status.AddressUse != "tiny 100% (1/1)" {
+			return fmt.Errorf("addresses %+v, use %q", a, n.Status.AddressUse)
+		}
+		return nil
+	})
+	Eventually(t, 60*time.Second, 500*time.Millisecond, "NetworkControllerSubnetNearlyFull naming the Network", func() error {
+		alerts, err := prom.Alerts()
+		if err != nil {
+			return err
+		}
+		for _, a := range alerts {
+			if a.Labels["alertname"] == "NetworkControllerSubnetNearlyFull" && a.Labels["namespace"] == ns &&
+				a.Labels["network"] == "full" && a.Labels["subnet"] == "tiny" && (a.State == "pending" || a.State == "firing") {
+				return nil
+			}
+		}
+		return fmt.Errorf("alerts %+v", alerts)
+	})
+
+	// What the Networks leave in the series the alerts and the dashboard read.
+	Eventually(t, 30*time.Second, 500*time.Millisecond, "the Networks counted Ready and timed", func() error {
 		for expr, want := range map[string]string{
-			`network_controller_networks{job="` + scrapeJob + `",status="True",reason="Provisioned"}`:         "2",
+			`network_controller_networks{job="` + scrapeJob + `",status="True",reason="Provisioned"}`:         "3",
 			`network_controller_networks{job="` + scrapeJob + `",status="False",reason="NeutronUnavailable"}`: "0",
-			`network_controller_time_to_ready_seconds_count{job="` + scrapeJob + `",change="create"}`:         "2",
+			`network_controller_time_to_ready_seconds_count{job="` + scrapeJob + `",change="create"}`:         "3",
 			`network_controller_leader{job="` + scrapeJob + `"}`:                                              "1",
 			`network_controller_keystone_token_requests_total{job="` + scrapeJob + `",outcome="unavailable"}`: "0",
 		} {
@@ -167,7 +196,7 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 	checkDashboardQueries(t, prom)
 	checkAlertExpressions(t, prom, rules)
 
-	for _, name := range []string{"steady", "stuck"} {
+	for _, name := range []string{"steady", "stuck", "full"} {
 		DeleteNetwork(t, ns, name)
 		WaitGone(t, ns, name, 60*time.Second)
 	}

@@ -31,6 +31,7 @@ var expectedAlerts = []string{
 	"NetworkControllerMemoryNearLimit",
 	"NetworkControllerOwnCredentialsRefused",
 	"NetworkControllerOrphanCollectionHalted",
+	"NetworkControllerSubnetNearlyFull",
 }
 
 type ruleFile struct {
