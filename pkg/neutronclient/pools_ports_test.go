@@ -154,7 +154,7 @@ func TestCreateSubnetFromPool(t *testing.T) {
 }
 
 // A pool Neutron does not know, or one the project may not use, is 404; a prefix length
-// the pool does not allow is 400.
+// the pool does not allow is 400; a pool without room is Neutron 21's 500, a conflict.
 func TestCreateSubnetFromPoolErrors(t *testing.T) {
 	for _, tc := range []struct {
 		status int
@@ -163,6 +163,7 @@ func TestCreateSubnetFromPoolErrors(t *testing.T) {
 	}{
 		{http.StatusNotFound, `{"NeutronError": {"type": "SubnetPoolNotFound", "message": "Subnet pool p9 could not be found."}}`, neutron.KindNotFound},
 		{http.StatusBadRequest, `{"NeutronError": {"type": "MaxPrefixSubnetAllocationError", "message": "Unable to allocate subnet with prefix length 70, maximum allowed prefix is 64."}}`, neutron.KindRejected},
+		{http.StatusInternalServerError, `{"NeutronError": {"type": "SubnetAllocationError", "message": "Failed to allocate subnet: Insufficient prefix space to allocate subnet size /70."}}`, neutron.KindConflict},
 	} {
 		c, _ := recordingNeutron(t, tc.status, tc.reply)
 		_, err := c.CreateSubnet(context.Background(), neutron.SubnetRequest{NetworkID: "n1", SubnetPoolID: "p9", PrefixLength: 70, IPVersion: 6})
