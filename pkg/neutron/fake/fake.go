@@ -380,7 +380,11 @@ func (d *Driver) allocate(pool neutron.SubnetPool, req neutron.SubnetRequest) (s
 		return &neutron.Error{Op: "create subnet", Kind: neutron.KindConflict, Code: 500, Type: "SubnetAllocationError",
 			Message: "Failed to allocate subnet: " + msg + "."}
 	}
-	if req.IPVersion != 0 && req.IPVersion != pool.IPVersion {
+	if req.IPVersion == 0 {
+		// Neutron wants ip_version with a pool too.
+		return "", rejected("HTTPBadRequest", "Invalid input for ip_version. Reason: 0 is not in valid_values.")
+	}
+	if req.IPVersion != pool.IPVersion {
 		return "", rejected("BadRequest", fmt.Sprintf("Bad subnets request: Cannot allocate IPv%d subnet from IPv%d subnet pool.", req.IPVersion, pool.IPVersion))
 	}
 	prefixes := make([]netip.Prefix, 0, len(pool.Prefixes))

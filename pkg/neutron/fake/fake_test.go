@@ -29,8 +29,8 @@ func withNetworks(t *testing.T, project string, pools []neutron.SubnetPool, name
 	return d, ids
 }
 
-func fromPool(network, pool string, length int) neutron.SubnetRequest {
-	return neutron.SubnetRequest{NetworkID: network, Name: network + "-sub", SubnetPoolID: pool, PrefixLength: length}
+func fromPool(network, pool string, version, length int) neutron.SubnetRequest {
+	return neutron.SubnetRequest{NetworkID: network, Name: network + "-sub", SubnetPoolID: pool, PrefixLength: length, IPVersion: version}
 }
 
 func wantError(t *testing.T, err error, kind neutron.Kind, code int, typ, message string) {
@@ -59,7 +59,7 @@ func TestCreateSubnetAllocatesFromThePool(t *testing.T) {
 		{"b", 25, "10.224.0.128/25"},
 		{"c", 26, "10.224.0.64/26"},
 	} {
-		s, err := d.CreateSubnet(ctx, fromPool(step.network, "v4", step.length))
+		s, err := d.CreateSubnet(ctx, fromPool(step.network, "v4", 4, step.length))
 		if err != nil {
 			t.Fatalf("/%d on %s: %v", step.length, step.network, err)
 		}
@@ -69,26 +69,26 @@ func TestCreateSubnetAllocatesFromThePool(t *testing.T) {
 		created = append(created, s)
 	}
 
-	_, err := d.CreateSubnet(ctx, fromPool("d", "v4", 28))
+	_, err := d.CreateSubnet(ctx, fromPool("d", "v4", 4, 28))
 	wantError(t, err, neutron.KindConflict, 500, "SubnetAllocationError", "Failed to allocate subnet: Insufficient prefix space to allocate subnet size /28.")
 	// Shorter than the pool's prefix: never room.
-	_, err = d.CreateSubnet(ctx, fromPool("d", "v4", 16))
+	_, err = d.CreateSubnet(ctx, fromPool("d", "v4", 4, 16))
 	wantError(t, err, neutron.KindConflict, 500, "SubnetAllocationError", "size /16")
 
 	if err := d.DeleteSubnet(ctx, created[2].ID); err != nil {
 		t.Fatal(err)
 	}
-	s, err := d.CreateSubnet(ctx, fromPool("d", "v4", 27))
+	s, err := d.CreateSubnet(ctx, fromPool("d", "v4", 4, 27))
 	if err != nil || s.CIDR != "10.224.0.64/27" {
 		t.Errorf("after freeing 10.224.0.64/26: %+v, %v; want 10.224.0.64/27", s, err)
 	}
 	// A given CIDR from the pool: only a free one inside it.
-	s, err = d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: "e", SubnetPoolID: "v4", CIDR: "10.224.0.96/27"})
+	s, err = d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: "e", SubnetPoolID: "v4", CIDR: "10.224.0.96/27", IPVersion: 4})
 	if err != nil || s.CIDR != "10.224.0.96/27" || s.SubnetPoolID != "v4" {
 		t.Errorf("given free CIDR: %+v, %v", s, err)
 	}
 	for _, taken := range []string{"10.224.0.64/28", "10.9.0.0/28"} {
-		_, err = d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: "e", SubnetPoolID: "v4", CIDR: taken})
+		_, err = d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: "e", SubnetPoolID: "v4", CIDR: taken, IPVersion: 4})
 		wantError(t, err, neutron.KindConflict, 500, "SubnetAllocationError", "Cannot allocate requested subnet from the available set of prefixes")
 	}
 
@@ -96,7 +96,7 @@ func TestCreateSubnetAllocatesFromThePool(t *testing.T) {
 	if got := d.Calls(); !slices.Equal(got, want) {
 		t.Errorf("calls = %q, want %q", got, want)
 	}
-	if bodies := d.Bodies("create subnet"); len(bodies) != 5 || bodies[0] != `{"network_id":"a","name":"a-sub","description":"","subnetpool_id":"v4","prefixlen":26,"ip_version":0}` {
+	if bodies := d.Bodies("create subnet"); len(bodies) != 5 || bodies[0] != `{"network_id":"a","name":"a-sub","description":"","subnetpool_id":"v4","prefixlen":26,"ip_version":4}` {
 		t.Errorf("create bodies = %q, want the first one with subnetpool_id and prefixlen and no cidr", bodies)
 	}
 }
@@ -111,21 +111,21 @@ func TestCreateSubnetFromPoolRefusals(t *testing.T) {
 	}
 	d, _ := withNetworks(t, "p1", pools, "a", "b")
 
-	_, err := d.CreateSubnet(ctx, fromPool("a", "missing", 64))
+	_, err := d.CreateSubnet(ctx, fromPool("a", "missing", 4, 64))
 	wantError(t, err, neutron.KindNotFound, 404, "SubnetPoolNotFound", "Subnet pool missing could not be found.")
-	_, err = d.CreateSubnet(ctx, fromPool("a", "other-v4", 24))
+	_, err = d.CreateSubnet(ctx, fromPool("a", "other-v4", 4, 24))
 	wantError(t, err, neutron.KindNotFound, 404, "SubnetPoolNotFound", "Subnet pool other-v4 could not be found.")
-	req := fromPool("a", "v6", 64)
-	req.IPVersion = 4
-	_, err = d.CreateSubnet(ctx, req)
+	_, err = d.CreateSubnet(ctx, fromPool("a", "v6", 4, 64))
 	wantError(t, err, neutron.KindRejected, 400, "BadRequest", "Cannot allocate IPv4 subnet from IPv6 subnet pool.")
-	_, err = d.CreateSubnet(ctx, fromPool("a", "v6", 129))
+	_, err = d.CreateSubnet(ctx, fromPool("a", "v6", 0, 64))
+	wantError(t, err, neutron.KindRejected, 400, "HTTPBadRequest", "Invalid input for ip_version.")
+	_, err = d.CreateSubnet(ctx, fromPool("a", "v6", 6, 129))
 	wantError(t, err, neutron.KindRejected, 400, "AddrFormatError", "invalid IPNetwork ::/129")
 
-	if s, err := d.CreateSubnet(ctx, fromPool("a", "own-v4", 24)); err != nil || s.CIDR != "10.231.0.0/24" {
+	if s, err := d.CreateSubnet(ctx, fromPool("a", "own-v4", 4, 24)); err != nil || s.CIDR != "10.231.0.0/24" {
 		t.Errorf("from its own private pool: %+v, %v", s, err)
 	}
-	if s, err := d.CreateSubnet(ctx, fromPool("a", "v6", 64)); err != nil || s.CIDR != "2001:db8:a000::/64" || s.IPVersion != 6 {
+	if s, err := d.CreateSubnet(ctx, fromPool("a", "v6", 6, 64)); err != nil || s.CIDR != "2001:db8:a000::/64" || s.IPVersion != 6 {
 		t.Errorf("from the shared IPv6 pool: %+v, %v", s, err)
 	}
 	// One network's subnets of one IP version come from one pool, or none.
@@ -134,9 +134,9 @@ func TestCreateSubnetFromPoolRefusals(t *testing.T) {
 	if _, err := d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: "b", CIDR: "10.9.0.0/24", IPVersion: 4}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = d.CreateSubnet(ctx, fromPool("b", "own-v4", 24))
+	_, err = d.CreateSubnet(ctx, fromPool("b", "own-v4", 4, 24))
 	wantError(t, err, neutron.KindRejected, 400, "NetworkSubnetPoolAffinityError", "must be allocated from the same subnet pool")
-	if s, err := d.CreateSubnet(ctx, fromPool("b", "v6", 64)); err != nil || s.CIDR != "2001:db8:a000:1::/64" {
+	if s, err := d.CreateSubnet(ctx, fromPool("b", "v6", 6, 64)); err != nil || s.CIDR != "2001:db8:a000:1::/64" {
 		t.Errorf("IPv6 from a pool beside IPv4 without: %+v, %v; want the next /64", s, err)
 	}
 }
