@@ -38,6 +38,12 @@
 # unbound), transport_url=fake:/ (no RabbitMQ), quotas unlimited (-1).
 # The tag extension (standard-attr-tag) is on; note that this Neutron rejects
 # "tags" in POST bodies (set them with PUT .../tags afterwards).
+# Subnet pools: `start` makes sure the cloud has two shared subnet pools, made by the
+# (noauth) admin, so that every project, the Keystone tests' member users included,
+# can allocate subnets from them as on a real cloud: "ipv6-pool" (2001:db8:a000::/40,
+# prefix lengths 56 to 64, default 64) and "ipv4-pool" (10.224.0.0/16, 22 to 28, default
+# 26). They are looked up by name and made only when missing; one of that name with
+# other prefixes is left as it is, with a warning.
 # Nothing listens anywhere but 127.0.0.1; MariaDB has no TCP listener at all.
 # The packages' own services and the system-wide MariaDB are never used.
 # Logs: <state>/log/ (neutron-server.log, and neutron-server-keystone.log and
@@ -55,6 +61,16 @@ HOST=127.0.0.1
 ENDPOINT="http://${HOST}:${PORT}/"
 
 PACKAGES=(neutron-server mariadb-server mariadb-client python3-pymysql curl)
+# Debian's python (neutron-server brings it); a python on PATH (pyenv, venv) may be another.
+PYTHON=/usr/bin/python3
+
+# The shared subnet pools: name, IP version, prefix, default, min and max prefix length.
+# test/e2e/framework_pools.go finds them by these names; no e2e test uses these ranges
+# otherwise.
+SUBNET_POOLS=(
+  "ipv6-pool 6 2001:db8:a000::/40 64 56 64"
+  "ipv4-pool 4 10.224.0.0/16 26 22 28"
+)
 
 LOG_DIR="${STATE_DIR}/log"
 RUN_DIR="${STATE_DIR}/run"
@@ -210,6 +226,44 @@ start_neutron() {
   fail_start
 }
 
+# ensure_subnet_pools: the shared subnet pools of SUBNET_POOLS exist (see the header).
+# Runs with the state lock held, so two starts at once cannot make one twice. Logs to
+# stderr only: `start` prints the endpoint on stdout, and callers capture it.
+ensure_subnet_pools() {
+  POOLS="$(printf '%s\n' "${SUBNET_POOLS[@]}")" LOG_PREFIX="${LOG_PREFIX}" \
+    "${PYTHON}" - "${ENDPOINT}" <<'PY' >&2
+import json, os, sys, urllib.parse, urllib.request
+
+endpoint = sys.argv[1]
+prefix = os.environ["LOG_PREFIX"] + ": "
+
+def call(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(endpoint + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+for line in os.environ["POOLS"].split("\n"):
+    if not line.strip():
+        continue
+    name, version, cidr, default, low, high = line.split()
+    found = call("GET", "v2.0/subnetpools?" + urllib.parse.urlencode({"name": name}))["subnetpools"]
+    if found:
+        if len(found) > 1 or found[0]["prefixes"] != [cidr] or not found[0]["shared"]:
+            print(prefix + "WARNING: found %d subnet pool(s) named %s, not the one shared pool of %s this script makes: %s"
+                  % (len(found), name, cidr, [(p["id"], p["prefixes"], p["shared"]) for p in found]), flush=True)
+        continue
+    made = call("POST", "v2.0/subnetpools", {"subnetpool": {
+        "name": name, "prefixes": [cidr], "shared": True, "default_prefixlen": int(default),
+        "min_prefixlen": int(low), "max_prefixlen": int(high),
+        "description": "Shared subnet pool of the local cloud (hack/local-neutron.sh)"}})["subnetpool"]
+    if made["ip_version"] != int(version):
+        sys.exit(prefix + "subnet pool %s has IP version %s, want %s" % (name, made["ip_version"], version))
+    print(prefix + "made the shared IPv%s subnet pool %s (%s, %s)" % (version, name, cidr, made["id"]), flush=True)
+PY
+}
+
 # Stop only what this invocation started, then fail.
 fail_start() {
   # No words: these PIDs are known to be ours (maybe not exec'd yet).
@@ -244,6 +298,7 @@ cmd_start() {
     fi
     if api_answers; then
       log "already running and answering"
+      ensure_subnet_pools || die "making the shared subnet pools failed"
       start_keystone_servers
       echo "${ENDPOINT}"
       return 0
@@ -259,6 +314,7 @@ cmd_start() {
   write_neutron_conf
   prepare_db
   start_neutron
+  ensure_subnet_pools || { log "making the shared subnet pools failed"; fail_start; }
   start_keystone_servers
   log "neutron API is up (logs: ${LOG_DIR})"
   echo "${ENDPOINT}"

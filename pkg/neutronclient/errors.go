@@ -54,6 +54,11 @@ func classify(code int, neutronType string) neutron.Kind {
 		return neutron.KindConflict
 	case code == http.StatusBadRequest, code == http.StatusForbidden, code == http.StatusUnprocessableEntity:
 		return neutron.KindRejected
+	case neutronType == "SubnetAllocationError":
+		// A subnet pool without room for the prefix asked for (or without the CIDR asked
+		// for free), which Neutron 21 answers with 500: a definite answer, nothing was
+		// created, and it heals when subnets are freed or the pool grows, like a 409.
+		return neutron.KindConflict
 	}
 	// 401 (token expired mid-flight), 408, 429 and 5xx all heal by themselves.
 	return neutron.KindUnavailable

@@ -29,6 +29,8 @@ func TestWrapErrorClassifiesNeutronAnswers(t *testing.T) {
 		{"gateway conflict", 409, body("GatewayConflictWithAllocationPools", "Gateway ip conflicts with allocation pool"), neutron.KindConflict, "GatewayConflictWithAllocationPools"},
 		{"bad request", 400, body("InvalidInput", "Invalid input for operation: Gateway is not valid on subnet."), neutron.KindRejected, "InvalidInput"},
 		{"forbidden", 403, body("PolicyNotAuthorized", "not allowed"), neutron.KindRejected, "PolicyNotAuthorized"},
+		{"subnet pool full", 500, body("SubnetAllocationError", "Failed to allocate subnet: Insufficient prefix space to allocate subnet size /64."), neutron.KindConflict, "SubnetAllocationError"},
+		{"prefix length out of the pool's bounds", 400, body("MaxPrefixSubnetAllocationError", "Unable to allocate subnet with prefix length 70, maximum allowed prefix is 64."), neutron.KindRejected, "MaxPrefixSubnetAllocationError"},
 		{"server error", 500, []byte("<html>oops</html>"), neutron.KindUnavailable, ""},
 		{"unavailable", 503, nil, neutron.KindUnavailable, ""},
 	}

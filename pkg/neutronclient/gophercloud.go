@@ -178,6 +178,26 @@ func (c *Client) DeleteSubnet(ctx context.Context, id string) error {
 	}))
 }
 
+func (c *Client) ListSubnetPools(ctx context.Context, f neutron.Filter) ([]neutron.SubnetPool, error) {
+	var out []neutron.SubnetPool
+	err := c.call(ctx, "list subnet pools", func() error {
+		var err error
+		out, err = listAll[neutron.SubnetPool](ctx, c.sc, c.sc.ServiceURL("subnetpools")+subnetPoolQuery(f), "subnetpools")
+		return err
+	})
+	return out, err
+}
+
+func (c *Client) ListPorts(ctx context.Context, f neutron.Filter) ([]neutron.Port, error) {
+	var out []neutron.Port
+	err := c.call(ctx, "list ports", func() error {
+		var err error
+		out, err = listAll[neutron.Port](ctx, c.sc, c.sc.ServiceURL("ports")+portQuery(f), "ports")
+		return err
+	})
+	return out, err
+}
+
 // body is a create or update request: fields, one of the JSON-tagged structs of
 // resources.go, under the resource's key. Sent as they are, those structs need no mapping.
 type body struct {
@@ -210,12 +230,14 @@ func one[T any](ctx context.Context, c *Client, op, label string, send func() re
 	return out, err
 }
 
-// The fields the controller reads, from the JSON names of Network and Subnet. Asking
+// The fields the controller reads, from the JSON names of the types in resources.go. Asking
 // Neutron for only these (fields=) keeps the lists that fill the Store, one entry per
 // Network of the cluster, small on the wire and in memory.
 var (
 	networkFields = jsonNames(reflect.TypeFor[neutron.Network]())
 	subnetFields  = jsonNames(reflect.TypeFor[neutron.Subnet]())
+	poolFields    = jsonNames(reflect.TypeFor[neutron.SubnetPool]())
+	portFields    = jsonNames(reflect.TypeFor[neutron.Port]())
 )
 
 // jsonNames returns the JSON names of a struct's fields, those of embedded structs included.
@@ -254,6 +276,30 @@ type subnetQuery struct {
 func (q subnetQuery) ToSubnetListQuery() (string, error) {
 	query, err := q.ListOpts.ToSubnetListQuery()
 	return withRepeated(withRepeated(query, "network_id", q.networkIDs), "fields", subnetFields), err
+}
+
+// subnetPoolQuery is a subnet pool list query by IDs (repeated id=) and name. It has no
+// project_id: the pools a project may allocate from are mostly another project's, shared.
+func subnetPoolQuery(f neutron.Filter) string {
+	query := withRepeated("", "id", f.IDs)
+	if f.Name != "" {
+		query = withRepeated(query, "name", []string{f.Name})
+	}
+	return withRepeated(query, "fields", poolFields)
+}
+
+// portQuery is a port list query by project, networks (repeated network_id=) and subnet:
+// Neutron's fixed_ips=subnet_id=<id> finds the ports holding an address on it.
+func portQuery(f neutron.Filter) string {
+	var query string
+	if f.ProjectID != "" {
+		query = withRepeated(query, "project_id", []string{f.ProjectID})
+	}
+	query = withRepeated(query, "network_id", f.NetworkIDs)
+	if f.SubnetID != "" {
+		query = withRepeated(query, "fixed_ips", []string{"subnet_id=" + f.SubnetID})
+	}
+	return withRepeated(query, "fields", portFields)
 }
 
 // withRepeated appends key=value for each value to a query string that starts with "?" or

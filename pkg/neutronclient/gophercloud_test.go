@@ -50,10 +50,16 @@ func TestFieldsListedAreAllTheStoreReads(t *testing.T) {
 		"cidr": "10.0.0.0/24", "ip_version": 4, "gateway_ip": "10.0.0.1",
 		"allocation_pools": [{"start": "10.0.0.2", "end": "10.0.0.254"}], "enable_dhcp": true,
 		"dns_nameservers": ["10.0.0.53", "10.0.0.54"], "host_routes": [{"destination": "10.1.0.0/16", "nexthop": "10.0.0.254"}],
-		"created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
+		"subnetpool_id": "p1", "created_at": "2026-01-02T03:04:05Z", "revision_number": 1}`
+	pool := `{"id": "p1", "name": "ipv6-pool", "project_id": "admin", "ip_version": 6, "prefixes": ["2001:db8:a000::/40"],
+		"shared": true, "default_prefixlen": 64, "min_prefixlen": 56, "max_prefixlen": 64, "is_default": false, "revision_number": 1}`
+	port := `{"id": "port1", "network_id": "n1", "device_owner": "compute:nova", "device_id": "vm1", "project_id": "pr",
+		"fixed_ips": [{"subnet_id": "s1", "ip_address": "10.0.0.5"}], "mac_address": "fa:16:3e:00:00:01", "status": "DOWN"}`
 
 	checkFieldsLoseNothing[neutron.Network](t, network, networkFields)
 	checkFieldsLoseNothing[neutron.Subnet](t, subnet, subnetFields)
+	checkFieldsLoseNothing[neutron.SubnetPool](t, pool, poolFields)
+	checkFieldsLoseNothing[neutron.Port](t, port, portFields)
 }
 
 func checkFieldsLoseNothing[T any](t *testing.T, reply string, fields []string) {

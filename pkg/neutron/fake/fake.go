@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strings"
@@ -15,11 +16,14 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Driver keeps networks and subnets in maps and can be told to fail operations.
+// Driver keeps networks, subnets, subnet pools and ports in maps and can be told to fail
+// operations.
 type Driver struct {
 	mu       sync.Mutex
 	networks map[string]neutron.Network
 	subnets  map[string]neutron.Subnet
+	pools    map[string]neutron.SubnetPool
+	ports    map[string]neutron.Port
 	nextID   int
 	failures map[string]error
 	// lostReplies are failures reported after the operation was carried out, once each.
@@ -39,6 +43,8 @@ func New() *Driver {
 	return &Driver{
 		networks:    map[string]neutron.Network{},
 		subnets:     map[string]neutron.Subnet{},
+		pools:       map[string]neutron.SubnetPool{},
+		ports:       map[string]neutron.Port{},
 		failures:    map[string]error{},
 		lostReplies: map[string]error{},
 		bodies:      map[string][]string{},
@@ -123,6 +129,36 @@ func (d *Driver) PutSubnet(s neutron.Subnet) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.subnets[s.ID] = s
+}
+
+// PutSubnetPool stores p as if the cloud's admin or a project had created it. A project's
+// Driver (CreateIn) sees and allocates from its own pools and shared ones.
+func (d *Driver) PutSubnetPool(p neutron.SubnetPool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.pools[p.ID] = p
+}
+
+// PutPort stores p as if someone had created it in Neutron directly: a VM's or router's
+// port holding addresses, which keeps its subnets and network from being deleted.
+func (d *Driver) PutPort(p neutron.Port) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ports[p.ID] = p
+}
+
+// DeletePort deletes the port id, as its owner would.
+func (d *Driver) DeletePort(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.ports, id)
+}
+
+// Ports returns every stored port.
+func (d *Driver) Ports() []neutron.Port {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return mapValues(d.ports)
 }
 
 // begin records op and returns its injected failure, if any. Callers hold d.mu.
@@ -210,7 +246,25 @@ func (d *Driver) DeleteNetwork(_ context.Context, id string) error {
 	if err := d.begin("delete network"); err != nil {
 		return err
 	}
+	// As Neutron: ports other than those it deletes by itself (DHCP and the like) keep
+	// the network, and its subnets, from going.
+	var inUse []string
+	for _, p := range d.ports {
+		if p.NetworkID == id && !autoDeleted(p) {
+			inUse = append(inUse, p.ID)
+		}
+	}
+	if len(inUse) > 0 {
+		slices.Sort(inUse)
+		return &neutron.Error{Op: "delete network", Kind: neutron.KindInUse, Code: 409, Type: "NetworkInUse",
+			Message: "Unable to complete operation on network " + id + ". There are one or more ports still in use on the network, id for these ports is: " + strings.Join(inUse, ",") + "."}
+	}
 	delete(d.networks, id)
+	for pid, p := range d.ports {
+		if p.NetworkID == id {
+			delete(d.ports, pid)
+		}
+	}
 	for sid, s := range d.subnets {
 		if s.NetworkID == id {
 			delete(d.subnets, sid)
@@ -243,21 +297,138 @@ func (d *Driver) CreateSubnet(_ context.Context, req neutron.SubnetRequest) (neu
 	if _, ok := d.networks[req.NetworkID]; !ok {
 		return neutron.Subnet{}, notFound("create subnet")
 	}
+	cidr, ipVersion := req.CIDR, req.IPVersion
+	if req.SubnetPoolID != "" {
+		pool, ok := d.pools[req.SubnetPoolID]
+		if !ok || !d.visible(pool) {
+			return neutron.Subnet{}, &neutron.Error{Op: "create subnet", Kind: neutron.KindNotFound, Code: 404, Type: "SubnetPoolNotFound",
+				Message: "Subnet pool " + req.SubnetPoolID + " could not be found."}
+		}
+		ipVersion = pool.IPVersion
+	}
+	if ipVersion == 0 {
+		ipVersion = versionOf(cidr)
+	}
+	for _, other := range d.subnets {
+		// Neutron 21 (without address scopes): the subnets of one network and IP version
+		// all come from one pool, or none.
+		if other.NetworkID == req.NetworkID && subnetVersion(other) == ipVersion && other.SubnetPoolID != req.SubnetPoolID {
+			return neutron.Subnet{}, &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Type: "NetworkSubnetPoolAffinityError",
+				Message: "Subnets hosted on the same network must be allocated from the same subnet pool."}
+		}
+	}
+	if req.SubnetPoolID != "" {
+		var err error
+		if cidr, err = d.allocate(d.pools[req.SubnetPoolID], req); err != nil {
+			return neutron.Subnet{}, err
+		}
+	}
 	for _, other := range d.subnets {
 		// Neutron refuses overlapping subnets on one network; a blind retry of a create
 		// whose reply was lost therefore fails instead of duplicating.
-		if other.NetworkID == req.NetworkID && other.CIDR == req.CIDR {
+		if other.NetworkID == req.NetworkID && other.CIDR == cidr {
 			return neutron.Subnet{}, &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400,
-				Message: "Requested subnet with cidr " + req.CIDR + " overlaps with another subnet"}
+				Message: "Requested subnet with cidr " + cidr + " overlaps with another subnet"}
 		}
 	}
 	s := neutron.Subnet{ID: d.newID("subnet"), CreatedAt: d.now(), ProjectID: d.project}
 	d.apply("create subnet", &s, req)
+	s.CIDR, s.IPVersion = cidr, ipVersion
 	d.subnets[s.ID] = s
 	if err := d.lostReply("create subnet"); err != nil {
 		return neutron.Subnet{}, err
 	}
 	return s, nil
+}
+
+// subnetVersion returns the IP version of s, from its CIDR when it has none.
+func subnetVersion(s neutron.Subnet) int {
+	if s.IPVersion != 0 {
+		return s.IPVersion
+	}
+	return versionOf(s.CIDR)
+}
+
+// versionOf returns the IP version of a CIDR, 0 when it is none.
+func versionOf(cidr string) int {
+	p, err := netip.ParsePrefix(cidr)
+	switch {
+	case err != nil:
+		return 0
+	case p.Addr().Is4():
+		return 4
+	}
+	return 6
+}
+
+// visible reports whether this Driver's project may use pool: its own or a shared one;
+// every pool when the Driver has no project (an admin). Callers hold d.mu.
+func (d *Driver) visible(pool neutron.SubnetPool) bool {
+	return d.project == "" || pool.Shared || pool.ProjectID == d.project
+}
+
+// allocate returns the prefix of req.PrefixLength the subnet gets from pool, or the
+// errors Neutron 21 answers: 400 for a request the pool can never satisfy, 500
+// SubnetAllocationError when the pool has no room left (the neutronclient makes it a
+// conflict). A request naming both a pool and a CIDR gets that CIDR if it is free.
+// Callers hold d.mu.
+func (d *Driver) allocate(pool neutron.SubnetPool, req neutron.SubnetRequest) (string, error) {
+	rejected := func(typ, msg string) error {
+		return &neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Type: typ, Message: msg}
+	}
+	full := func(msg string) error {
+		return &neutron.Error{Op: "create subnet", Kind: neutron.KindConflict, Code: 500, Type: "SubnetAllocationError",
+			Message: "Failed to allocate subnet: " + msg + "."}
+	}
+	if req.IPVersion == 0 {
+		// Neutron wants ip_version with a pool too.
+		return "", rejected("HTTPBadRequest", "Invalid input for ip_version. Reason: 0 is not in valid_values.")
+	}
+	if req.IPVersion != pool.IPVersion {
+		return "", rejected("BadRequest", fmt.Sprintf("Bad subnets request: Cannot allocate IPv%d subnet from IPv%d subnet pool.", req.IPVersion, pool.IPVersion))
+	}
+	prefixes := make([]netip.Prefix, 0, len(pool.Prefixes))
+	for _, p := range pool.Prefixes {
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			panic(fmt.Sprintf("fake Neutron: subnet pool %s has prefix %q: %v", pool.ID, p, err))
+		}
+		prefixes = append(prefixes, prefix.Masked())
+	}
+	var taken []netip.Prefix
+	for _, s := range d.subnets {
+		if s.SubnetPoolID == pool.ID {
+			if p, err := netip.ParsePrefix(s.CIDR); err == nil {
+				taken = append(taken, p)
+			}
+		}
+	}
+	if req.CIDR != "" {
+		want, err := netip.ParsePrefix(req.CIDR)
+		if err != nil {
+			return "", rejected("HTTPBadRequest", "Invalid input for cidr. Reason: '"+req.CIDR+"' is not a valid IP subnet.")
+		}
+		inside := slices.ContainsFunc(prefixes, func(p netip.Prefix) bool { return p.Bits() <= want.Bits() && p.Contains(want.Addr()) })
+		if !inside || slices.ContainsFunc(taken, want.Overlaps) {
+			return "", full("Cannot allocate requested subnet from the available set of prefixes")
+		}
+		return want.Masked().String(), nil
+	}
+	if req.PrefixLength == 0 {
+		// Neutron takes the pool's default_prefixlen, which neutron.SubnetPool leaves out.
+		return "", rejected("BadRequest", "fake Neutron: a subnet from a pool needs prefixlen")
+	}
+	unspecified := netip.IPv4Unspecified()
+	if pool.IPVersion == 6 {
+		unspecified = netip.IPv6Unspecified()
+	}
+	if req.PrefixLength > unspecified.BitLen() {
+		return "", rejected("AddrFormatError", fmt.Sprintf("invalid IPNetwork %s/%d", unspecified, req.PrefixLength))
+	}
+	if p, ok := firstFree(prefixes, req.PrefixLength, taken); ok {
+		return p.String(), nil
+	}
+	return "", full(fmt.Sprintf("Insufficient prefix space to allocate subnet size /%d", req.PrefixLength))
 }
 
 func (d *Driver) UpdateSubnet(_ context.Context, id string, change neutron.SubnetAttrs) (neutron.Subnet, error) {
@@ -295,8 +466,108 @@ func (d *Driver) DeleteSubnet(_ context.Context, id string) error {
 	if err := d.begin("delete subnet"); err != nil {
 		return err
 	}
+	// As Neutron: an address of a port other than those it deletes by itself (DHCP and the
+	// like) keeps the subnet; those give theirs up.
+	for _, p := range d.ports {
+		if !autoDeleted(p) && slices.ContainsFunc(p.FixedIPs, func(ip neutron.FixedIP) bool { return ip.SubnetID == id }) {
+			return &neutron.Error{Op: "delete subnet", Kind: neutron.KindInUse, Code: 409, Type: "SubnetInUse",
+				Message: "Unable to complete operation on subnet " + id + ": One or more ports have an IP allocation from this subnet."}
+		}
+	}
+	for pid, p := range d.ports {
+		p.FixedIPs = slices.DeleteFunc(slices.Clone(p.FixedIPs), func(ip neutron.FixedIP) bool { return ip.SubnetID == id })
+		d.ports[pid] = p
+	}
 	delete(d.subnets, id)
 	return nil
+}
+
+func (d *Driver) ListSubnetPools(_ context.Context, f neutron.Filter) ([]neutron.SubnetPool, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("list subnet pools"); err != nil {
+		return nil, err
+	}
+	// No project filter: the pools a project allocates from are mostly shared by another.
+	var out []neutron.SubnetPool
+	for _, p := range d.pools {
+		if d.visible(p) && (len(f.IDs) == 0 || slices.Contains(f.IDs, p.ID)) && (f.Name == "" || f.Name == p.Name) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// ListPorts lists ports by network, subnet and project; a port's project is taken to be
+// its network's (neutron.Port carries none).
+func (d *Driver) ListPorts(_ context.Context, f neutron.Filter) ([]neutron.Port, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.begin("list ports"); err != nil {
+		return nil, err
+	}
+	var out []neutron.Port
+	for _, p := range d.ports {
+		if (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, p.NetworkID)) &&
+			(f.SubnetID == "" || slices.ContainsFunc(p.FixedIPs, func(ip neutron.FixedIP) bool { return ip.SubnetID == f.SubnetID })) &&
+			(f.ProjectID == "" || d.networks[p.NetworkID].ProjectID == f.ProjectID) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// autoDeleted reports whether Neutron deletes the port by itself with its network or
+// subnet (its AUTO_DELETE_PORT_OWNERS); router interfaces are not among them.
+func autoDeleted(p neutron.Port) bool {
+	switch p.DeviceOwner {
+	case "network:dhcp", "network:distributed", "network:floatingip_agent_gateway":
+		return true
+	}
+	return false
+}
+
+// firstFree returns the first prefix of length bits, in the order of pool, that overlaps
+// none of taken.
+func firstFree(pool []netip.Prefix, bits int, taken []netip.Prefix) (netip.Prefix, bool) {
+	for _, p := range pool {
+		if bits < p.Bits() {
+			continue
+		}
+		for at := p.Addr(); at.IsValid() && p.Contains(at); {
+			candidate := netip.PrefixFrom(at, bits)
+			i := slices.IndexFunc(taken, candidate.Overlaps)
+			if i < 0 {
+				return candidate, true
+			}
+			// Past the prefix in the way, to the next boundary of the length asked for.
+			at = alignUp(lastAddr(taken[i]).Next(), bits)
+		}
+	}
+	return netip.Prefix{}, false
+}
+
+// lastAddr returns the last address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
+}
+
+// alignUp returns the first address from a on that starts a prefix of length bits; the
+// zero Addr past the end of the address space.
+func alignUp(a netip.Addr, bits int) netip.Addr {
+	if !a.IsValid() {
+		return a
+	}
+	start := netip.PrefixFrom(a, bits).Masked()
+	if start.Addr() == a {
+		return a
+	}
+	return lastAddr(start).Next()
 }
 
 // matches applies the filters networks and subnets share.
