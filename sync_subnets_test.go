@@ -90,6 +90,54 @@ func subnetListCases() []syncCase {
 		},
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24"}),
 	}, {
+		name:   "item removed while a port holds an address on its subnet: SubnetInUse naming the port, the item stays in status, the new item made all the same",
+		object: withGeneration(withItems(realizedListNetwork("held", v4, v6), v4, cidrItem("c", "10.50.2.0/24")), 2),
+		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
+			putRealizedList(v4, v6)(d, o)
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova",
+				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("held", "v6"), IPAddress: "2001:db8:50::7"}}})
+		},
+		want:       retries,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
+		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, "vm-port (device owner compute:nova)")(t, got)
+			var items []string
+			for _, s := range got.Status.Subnets {
+				items = append(items, s.Name)
+			}
+			if !slices.Equal(items, []string{"v4", "c", "v6"}) {
+				t.Errorf("status.subnets items %q, want v4 and c, then v6 until its subnet is gone", items)
+			}
+		},
+	}, {
+		name:   "pool item: the pool looked up by name, the range Neutron allocated in status",
+		object: listNetwork("pooled", poolItem("v6", samplecrdv1.SubnetPoolRef{Name: "ipv6-pool"}, 64)),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			d.PutSubnetPool(neutron.SubnetPool{ID: "pool-6", Name: "ipv6-pool", IPVersion: 6, Prefixes: []string{"2001:db8:a000::/40"}, Shared: true})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "list subnet pools", "create subnet"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			body := f.neutron.Bodies("create subnet")[0]
+			if !strings.Contains(body, `"subnetpool_id":"pool-6","prefixlen":64,"ip_version":6`) || strings.Contains(body, `"cidr"`) ||
+				strings.Contains(body, `"gateway_ip"`) || strings.Contains(body, `"allocation_pools"`) {
+				t.Errorf("create subnet sent %s, want the pool, the prefix length and the pool's version, and no cidr, gateway or pools", body)
+			}
+		},
+		wantObject: wantSubnetsReady(map[string]string{"v6": "2001:db8:a000::/64"}),
+	}, {
+		name:       "pool item naming a pool the project cannot use: InvalidSpec naming it, nothing created on the network",
+		object:     listNetwork("nopool", poolItem("v6", samplecrdv1.SubnetPoolRef{Name: "missing"}, 64)),
+		want:       stops,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "list subnet pools"},
+		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
+		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, `no subnet pool "missing" that this project can use`),
+	}, {
 		name:       "two items overlap (a CRD without its rules): stopped before any Neutron call, naming both",
 		object:     listNetwork("overlap", v4, cidrItem("wide", "10.50.0.0/16")),
 		want:       stops,
@@ -101,6 +149,10 @@ func subnetListCases() []syncCase {
 
 func cidrItem(name, cidr string) samplecrdv1.NetworkSubnet {
 	return samplecrdv1.NetworkSubnet{Name: name, SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}}
+}
+
+func poolItem(name string, pool samplecrdv1.SubnetPoolRef, prefixLength int32) samplecrdv1.NetworkSubnet {
+	return samplecrdv1.NetworkSubnet{Name: name, SubnetPool: &pool, PrefixLength: &prefixLength}
 }
 
 func withDNS(item samplecrdv1.NetworkSubnet, servers ...string) samplecrdv1.NetworkSubnet {

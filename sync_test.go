@@ -313,19 +313,19 @@ func deletionCases() []syncCase {
 			}
 		},
 	}, {
-		name:   "deletion while ports use the network: SubnetInUse, finalizer kept, retried",
+		name:   "deletion while ports use the network: SubnetInUse naming the ports, finalizer kept, retried",
 		object: deleting(realizedNetwork("busy", "10.6.0.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-busy", DeviceOwner: "compute:nova",
+				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-busy", IPAddress: "10.6.0.7"}}})
 		},
-		before: failWith(&neutron.Error{Op: "delete network", Kind: neutron.KindInUse, Code: 409, Type: "NetworkInUse",
-			Message: "Unable to complete operation on network. There are one or more ports still in use on the network."}),
 		want:       retries,
 		wantWrites: []string{writeStatus},
-		wantCalls:  []string{"delete network"},
+		wantCalls:  []string{"delete network", "list ports"},
 		wantEvents: []string{"Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "ports")(t, got)
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, "Ports using it: vm-port (device owner compute:nova)")(t, got)
 			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer removed although the network could not be deleted")
 			}
