@@ -79,6 +79,15 @@ func TestWalkingSkeleton(t *testing.T) {
 			isolated.Status.SubnetID, ok, sub.GatewayIP, sub.Pools())
 	}
 
+	// The dual-stack example: one network, a subnet per item, and kubectl shows both CIDRs.
+	dual := waitItemsReady(t, ns, "example-network-dual-stack", 1, map[string]string{"ipv4": "10.60.0.0/24", "ipv6": "2001:db8:60::/64"})
+	if sub, _ := GetSubnet(t, statusItem(t, dual, "ipv6").SubnetID); sub.IPv6AddressMode != "slaac" {
+		t.Errorf("the dual-stack example's IPv6 subnet has address mode %q, want slaac", sub.IPv6AddressMode)
+	}
+	if out := MustKubectl(t, "get", "networks", "-n", ns, "example-network-dual-stack"); !strings.Contains(out, "10.60.0.0/24,2001:db8:60::/64") {
+		t.Errorf("kubectl get networks does not show both CIDRs of the dual-stack example:\n%s", out)
+	}
+
 	// Change the gateway with kubectl: Neutron follows, in place.
 	MustKubectl(t, "patch", "network", "-n", ns, "example-network", "--type=merge", "-p", `{"spec":{"gateway":"192.168.0.254"}}`)
 	v4b := WaitNetwork(t, ns, "example-network", 60*time.Second, "gateway 192.168.0.254 in status", func(n *samplecrdv1.Network) error {
@@ -103,6 +112,10 @@ func TestWalkingSkeleton(t *testing.T) {
 	WaitGone(t, ns, "example-network", 60*time.Second)
 	WaitGone(t, ns, "example-network-ipv6", 60*time.Second)
 	WaitGone(t, ns, "example-network-dns", 60*time.Second)
+	WaitGone(t, ns, "example-network-dual-stack", 60*time.Second)
+	if NetworkExists(t, dual.Status.NetworkID) {
+		t.Errorf("the dual-stack example's Neutron network %s still exists after the Network was deleted", dual.Status.NetworkID)
+	}
 	if NetworkExists(t, v4.Status.NetworkID) || NetworkExists(t, v6.Status.NetworkID) {
 		t.Errorf("Neutron networks %s / %s still exist after the Networks were deleted", v4.Status.NetworkID, v6.Status.NetworkID)
 	}
