@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -152,7 +153,7 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 	full.AllocationPools = []samplecrdv1.AllocationPool{{Start: "10.77.2.10", End: "10.77.2.10"}}
 	CreateNetworkWithSpec(t, ns, "full", samplecrdv1.NetworkSpec{Subnets: []samplecrdv1.NetworkSubnet{full}})
 	fullNet := waitItemsReady(t, ns, "full", 1, map[string]string{"tiny": "10.77.2.0/24"})
-	CreatePort(t, fullNet.Status.NetworkID, statusItem(t, fullNet, "tiny").SubnetID)
+	port := CreatePort(t, fullNet.Status.NetworkID, statusItem(t, fullNet, "tiny").SubnetID)
 	WaitNetwork(t, ns, "full", 60*time.Second, "status counting the port", func(n *samplecrdv1.Network) error {
 		if a := findItem(n, "tiny").Addresses; a == nil || a.Used != 1 || a.Total != 1 || n.Status.AddressUse != "tiny 100% (1/1)" {
 			return fmt.Errorf("addresses %+v, use %q", a, n.Status.AddressUse)
@@ -196,6 +197,7 @@ func TestMonitoringOnPrometheus(t *testing.T) {
 	checkDashboardQueries(t, prom)
 	checkAlertExpressions(t, prom, rules)
 
+	MustNeutron(t, http.MethodDelete, "v2.0/ports/"+port, nil, nil, http.StatusNoContent)
 	for _, name := range []string{"steady", "stuck", "full"} {
 		DeleteNetwork(t, ns, name)
 		WaitGone(t, ns, name, 60*time.Second)
