@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"strings"
 
@@ -58,44 +57,6 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 	}, nil
 }
 
-// desiredSubnets returns the subnet of each item of the list form, in its order, or the
-// one subnet of the one-subnet form (item "").
-func desiredSubnets(spec samplecrdv1.NetworkSpec) ([]neutron.DesiredSubnet, error) {
-	if len(spec.Subnets) == 0 {
-		want, err := desiredSubnet("", spec.SubnetFields)
-		return []neutron.DesiredSubnet{want}, err
-	}
-	if spec.CIDR != "" {
-		return nil, fmt.Errorf("cidr and subnets are both set: describe the subnets either at the top of the spec or in subnets, not both")
-	}
-	out := make([]neutron.DesiredSubnet, 0, len(spec.Subnets))
-	for i, item := range spec.Subnets {
-		var want neutron.DesiredSubnet
-		var err error
-		switch {
-		case item.SubnetPool != nil && item.CIDR == "" && item.PrefixLength != nil:
-			want, err = desiredPoolSubnet(item)
-		case item.SubnetPool == nil && item.CIDR != "":
-			want, err = desiredSubnet(item.Name, item.SubnetFields)
-		default:
-			err = fmt.Errorf("give either cidr, or subnetPool with prefixLength")
-		}
-		if err != nil {
-			return nil, fmt.Errorf("subnets[%d] (%s): %w", i, item.Name, err)
-		}
-		for j, earlier := range out {
-			if earlier.Item == want.Item {
-				return nil, fmt.Errorf("subnets[%d] and subnets[%d] are both named %s: give each item its own name", j, i, want.Item)
-			}
-			if overlap(earlier.CIDR, want.CIDR) {
-				return nil, fmt.Errorf("subnets %s (%s) and %s (%s) overlap: give each item a range of its own", earlier.Item, earlier.CIDR, want.Item, want.CIDR)
-			}
-		}
-		out = append(out, want)
-	}
-	return out, nil
-}
-
 // desiredSubnet returns the subnet of fields, whose range is its cidr.
 func desiredSubnet(item string, fields samplecrdv1.SubnetFields) (neutron.DesiredSubnet, error) {
 	plan, err := subnetplan.Plan(subnetSpecOf(fields))
@@ -105,34 +66,6 @@ func desiredSubnet(item string, fields samplecrdv1.SubnetFields) (neutron.Desire
 	return neutron.DesiredSubnet{Item: item, CIDR: plan.CIDR.String(), IPVersion: plan.IPVersion,
 		IPv6Modes:   neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
 		SubnetAttrs: subnetAttrsOf(plan)}, nil
-}
-
-// desiredPoolSubnet returns the subnet of an item whose range Neutron allocates from a
-// subnet pool. Its gateway is kept only when there is to be none: the first usable
-// address of a range not yet known is Neutron's default anyway; its allocation pools are
-// Neutron's.
-func desiredPoolSubnet(item samplecrdv1.NetworkSubnet) (neutron.DesiredSubnet, error) {
-	plan, err := subnetplan.PlanPooled(subnetSpecOf(item.SubnetFields), int(*item.PrefixLength))
-	if err != nil {
-		return neutron.DesiredSubnet{}, err
-	}
-	attrs := subnetAttrsOf(plan)
-	attrs.AllocationPools = nil
-	if item.GatewayMode != samplecrdv1.GatewayModeNone {
-		attrs.GatewayIP = nil
-	}
-	return neutron.DesiredSubnet{Item: item.Name,
-		Pool:         &neutron.PoolRef{ID: item.SubnetPool.ID, Name: item.SubnetPool.Name},
-		PrefixLength: int(*item.PrefixLength),
-		IPv6Modes:    neutron.IPv6Modes{AddressMode: plan.IPv6AddressMode, RAMode: plan.IPv6RAMode},
-		SubnetAttrs:  attrs}, nil
-}
-
-// overlap reports whether two CIDRs share an address; a pool subnet's "" never does.
-func overlap(a, b string) bool {
-	x, errA := netip.ParsePrefix(a)
-	y, errB := netip.ParsePrefix(b)
-	return errA == nil && errB == nil && x.Overlaps(y)
 }
 
 // subnetAttrsOf returns the planned subnet's attributes as Neutron takes them. The lists
