@@ -125,15 +125,20 @@ func (s *Store) markedSubnets(ctx context.Context, networkID string) ([]Subnet, 
 
 // unmarkedLabel returns a name and description without the cluster's marks: no cluster
 // description, and k8s_<namespace>_<name>_<uid> becomes <namespace>/<name> (the owner's
-// UID is what the name is read for). Others are left as they are.
+// UID is what the name is read for), k8s_<namespace>_<name>_<uid>_<item> of a list-form
+// subnet <namespace>/<name>/<item>. Others are left as they are.
 func (s *Store) unmarkedLabel(name, description, ownerUID string) Label {
 	if description == ClusterDescription(s.clusterID) {
 		description = ""
 	}
 	if rest, ok := strings.CutPrefix(name, namePrefix); ok {
-		if rest, ok := strings.CutSuffix(rest, "_"+ownerUID); ok {
-			if namespace, objectName, ok := strings.Cut(rest, "_"); ok {
+		if i := strings.LastIndex(rest, "_"+ownerUID); i >= 0 {
+			item, _ := strings.CutPrefix(rest[i+1+len(ownerUID):], "_")
+			if namespace, objectName, ok := strings.Cut(rest[:i], "_"); ok {
 				name = namespace + "/" + objectName
+				if item != "" {
+					name += "/" + item
+				}
 			}
 		}
 	}

@@ -56,3 +56,34 @@ func TestReleaseRenamesWithoutTheOwnersUID(t *testing.T) {
 		})
 	}
 }
+
+// The subnets of a released list-form network keep their item in their name,
+// <namespace>/<name>/<item>, without the owner's UID; the one-subnet form's is
+// <namespace>/<name>.
+func TestReleaseRenamesSubnetsOfEachItem(t *testing.T) {
+	ctx := context.Background()
+	s, d := newStore(t)
+	s.RecordAbsent(owner)
+	net, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, item := range []neutron.DesiredSubnet{{CIDR: "10.0.0.0/24", IPVersion: 4}, {Item: "v6", CIDR: "2001:db8::/64", IPVersion: 6}} {
+		if _, err := s.CreateSubnet(ctx, owner, net.ID, item); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.ReleaseOwned(ctx, owner, neutron.Recorded{NetworkID: net.ID}); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{}
+	for _, sub := range d.Subnets() {
+		names[sub.CIDR] = sub.Name
+		if strings.Contains(sub.Name, owner.UID) || sub.Description != "" {
+			t.Errorf("released subnet %+v keeps a mark of the cluster", sub)
+		}
+	}
+	if names["10.0.0.0/24"] != "ns/a" || names["2001:db8::/64"] != "ns/a/v6" {
+		t.Errorf("released subnets are named %v, want ns/a and ns/a/v6", names)
+	}
+}
