@@ -8,11 +8,6 @@ import (
 	"testing"
 )
 
-// networkYAML is a Network manifest with spec as a YAML flow mapping.
-func networkYAML(name, spec string) string {
-	return fmt.Sprintf("apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: %s\nspec: %s\n", name, spec)
-}
-
 // The CRD's rules on the list form, spec.subnets, at the door, like
 // TestValidationRejectsInvalidSpecs for the one-subnet form: each refused spec gets a
 // message that names the item, by its index in the field path or by its name in the
@@ -98,27 +93,7 @@ func TestSubnetsAdmission(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			name := fmt.Sprintf("refused-%d", i)
-			out, err := Kubectl(t, "apply", "-n", ns, "-f", WriteFile(t, name+".yaml", networkYAML(name, tc.spec)))
-			if err == nil {
-				t.Fatalf("kubectl accepted spec %s:\n%s", tc.spec, out)
-			}
-			if !strings.Contains(out, "is invalid") {
-				t.Errorf("kubectl failed, but not with a validation error:\n%s", out)
-			}
-			for _, want := range tc.wantMsg {
-				if !strings.Contains(out, want) {
-					t.Errorf("message does not contain %q:\n%s", want, out)
-				}
-			}
-			for _, unwanted := range tc.notMsg {
-				if strings.Contains(out, unwanted) {
-					t.Errorf("message contains %q, which does not fit spec %s:\n%s", unwanted, tc.spec, out)
-				}
-			}
-			if _, err := TryGetNetwork(t, ns, name); err == nil {
-				t.Errorf("Network %s exists although kubectl was refused", name)
-			}
+			wantRefused(t, ns, fmt.Sprintf("refused-%d", i), tc.spec, tc.wantMsg, tc.notMsg)
 		})
 	}
 

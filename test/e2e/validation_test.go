@@ -142,29 +142,7 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			name := fmt.Sprintf("invalid-%d", i)
-			file := WriteFile(t, name+".yaml", fmt.Sprintf(
-				"apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: %s\nspec: %s\n", name, tc.spec))
-			out, err := Kubectl(t, "apply", "-n", ns, "-f", file)
-			if err == nil {
-				t.Fatalf("kubectl accepted spec %s:\n%s", tc.spec, out)
-			}
-			if !strings.Contains(out, "is invalid") {
-				t.Errorf("kubectl failed, but not with a validation error:\n%s", out)
-			}
-			for _, want := range tc.wantMsg {
-				if !strings.Contains(out, want) {
-					t.Errorf("message does not contain %q:\n%s", want, out)
-				}
-			}
-			for _, unwanted := range tc.notMsg {
-				if strings.Contains(out, unwanted) {
-					t.Errorf("message contains %q, which does not fit spec %s:\n%s", unwanted, tc.spec, out)
-				}
-			}
-			if _, err := TryGetNetwork(t, ns, name); err == nil {
-				t.Errorf("Network %s exists although kubectl was refused", name)
-			}
+			wantRefused(t, ns, fmt.Sprintf("invalid-%d", i), tc.spec, tc.wantMsg, tc.notMsg)
 		})
 	}
 
@@ -274,4 +252,35 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 			MustKubectl(t, "apply", "--dry-run=server", "-n", ns, "-f", file)
 		}
 	})
+}
+
+// networkYAML is a Network named name with spec, written as YAML.
+func networkYAML(name, spec string) string {
+	return fmt.Sprintf("apiVersion: samplecrd.k8s.io/v1\nkind: Network\nmetadata:\n  name: %s\nspec: %s\n", name, spec)
+}
+
+// wantRefused applies the Network name with spec through kubectl and wants the apiserver
+// to refuse it with a validation error that says every one of want and none of notWant.
+func wantRefused(t *testing.T, ns, name, spec string, want, notWant []string) {
+	t.Helper()
+	out, err := Kubectl(t, "apply", "-n", ns, "-f", WriteFile(t, name+".yaml", networkYAML(name, spec)))
+	if err == nil {
+		t.Fatalf("kubectl accepted spec %s:\n%s", spec, out)
+	}
+	if !strings.Contains(out, "is invalid") {
+		t.Errorf("kubectl failed, but not with a validation error:\n%s", out)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("message does not contain %q:\n%s", w, out)
+		}
+	}
+	for _, unwanted := range notWant {
+		if strings.Contains(out, unwanted) {
+			t.Errorf("message contains %q, which does not fit spec %s:\n%s", unwanted, spec, out)
+		}
+	}
+	if _, err := TryGetNetwork(t, ns, name); err == nil {
+		t.Errorf("Network %s exists although kubectl was refused", name)
+	}
 }
