@@ -80,7 +80,8 @@ type Changes struct {
 	// its own, as Neutron sets tags apart from the other attributes.
 	RetagNetwork  bool
 	DeleteSubnets []Subnet
-	// RemoveSubnets are the subnets of items the spec no longer has.
+	// RemoveSubnets are the subnets of items the spec no longer has, or of a range or
+	// IPv6 modes an item no longer has (the item was removed and added again).
 	RemoveSubnets []Subnet
 	// Subnets are the changes of each desired subnet, in the spec's order.
 	Subnets []SubnetChange
@@ -160,11 +161,18 @@ func Diff(want Desired, got Observed) Changes {
 			delete(unclaimed, item)
 		}
 		if ch.Got != nil {
-			if immutable := immutableDifference(w, *ch.Got); immutable != "" {
+			switch immutable := immutableDifference(w, *ch.Got); {
+			case immutable != "" && w.Item == "":
 				c.Immutable = immutable
 				return c
+			case immutable != "":
+				// The CRD keeps an item's range and modes as they are: an item whose subnet
+				// has others was removed and added again since, and gets a subnet anew.
+				c.RemoveSubnets = append(c.RemoveSubnets, *ch.Got)
+				ch.Got, ch.Rename = nil, false
+			default:
+				ch.Update, ch.Diffs = diffSubnet(w.SubnetAttrs, *ch.Got)
 			}
-			ch.Update, ch.Diffs = diffSubnet(w.SubnetAttrs, *ch.Got)
 		}
 		c.Subnets = append(c.Subnets, ch)
 	}
@@ -189,35 +197,28 @@ func sameRange(subnets map[string]Subnet, w DesiredSubnet) (string, bool) {
 }
 
 // immutableDifference says how got differs from w in what Neutron cannot change, or "".
+// Only the one-subnet form reports it; an item's subnet is replaced instead (see Diff).
 func immutableDifference(w DesiredSubnet, got Subnet) string {
 	switch {
 	case w.Pool == nil:
 		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.String() != w.CIDR {
-			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: %s",
-				got.ID, got.CIDR, w.CIDR, recreateAdvice(w.Item))
+			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: delete and recreate the Network",
+				got.ID, got.CIDR, w.CIDR)
 		}
 	case got.SubnetPoolID == "" || (w.Pool.ID != "" && got.SubnetPoolID != w.Pool.ID):
-		return fmt.Sprintf("Neutron subnet %s was not allocated from subnet pool %s, and a subnet's range cannot change: %s",
-			got.ID, w.Pool, recreateAdvice(w.Item))
+		return fmt.Sprintf("Neutron subnet %s was not allocated from subnet pool %s, and a subnet's range cannot change",
+			got.ID, w.Pool)
 	default:
 		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.Bits() != w.PrefixLength {
-			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not a /%d, and a subnet's range cannot change: %s",
-				got.ID, got.CIDR, w.PrefixLength, recreateAdvice(w.Item))
+			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not a /%d, and a subnet's range cannot change",
+				got.ID, got.CIDR, w.PrefixLength)
 		}
 	}
 	if got.IPv6Modes != w.IPv6Modes {
-		return fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: %s",
-			got.ID, got.IPv6Modes, w.IPv6Modes, recreateAdvice(w.Item))
+		return fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: delete and recreate the Network",
+			got.ID, got.IPv6Modes, w.IPv6Modes)
 	}
 	return ""
-}
-
-// recreateAdvice says how to get a subnet of other immutable attributes.
-func recreateAdvice(item string) string {
-	if item == "" {
-		return "delete and recreate the Network"
-	}
-	return fmt.Sprintf("remove item %s from spec.subnets and add it under a new name", item)
 }
 
 func policyName(retain bool) string {

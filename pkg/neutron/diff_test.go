@@ -195,12 +195,17 @@ func TestDiffItems(t *testing.T) {
 			got: map[string]Subnet{"p": pooled}, changes: []SubnetChange{{Want: byName, Got: &pooled}}},
 		{name: "a pool item does not take a subnet of another range", want: []DesiredSubnet{wantPool},
 			got: map[string]Subnet{"": a}, changes: []SubnetChange{{Want: wantPool}}, remove: []Subnet{a}, createsSome: true},
-		{name: "a pool item on a subnet not from its pool cannot match", want: []DesiredSubnet{wantPool},
-			got:       map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/64"}},
-			immutable: "Neutron subnet sp was not allocated from subnet pool pool-1, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
-		{name: "a pool item on a subnet of another length cannot match", want: []DesiredSubnet{wantPool},
-			got:       map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}},
-			immutable: "Neutron subnet sp has CIDR 2001:db8:a0::/56, not a /64, and a subnet's range cannot change: remove item p from spec.subnets and add it under a new name"},
+		{name: "an item removed and added again with another range: its old subnet is replaced", want: []DesiredSubnet{wantA},
+			got: map[string]Subnet{"a": b}, changes: []SubnetChange{{Want: wantA}}, remove: []Subnet{b}, createsSome: true},
+		{name: "a pool item on a subnet not from its pool: replaced", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/64"}}, changes: []SubnetChange{{Want: wantPool}},
+			remove: []Subnet{{ID: "sp", CIDR: "2001:db8:a0::/64"}}, createsSome: true},
+		{name: "a pool item on a subnet of another length: replaced", want: []DesiredSubnet{wantPool},
+			got: map[string]Subnet{"p": {ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}}, changes: []SubnetChange{{Want: wantPool}},
+			remove: []Subnet{{ID: "sp", CIDR: "2001:db8:a0::/56", SubnetPoolID: "pool-1"}}, createsSome: true},
+		{name: "the one-subnet form's subnet of another range cannot match", want: []DesiredSubnet{{CIDR: "10.0.0.0/24"}},
+			got:       map[string]Subnet{"": b},
+			immutable: "Neutron subnet sb has CIDR 10.0.1.0/24, not 10.0.0.0/24, and a subnet's CIDR cannot change: delete and recreate the Network"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Diff(Desired{Subnets: tc.want}, Observed{Network: net, Subnets: tc.got})

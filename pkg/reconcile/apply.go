@@ -69,7 +69,7 @@ func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 	return out, err
 }
 
-// applySubnets removes the subnets of items the spec no longer has, then makes each item's
+// applySubnets removes the subnets the spec no longer has, then makes each item's
 // subnet match. A removal that ports hold up does not hold up the other items: its subnet
 // stays in the outcome, and its error is returned once they are done.
 func (p *pass) applySubnets(ctx context.Context, networkID string) (subnets []itemSubnet, complete bool, err error) {
@@ -84,9 +84,9 @@ func (p *pass) applySubnets(ctx context.Context, networkID string) (subnets []it
 			inUse, inUseErr = append(inUse, p.counted(item, s)), cmp.Or(inUseErr, err)
 			continue
 		}
-		klog.FromContext(ctx).Info("Deleted Neutron subnet of an item no longer in the spec", "subnetID", s.ID, "item", item, "cidr", s.CIDR)
+		klog.FromContext(ctx).Info("Deleted Neutron subnet the spec no longer has", "subnetID", s.ID, "item", item, "cidr", s.CIDR)
 		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonSubnetDeleted,
-			"Deleted Neutron subnet %s (%s)%s, no longer in the spec", s.ID, s.CIDR, ofItem(item))
+			"Deleted Neutron subnet %s (%s)%s, which the spec no longer has", s.ID, s.CIDR, ofItem(item))
 	}
 	subnets = make([]itemSubnet, 0, len(p.changes.Subnets)+len(inUse))
 	for _, ch := range p.changes.Subnets {
