@@ -19,8 +19,7 @@ import (
 // changed and removed item by item, each found again by the item's name; and a Network
 // moved from the one-subnet form keeps its subnet.
 func subnetListCases() []syncCase {
-	v4, v6 := cidrItem("v4", "10.50.0.0/24"), cidrItem("v6", "2001:db8:50::/64")
-	v6.IPv6AddressMode, v6.IPv6RAMode = samplecrdv1.IPv6ModeSLAAC, samplecrdv1.IPv6ModeSLAAC
+	v4, v6 := cidrItem("v4", "10.50.0.0/24"), slaac(cidrItem("v6", "2001:db8:50::/64"))
 	return []syncCase{{
 		name:       "new dual-stack Network: one network, a subnet per item, each named after its item",
 		object:     listNetwork("dual", v4, v6),
@@ -112,6 +111,24 @@ func subnetListCases() []syncCase {
 			}
 		},
 	}, {
+		name:   "item added again with another range while a port holds the old one: the new subnet made, the old named in SubnetInUse, the item listed once",
+		object: withGeneration(withItems(realizedListNetwork("again", v4, v6), v4, slaac(cidrItem("v6", "2001:db8:51::/64"))), 3),
+		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
+			putRealizedList(v4, v6)(d, o)
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-again", DeviceOwner: "compute:nova",
+				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("again", "v6"), IPAddress: "2001:db8:50::7"}}})
+		},
+		want:       retries,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
+		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, itemSubnetID("again", "v6"))(t, got)
+			if len(got.Status.Subnets) != 2 || statusCIDR(got, "v6") != "2001:db8:51::/64" {
+				t.Errorf("status.subnets %+v, want v4 and v6 once, on its new range", got.Status.Subnets)
+			}
+		},
+	}, {
 		name:   "pool item: the pool looked up by name, the range Neutron allocated in status",
 		object: listNetwork("pooled", poolItem("v6", samplecrdv1.SubnetPoolRef{Name: "ipv6-pool"}, 64)),
 		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
@@ -153,6 +170,20 @@ func cidrItem(name, cidr string) samplecrdv1.NetworkSubnet {
 
 func poolItem(name string, pool samplecrdv1.SubnetPoolRef, prefixLength int32) samplecrdv1.NetworkSubnet {
 	return samplecrdv1.NetworkSubnet{Name: name, SubnetPool: &pool, PrefixLength: &prefixLength}
+}
+
+func slaac(item samplecrdv1.NetworkSubnet) samplecrdv1.NetworkSubnet {
+	item.IPv6AddressMode, item.IPv6RAMode = samplecrdv1.IPv6ModeSLAAC, samplecrdv1.IPv6ModeSLAAC
+	return item
+}
+
+func statusCIDR(n *samplecrdv1.Network, item string) string {
+	for _, s := range n.Status.Subnets {
+		if s.Name == item {
+			return s.CIDR
+		}
+	}
+	return ""
 }
 
 func withDNS(item samplecrdv1.NetworkSubnet, servers ...string) samplecrdv1.NetworkSubnet {

@@ -119,6 +119,11 @@ func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnets
 	status.SubnetID, status.Gateway, status.EnableDHCP, status.Subnets = "", "", nil, nil
 	cidrs := make([]string, 0, len(subnets))
 	for _, s := range subnets {
+		if s.item != "" && slices.ContainsFunc(status.Subnets, func(listed samplecrdv1.SubnetStatus) bool { return listed.Name == s.item }) {
+			// The old subnet of an item added again with another range, which ports still
+			// use: status lists the item's new one, the condition names the old.
+			continue
+		}
 		cidrs = append(cidrs, s.subnet.CIDR)
 		dhcp := s.subnet.EnableDHCP
 		if s.item == "" {
