@@ -190,23 +190,47 @@ func createNetworkAt(ctx context.Context, client versioned.Interface, namespace,
 // createNetworkUsing creates the Network name with the subnet benchSubnetOf(i), with the
 // credentials in Secret secret ("": the controller's own cloud).
 func createNetworkUsing(ctx context.Context, client versioned.Interface, namespace, name string, i int, secret string) error {
-	b := benchSubnetOf(i)
-	spec := samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,
-		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}}
-	if !b.plain() {
-		dhcp := true
-		spec.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}
-		spec.EnableDHCP = &dhcp
-	}
-	for _, p := range b.Pools {
-		spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
-	}
-	if b.NoGateway {
-		spec.GatewayMode = samplecrdv1.GatewayModeNone
-	}
+	spec := samplecrdv1.NetworkSpec{SubnetFields: subnetFields(benchSubnetOf(i))}
 	if secret != "" {
 		spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: tenantCloud}
 	}
+	return createNetworkSpec(ctx, client, namespace, name, spec)
+}
+
+// createListNetworks returns a change function that creates list-form Networks on the
+// controller's own cloud, the i-th with the items items(i).
+func createListNetworks(items func(i int) []benchItem) func(context.Context, versioned.Interface, string, []string) error {
+	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
+		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
+			var spec samplecrdv1.NetworkSpec
+			for _, it := range items(i) {
+				spec.Subnets = append(spec.Subnets, samplecrdv1.NetworkSubnet{Name: it.name, SubnetFields: subnetFields(it.subnet)})
+			}
+			return createNetworkSpec(ctx, client, namespace, names[i], spec)
+		})
+	}
+}
+
+// subnetFields are the spec's fields of the subnet b, in either form.
+func subnetFields(b benchSubnet) samplecrdv1.SubnetFields {
+	f := samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,
+		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+	if !b.plain() {
+		dhcp := true
+		f.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}
+		f.EnableDHCP = &dhcp
+	}
+	for _, p := range b.Pools {
+		f.AllocationPools = append(f.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
+	}
+	if b.NoGateway {
+		f.GatewayMode = samplecrdv1.GatewayModeNone
+	}
+	return f
+}
+
+// createNetworkSpec creates the Network name with spec.
+func createNetworkSpec(ctx context.Context, client versioned.Interface, namespace, name string, spec samplecrdv1.NetworkSpec) error {
 	_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec:       spec,
