@@ -41,6 +41,7 @@ type bench struct {
 type phase struct {
 	dur      time.Duration
 	calls    callCounts
+	ops      callCounts // the same calls by operation (operationOf)
 	metric   opCounts
 	deferred float64
 	cpu      time.Duration
@@ -194,8 +195,12 @@ func (b *bench) measure(ctx context.Context, p *controllerProcess, from mark, st
 		return phase{}, mark{}, err
 	}
 	calls, err := b.log.count(from.offset, to.offset)
+	if err != nil {
+		return phase{}, to, err
+	}
+	ops, err := b.log.countOps(from.offset, to.offset)
 	deferred, cpu := to.since(from)
-	return phase{dur: done.Sub(start), calls: calls, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
+	return phase{dur: done.Sub(start), calls: calls, ops: ops, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
 }
 
 // driveNetworks measures one phase of the controller p from the mark from: it changes the
