@@ -179,3 +179,30 @@ func TestBuildsOfRoundAlternate(t *testing.T) {
 		t.Errorf("round 2 starts with %s (builds %v)", got[0].name, s.builds)
 	}
 }
+
+func TestPrintDual(t *testing.T) {
+	s := func(create, del time.Duration, subnetPosts int) stageResult {
+		return stageResult{
+			create: phase{dur: create, calls: callCounts{"POST": 10 + 10*subnetPosts, "PUT": 10},
+				ops: callCounts{"create network": 10, "tag network": 10, "create subnet": 10 * subnetPosts}},
+			delete: phase{dur: del, calls: callCounts{"DELETE": 10}, ops: callCounts{"delete network": 10}},
+		}
+	}
+	bulk := s(8*time.Second, 10*time.Second, 1)
+	rounds := []roundResult{{raw: s(10*time.Second, 10*time.Second, 2), controller: s(11*time.Second, 10*time.Second, 2), bulk: &bulk}}
+	var out strings.Builder
+	printDual(&out, options{dualN: 10, workers: 4}, rounds)
+	text := out.String()
+	for _, want := range []string{
+		"Dual stack: 10 Networks per round",
+		"controller  4.00 (POST 3.00, PUT 1.00)  1.00 (DELETE 1.00)  5.00",
+		"controller: 5.00 (create subnet 2.00, create network 1.00, delete network 1.00, tag network 1.00)",
+		"calls per Network: bulk 4.00 (create network 1.00, create subnet 1.00, delete network 1.00, tag network 1.00); one by one 5.00",
+		"create: bulk 8.0 s, one by one 10.0 s (0.80x)",
+		"would take 4.00 Neutron calls per lifecycle instead of the controller's 5.00",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
