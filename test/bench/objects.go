@@ -34,6 +34,15 @@ type tracker struct {
 	// the end of the Network's wait in the controller's queue.
 	claimedAt map[string]time.Time
 	latest    map[string]*samplecrdv1.Network
+	// writes are the updates the watch showed (a new resourceVersion), in the order they
+	// came: every write to an object, its status's included.
+	writes []write
+}
+
+// write is an update of the Network name the watch showed at.
+type write struct {
+	name string
+	at   time.Time
 }
 
 func startTracker(ctx context.Context, client versioned.Interface, namespace string) (*tracker, error) {
@@ -43,7 +52,7 @@ func startTracker(ctx context.Context, client versioned.Interface, namespace str
 	inf := factory.Samplecrd().V1().Networks().Informer()
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { t.seen(obj) },
-		UpdateFunc: func(_, obj any) { t.seen(obj) },
+		UpdateFunc: func(old, obj any) { t.wrote(old, obj); t.seen(obj) },
 		DeleteFunc: func(obj any) {
 			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = d.Obj
@@ -82,6 +91,59 @@ func (t *tracker) seen(obj any) {
 	if _, done := t.claimedAt[n.Name]; !done && slices.Contains(n.Finalizers, samplecrdv1.FinalizerName) {
 		t.claimedAt[n.Name] = now
 	}
+}
+
+// wrote counts an update that changed the object.
+func (t *tracker) wrote(old, obj any) {
+	o, ok1 := old.(*samplecrdv1.Network)
+	n, ok2 := obj.(*samplecrdv1.Network)
+	if !ok1 || !ok2 || o.ResourceVersion == n.ResourceVersion {
+		return
+	}
+	now := time.Now()
+	t.mu.Lock()
+	t.writes = append(t.writes, write{name: n.Name, at: now})
+	t.mu.Unlock()
+}
+
+// writesBetween returns the writes the watch showed from from until before to: in all,
+// and the Networks written.
+func (t *tracker) writesBetween(from, to time.Time) (writes, networks int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	written := map[string]bool{}
+	for _, w := range t.writes {
+		if !w.at.Before(from) && w.at.Before(to) {
+			writes++
+			written[w.name] = true
+		}
+	}
+	return writes, len(written)
+}
+
+// addresses returns how many of the named Networks show in their status the addresses of
+// each of their list form's subnets, and the addresses those say ports hold, summed.
+func (t *tracker) addresses(names []string) (counted int, used int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, name := range names {
+		n := t.latest[name]
+		if n == nil || len(n.Status.Subnets) == 0 {
+			continue
+		}
+		all := true
+		for _, s := range n.Status.Subnets {
+			if s.Addresses == nil {
+				all = false
+				continue
+			}
+			used += s.Addresses.Used
+		}
+		if all {
+			counted++
+		}
+	}
+	return counted, used
 }
 
 // times returns when the named Network was claimed by the controller and became Ready.

@@ -206,3 +206,46 @@ func TestPrintDual(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintResync(t *testing.T) {
+	at := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	lists := callCounts{"list networks": 1, "list subnets": 1, "list ports": 1}
+	pass := func(k int, requeued, writes int) resyncPass {
+		start := at.Add(time.Duration(k) * 5 * time.Second)
+		return resyncPass{at: start.Add(300 * time.Millisecond), start: start, from: start, calls: callCounts{"GET": 3}, ops: lists,
+			metric: opCounts{"list networks": 1, "list subnets": 1, "list ports": 1}, neutron: 250 * time.Millisecond,
+			portsQuery: "unfiltered", requeued: requeued, writes: writes, written: writes}
+	}
+	r := results{resync: &resyncResult{n: 1000, ports: 100, period: 5 * time.Second, settled: 2, firstWrites: 1000, firstWritten: 1000,
+		restart: restartCount{calls: callCounts{"GET": 3}, ops: callCounts{"ping": 1, "list networks": 1, "list subnets": 1}, lastCall: time.Second},
+		startup: callCounts{"ping": 1, "list networks": 1, "list subnets": 1},
+		passes:  []resyncPass{pass(1, 1000, 700), pass(2, 300, 300), pass(3, 0, 0), pass(4, 0, -1)}, counted: 1000, used: 100}}
+	var out strings.Builder
+	r.printResync(&out)
+	text := out.String()
+	for _, want := range []string{
+		"Neutron calls from the start until quiet: 3 (list networks 1, list subnets 1, ping 1)",
+		"3 settled  3              list networks 1, list ports 1, list subnets 1  0.30 s  0.2 s           0         0 (0)",
+		"first resync: 3 Neutron calls (list networks 1, list ports 1, list subnets 1; the controller's own metric: list networks 1, list ports 1, list subnets 1), 0.30 s; it requeued 1000 Networks",
+		"from the start of the first to the start of the settled one: 1000, to 1000 Networks",
+		"settled resync (pass 3)",
+		"the list of ports: unfiltered (over 100 Networks",
+		"1000 of 1000 Networks show their subnets' addresses, 100 addresses used in all (100 ports made)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestDescribePortsQuery(t *testing.T) {
+	for path, want := range map[string]string{
+		"/v2.0/ports?network_id=a&network_id=b&fields=id": "by 2 network IDs",
+		"/v2.0/ports?project_id=p":                        "by project",
+		"/v2.0/ports":                                     "unfiltered",
+	} {
+		if got := describePortsQuery(path); got != want {
+			t.Errorf("describePortsQuery(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
