@@ -212,7 +212,7 @@ func TestPrintResync(t *testing.T) {
 	lists := callCounts{"list networks": 1, "list subnets": 1, "list ports": 1}
 	pass := func(k int, requeued, writes int) resyncPass {
 		start := at.Add(time.Duration(k) * 5 * time.Second)
-		return resyncPass{at: start.Add(300 * time.Millisecond), start: start, from: start, calls: callCounts{"GET": 3}, ops: lists,
+		return resyncPass{at: start.Add(300 * time.Millisecond), start: start, cut: start.Add(250 * time.Millisecond), calls: callCounts{"GET": 3}, ops: lists,
 			metric: opCounts{"list networks": 1, "list subnets": 1, "list ports": 1}, neutron: 250 * time.Millisecond,
 			portsQuery: "unfiltered", requeued: requeued, writes: writes, written: writes}
 	}
@@ -227,7 +227,7 @@ func TestPrintResync(t *testing.T) {
 		"Neutron calls from the start until quiet: 3 (list networks 1, list subnets 1, ping 1)",
 		"3 settled  3              list networks 1, list ports 1, list subnets 1  0.30 s  0.2 s           0         0 (0)",
 		"first resync: 3 Neutron calls (list networks 1, list ports 1, list subnets 1; the controller's own metric: list networks 1, list ports 1, list subnets 1), 0.30 s; it requeued 1000 Networks",
-		"from the start of the first to the start of the settled one: 1000, to 1000 Networks",
+		"from the first's ports list to the settled one's: 1000, to 1000 Networks",
 		"settled resync (pass 3)",
 		"the list of ports: unfiltered (over 100 Networks",
 		"1000 of 1000 Networks show their subnets' addresses, 100 addresses used in all (100 ports made)",

@@ -44,7 +44,8 @@ func (r *results) printResync(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w, "  (wall: from Neutron's start of the first request of the pass to the controller's \"Neutron resync done\"; a")
 	fmt.Fprintln(w, "   pass's calls are those from the end of the one before, so they would show any of the reconciles it caused;")
-	fmt.Fprintln(w, "   writes: updates of the Networks the bench's watch saw from the pass's start to the next one's)")
+	fmt.Fprintln(w, "   writes: updates of the Networks the bench's watch saw from the pass's last Neutron answer, the ports list after")
+	fmt.Fprintln(w, "   which it hands Networks to the workers, to the next pass's)")
 	if len(rs.passes) == 0 {
 		return
 	}
@@ -60,7 +61,7 @@ func (r *results) printResync(w io.Writer) {
 		fmt.Fprintln(w, "  no resync requeued nothing before the bench gave up")
 	} else {
 		s := rs.passes[rs.settled]
-		fmt.Fprintf(w, "  writes to the Networks from the start of the first to the start of the settled one: %d, to %d Networks\n", rs.firstWrites, rs.firstWritten)
+		fmt.Fprintf(w, "  writes to the Networks from the first's ports list to the settled one's: %d, to %d Networks\n", rs.firstWrites, rs.firstWritten)
 		fmt.Fprintf(w, "  settled resync (pass %d): %d Neutron calls (%s; the controller's own metric: %s), %s; requeued %d; writes until the next: %d\n",
 			rs.settled+1, s.calls.total(), s.ops, countsText(s.metric), wallText(s), s.requeued, s.writes)
 	}

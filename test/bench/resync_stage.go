@@ -16,12 +16,16 @@ import (
 
 // resyncPass is one Neutron resync of the measured controller: what it asked Neutron from
 // the end of the previous one (or the start of the workers) to its own end, and the
-// writes to the Networks from its start until the next one's start.
+// writes to the Networks from its cut until the next one's.
 type resyncPass struct {
 	at    time.Time // when the controller logged "Neutron resync done"
 	start time.Time // when Neutron began the first request of the window; zero without one
-	// from is when the pass began: start, or else the end of the pass before it.
-	from  time.Time
+	// cut is when Neutron answered the last request of the window: a resync's last is the
+	// list of ports, right after which it hands the Networks whose counts changed to the
+	// workers, so the writes it causes come after its cut and those of the pass before it
+	// (which decided on objects listed before that list) before. Without a request, the
+	// pass's end.
+	cut   time.Time
 	calls callCounts
 	ops   callCounts
 	// metric is the controller's own count of its Neutron calls over the window.
@@ -31,8 +35,8 @@ type resyncPass struct {
 	// portsQuery describes how the list of ports was filtered: by network IDs or not.
 	portsQuery string
 	requeued   int // Networks the resync handed to the workers, as it logged
-	// writes to the Networks the watch showed from this pass's start to the next one's,
-	// and the Networks written; -1 when the next pass was not waited for.
+	// writes to the Networks the watch showed from this pass's cut to the next one's, and
+	// the Networks written; -1 when the next pass was not waited for.
 	writes, written int
 }
 
@@ -58,8 +62,8 @@ type resyncResult struct {
 	// settled is the index in passes of the first pass after the first that requeued no
 	// Network; -1 when none came before the bench gave up.
 	settled int
-	// firstWrites and firstWritten are the writes, and the Networks written, from the start
-	// of the first pass to the start of the settled one: what the first count caused.
+	// firstWrites and firstWritten are the writes, and the Networks written, from the cut
+	// of the first pass to the cut of the settled one: what the first count caused.
 	firstWrites, firstWritten int
 	// counted is how many Networks showed the addresses of all their subnets at the end,
 	// used the addresses those said ports hold, summed.
@@ -145,7 +149,6 @@ func (b *bench) measureResyncs(ctx context.Context, res *resyncResult, clusterID
 	if res.startup, err = b.log.countOps(m.offset, prev.offset); err != nil {
 		return err
 	}
-	prevEnd := time.Now()
 	deadline := time.Now().Add(max(b.o.timeout, 20*res.period))
 	for k := 1; ; k++ {
 		e, err := follow.waitFor(ctx, p, "Neutron resync done", time.Until(deadline))
@@ -161,13 +164,12 @@ func (b *bench) measureResyncs(ctx context.Context, res *resyncResult, clusterID
 			return err
 		}
 		pass.at, pass.requeued, pass.writes, pass.written = e.Time, e.Requeued, -1, -1
-		pass.from = pass.start
-		if pass.from.IsZero() {
-			pass.from = prevEnd
+		if pass.cut.IsZero() {
+			pass.cut = pass.at
 		}
 		if k > 1 {
 			last := &res.passes[len(res.passes)-1]
-			last.writes, last.written = b.tracker.writesBetween(last.from, pass.from)
+			last.writes, last.written = b.tracker.writesBetween(last.cut, pass.cut)
 		}
 		res.passes = append(res.passes, pass)
 		logf("resync: pass %d: %d Neutron calls (%s), %s, requeued %d", k, pass.calls.total(), pass.ops, wallText(pass), pass.requeued)
@@ -182,9 +184,9 @@ func (b *bench) measureResyncs(ctx context.Context, res *resyncResult, clusterID
 			return b.stopRunning()
 		case pass.requeued == 0:
 			res.settled = len(res.passes) - 1
-			res.firstWrites, res.firstWritten = b.tracker.writesBetween(res.passes[0].from, pass.from)
+			res.firstWrites, res.firstWritten = b.tracker.writesBetween(res.passes[0].cut, pass.cut)
 		}
-		prev, prevEnd = now, pass.at
+		prev = now
 	}
 }
 
@@ -201,6 +203,9 @@ func (b *bench) resyncWindow(from, to mark) (resyncPass, error) {
 		if at, took, ok := neutronTiming(line); ok {
 			if start := at.Add(-took); pass.start.IsZero() || start.Before(pass.start) {
 				pass.start = start
+			}
+			if at.After(pass.cut) {
+				pass.cut = at
 			}
 			pass.neutron += took
 		}
