@@ -34,6 +34,13 @@ type options struct {
 	tenants  int
 	tenantsN int
 
+	dualRounds int
+	dualN      int
+
+	resyncN      int
+	resyncPorts  int
+	resyncPeriod time.Duration
+
 	noisyRounds   int
 	noisyN        int
 	noisyB        int
@@ -71,6 +78,11 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.workers, "workers", 4, "Controller -workers, and the concurrency of the raw loop.")
 	fs.IntVar(&o.rounds, "rounds", 3, "Rounds of raw loop + controller; 0 measures only the restart.")
 	fs.IntVar(&o.restartN, "restart-n", 1000, "Realized Networks held across the restart measurement; 0 skips it.")
+	fs.IntVar(&o.dualRounds, "dual-rounds", 1, "Rounds of the dual-stack stage: raw loop + controller, Networks of the list form with an IPv4 and an IPv6 item; the first also measures the raw loop with Neutron's bulk subnet create. 0 skips the stage.")
+	fs.IntVar(&o.dualN, "dual-n", 0, "Networks created and deleted per dual-stack round; 0: -n.")
+	fs.IntVar(&o.resyncN, "resync-n", -1, "List-form Networks of the resync stage, which measures the Neutron resync's cost with ports on their subnets; -1: -restart-n; 0 skips the stage.")
+	fs.IntVar(&o.resyncPorts, "resync-ports", 100, "Ports the resync stage puts on its Networks' subnets, one each on as many Networks (at most -resync-n).")
+	fs.DurationVar(&o.resyncPeriod, "resync-period", 5*time.Second, "-neutron-resync-period of the controller whose resyncs the resync stage measures.")
 	fs.IntVar(&o.tenants, "tenants", 10, "Projects of the tenants stage: the controller's own and tenants' with a member user and a credentials Secret each; 0 skips it.")
 	fs.IntVar(&o.tenantsN, "tenants-n", 1000, "Networks of the tenants stage, spread evenly over its projects.")
 	fs.IntVar(&o.noisyRounds, "noisy-rounds", 5, "Rounds of the noisy-neighbour stage, each with the fair queue and first in, first out; 0 skips the stage.")
@@ -115,8 +127,14 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.restartN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -restart-n, -tenants, -noisy-rounds or -scale-n above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds or -scale-n above 0")
+	}
+	if o.dualRounds < 0 || o.dualN < 0 || o.dualN > 65536 {
+		errs = append(errs, "-dual-rounds must be at least 0, and -dual-n between 0 and 65536")
+	}
+	if o.resyncN < 0 || o.resyncN > 65536 || o.resyncPorts < 0 || o.resyncN > 0 && o.resyncPeriod <= 0 {
+		errs = append(errs, "-resync-n must be between -1 and 65536, -resync-ports at least 0, and -resync-period positive")
 	}
 	if o.scaleN < 0 || o.scaleN > 65536 {
 		errs = append(errs, "-scale-n must be between 0 and 65536")
@@ -136,10 +154,22 @@ func (o *options) validate() error {
 	return nil
 }
 
+// resolve gives the flags that default to another flag its value.
+func (o *options) resolve() {
+	if o.dualN == 0 {
+		o.dualN = o.n
+	}
+	if o.resyncN < 0 {
+		o.resyncN = o.restartN
+	}
+	o.resyncPorts = min(o.resyncPorts, max(o.resyncN, 0))
+}
+
 func main() {
 	var o options
 	o.addFlags(flag.CommandLine)
 	flag.Parse()
+	o.resolve()
 	if err := o.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: invalid flags:", err)
 		os.Exit(2)
@@ -176,6 +206,12 @@ func run(ctx context.Context, o options) error {
 	}
 	// Printed now, so that a restart stage that fails or is interrupted does not lose them.
 	res.printRounds(os.Stdout)
+	if o.dualRounds > 0 {
+		if res.dual, err = newDualRounds(b).run(ctx); err != nil {
+			return err
+		}
+	}
+	res.printDual(os.Stdout)
 	if o.restartN > 0 {
 		rs, err := b.restartStage(ctx)
 		if err != nil {
@@ -185,6 +221,15 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the restart stage")
 	}
 	res.printRestart(os.Stdout)
+	if o.resyncN > 0 {
+		rs, err := runResync(ctx, b)
+		if err != nil {
+			return err
+		}
+		res.resync = rs
+		b.cleanup(ctx, "after the resync stage")
+	}
+	res.printResync(os.Stdout)
 	if o.noisyRounds > 0 {
 		ns, err := runNoisy(ctx, b)
 		if err != nil {

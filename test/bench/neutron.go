@@ -70,8 +70,14 @@ func (b *bench) benchNetworks(ctx context.Context) ([]string, error) {
 }
 
 // sweepNeutron deletes the Neutron networks a bench made, apiWorkers at a time (it is
-// not measured), and returns how many it deleted.
+// not measured), and returns how many it deleted. The ports the bench made go first:
+// Neutron deletes no network that has ports of a user.
 func (b *bench) sweepNeutron(ctx context.Context) (int, error) {
+	if n, err := deleteBenchPorts(ctx, b.neutron); err != nil {
+		return 0, err
+	} else if n > 0 {
+		logf("deleted %d Neutron ports of the bench", n)
+	}
 	doomed, err := b.benchNetworks(ctx)
 	if err != nil {
 		return 0, err
@@ -80,4 +86,48 @@ func (b *bench) sweepNeutron(ctx context.Context) (int, error) {
 		return deleteNetwork(ctx, b.neutron, doomed[i])
 	})
 	return len(doomed), err
+}
+
+// benchPortOwner is the device_owner of the ports the bench makes, for its cleanup to find
+// them.
+const benchPortOwner = "network-controller-bench"
+
+// portTarget is a subnet to put a port on.
+type portTarget struct{ networkID, subnetID string }
+
+// createPorts makes one port on each target subnet, with an address of it, workers at a
+// time: POST /v2.0/ports (gophercloud's ports package is not vendored).
+func createPorts(ctx context.Context, sc *gophercloud.ServiceClient, targets []portTarget, workers int) error {
+	return parallel(ctx, len(targets), workers, func(ctx context.Context, i int) error {
+		t := targets[i]
+		body := map[string]any{"port": map[string]any{
+			"network_id": t.networkID, "name": fmt.Sprintf("bench-port-%d", i), "device_owner": benchPortOwner,
+			"fixed_ips": []map[string]string{{"subnet_id": t.subnetID}},
+		}}
+		if _, err := sc.Post(ctx, sc.ServiceURL("ports"), body, nil, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}}); err != nil {
+			return fmt.Errorf("creating a port on subnet %s: %w", t.subnetID, err)
+		}
+		return nil
+	})
+}
+
+// deleteBenchPorts deletes every port the bench made (by its device_owner) and returns
+// how many.
+func deleteBenchPorts(ctx context.Context, sc *gophercloud.ServiceClient) (int, error) {
+	var list struct {
+		Ports []struct {
+			ID string `json:"id"`
+		} `json:"ports"`
+	}
+	if _, err := sc.Get(ctx, sc.ServiceURL("ports")+"?fields=id&device_owner="+benchPortOwner, &list, nil); err != nil {
+		return 0, fmt.Errorf("listing the bench's Neutron ports: %w", err)
+	}
+	err := parallel(ctx, len(list.Ports), apiWorkers, func(ctx context.Context, i int) error {
+		_, err := sc.Delete(ctx, sc.ServiceURL("ports", list.Ports[i].ID), nil)
+		if err != nil && !gophercloud.ResponseCodeIs(err, http.StatusNotFound) {
+			return fmt.Errorf("deleting Neutron port %s: %w", list.Ports[i].ID, err)
+		}
+		return nil
+	})
+	return len(list.Ports), err
 }

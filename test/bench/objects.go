@@ -34,6 +34,15 @@ type tracker struct {
 	// the end of the Network's wait in the controller's queue.
 	claimedAt map[string]time.Time
 	latest    map[string]*samplecrdv1.Network
+	// writes are the updates the watch showed (a new resourceVersion), in the order they
+	// came: every write to an object, its status's included.
+	writes []write
+}
+
+// write is an update of the Network name the watch showed at.
+type write struct {
+	name string
+	at   time.Time
 }
 
 func startTracker(ctx context.Context, client versioned.Interface, namespace string) (*tracker, error) {
@@ -43,7 +52,7 @@ func startTracker(ctx context.Context, client versioned.Interface, namespace str
 	inf := factory.Samplecrd().V1().Networks().Informer()
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { t.seen(obj) },
-		UpdateFunc: func(_, obj any) { t.seen(obj) },
+		UpdateFunc: func(old, obj any) { t.wrote(old, obj); t.seen(obj) },
 		DeleteFunc: func(obj any) {
 			if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 				obj = d.Obj
@@ -82,6 +91,59 @@ func (t *tracker) seen(obj any) {
 	if _, done := t.claimedAt[n.Name]; !done && slices.Contains(n.Finalizers, samplecrdv1.FinalizerName) {
 		t.claimedAt[n.Name] = now
 	}
+}
+
+// wrote counts an update that changed the object.
+func (t *tracker) wrote(old, obj any) {
+	o, ok1 := old.(*samplecrdv1.Network)
+	n, ok2 := obj.(*samplecrdv1.Network)
+	if !ok1 || !ok2 || o.ResourceVersion == n.ResourceVersion {
+		return
+	}
+	now := time.Now()
+	t.mu.Lock()
+	t.writes = append(t.writes, write{name: n.Name, at: now})
+	t.mu.Unlock()
+}
+
+// writesBetween returns the writes the watch showed from from until before to: in all,
+// and the Networks written.
+func (t *tracker) writesBetween(from, to time.Time) (writes, networks int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	written := map[string]bool{}
+	for _, w := range t.writes {
+		if !w.at.Before(from) && w.at.Before(to) {
+			writes++
+			written[w.name] = true
+		}
+	}
+	return writes, len(written)
+}
+
+// addresses returns how many of the named Networks show in their status the addresses of
+// each of their list form's subnets, and the addresses those say ports hold, summed.
+func (t *tracker) addresses(names []string) (counted int, used int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, name := range names {
+		n := t.latest[name]
+		if n == nil || len(n.Status.Subnets) == 0 {
+			continue
+		}
+		all := true
+		for _, s := range n.Status.Subnets {
+			if s.Addresses == nil {
+				all = false
+				continue
+			}
+			used += s.Addresses.Used
+		}
+		if all {
+			counted++
+		}
+	}
+	return counted, used
 }
 
 // times returns when the named Network was claimed by the controller and became Ready.
@@ -190,23 +252,47 @@ func createNetworkAt(ctx context.Context, client versioned.Interface, namespace,
 // createNetworkUsing creates the Network name with the subnet benchSubnetOf(i), with the
 // credentials in Secret secret ("": the controller's own cloud).
 func createNetworkUsing(ctx context.Context, client versioned.Interface, namespace, name string, i int, secret string) error {
-	b := benchSubnetOf(i)
-	spec := samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,
-		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}}
-	if !b.plain() {
-		dhcp := true
-		spec.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}
-		spec.EnableDHCP = &dhcp
-	}
-	for _, p := range b.Pools {
-		spec.AllocationPools = append(spec.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
-	}
-	if b.NoGateway {
-		spec.GatewayMode = samplecrdv1.GatewayModeNone
-	}
+	spec := samplecrdv1.NetworkSpec{SubnetFields: subnetFields(benchSubnetOf(i))}
 	if secret != "" {
 		spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: secret, CloudName: tenantCloud}
 	}
+	return createNetworkSpec(ctx, client, namespace, name, spec)
+}
+
+// createListNetworks returns a change function that creates list-form Networks on the
+// controller's own cloud, the i-th with the items items(i).
+func createListNetworks(items func(i int) []benchItem) func(context.Context, versioned.Interface, string, []string) error {
+	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
+		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
+			var spec samplecrdv1.NetworkSpec
+			for _, it := range items(i) {
+				spec.Subnets = append(spec.Subnets, samplecrdv1.NetworkSubnet{Name: it.name, SubnetFields: subnetFields(it.subnet)})
+			}
+			return createNetworkSpec(ctx, client, namespace, names[i], spec)
+		})
+	}
+}
+
+// subnetFields are the spec's fields of the subnet b, in either form.
+func subnetFields(b benchSubnet) samplecrdv1.SubnetFields {
+	f := samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,
+		IPv6AddressMode: samplecrdv1.IPv6Mode(b.IPv6Mode), IPv6RAMode: samplecrdv1.IPv6Mode(b.IPv6Mode)}
+	if !b.plain() {
+		dhcp := true
+		f.HostRoutes = []samplecrdv1.HostRoute{{Destination: b.RouteDestination, NextHop: b.RouteNextHop}}
+		f.EnableDHCP = &dhcp
+	}
+	for _, p := range b.Pools {
+		f.AllocationPools = append(f.AllocationPools, samplecrdv1.AllocationPool{Start: p[0], End: p[1]})
+	}
+	if b.NoGateway {
+		f.GatewayMode = samplecrdv1.GatewayModeNone
+	}
+	return f
+}
+
+// createNetworkSpec creates the Network name with spec.
+func createNetworkSpec(ctx context.Context, client versioned.Interface, namespace, name string, spec samplecrdv1.NetworkSpec) error {
 	_, err := client.SamplecrdV1().Networks(namespace).Create(ctx, &samplecrdv1.Network{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec:       spec,

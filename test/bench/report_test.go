@@ -179,3 +179,73 @@ func TestBuildsOfRoundAlternate(t *testing.T) {
 		t.Errorf("round 2 starts with %s (builds %v)", got[0].name, s.builds)
 	}
 }
+
+func TestPrintDual(t *testing.T) {
+	s := func(create, del time.Duration, subnetPosts int) stageResult {
+		return stageResult{
+			create: phase{dur: create, calls: callCounts{"POST": 10 + 10*subnetPosts, "PUT": 10},
+				ops: callCounts{"create network": 10, "tag network": 10, "create subnet": 10 * subnetPosts}},
+			delete: phase{dur: del, calls: callCounts{"DELETE": 10}, ops: callCounts{"delete network": 10}},
+		}
+	}
+	bulk := s(8*time.Second, 10*time.Second, 1)
+	rounds := []roundResult{{raw: s(10*time.Second, 10*time.Second, 2), controller: s(11*time.Second, 10*time.Second, 2), bulk: &bulk}}
+	var out strings.Builder
+	printDual(&out, options{dualN: 10, workers: 4}, rounds)
+	text := out.String()
+	for _, want := range []string{
+		"Dual stack: 10 Networks per round",
+		"controller  4.00 (POST 3.00, PUT 1.00)  1.00 (DELETE 1.00)  5.00",
+		"controller: 5.00 (create subnet 2.00, create network 1.00, delete network 1.00, tag network 1.00)",
+		"calls per Network: bulk 4.00 (create network 1.00, create subnet 1.00, delete network 1.00, tag network 1.00); one by one 5.00",
+		"create: bulk 8.0 s, one by one 10.0 s (0.80x)",
+		"would take 4.00 Neutron calls per lifecycle instead of the controller's 5.00",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestPrintResync(t *testing.T) {
+	at := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	lists := callCounts{"list networks": 1, "list subnets": 1, "list ports": 1}
+	pass := func(k int, requeued, writes int) resyncPass {
+		start := at.Add(time.Duration(k) * 5 * time.Second)
+		return resyncPass{at: start.Add(300 * time.Millisecond), start: start, cut: start.Add(250 * time.Millisecond), calls: callCounts{"GET": 3}, ops: lists,
+			metric: opCounts{"list networks": 1, "list subnets": 1, "list ports": 1}, neutron: 250 * time.Millisecond,
+			portsQuery: "unfiltered", requeued: requeued, writes: writes, written: writes}
+	}
+	r := results{resync: &resyncResult{n: 1000, ports: 100, period: 5 * time.Second, settled: 2, firstWrites: 1000, firstWritten: 1000,
+		restart: restartCount{calls: callCounts{"GET": 3}, ops: callCounts{"ping": 1, "list networks": 1, "list subnets": 1}, lastCall: time.Second},
+		startup: callCounts{"ping": 1, "list networks": 1, "list subnets": 1},
+		passes:  []resyncPass{pass(1, 1000, 700), pass(2, 300, 300), pass(3, 0, 0), pass(4, 0, -1)}, counted: 1000, used: 100}}
+	var out strings.Builder
+	r.printResync(&out)
+	text := out.String()
+	for _, want := range []string{
+		"Neutron calls from the start until quiet: 3 (list networks 1, list subnets 1, ping 1)",
+		"3 settled  3              list networks 1, list ports 1, list subnets 1  0.30 s  0.2 s           0         0 (0)",
+		"first resync: 3 Neutron calls (list networks 1, list ports 1, list subnets 1; the controller's own metric: list networks 1, list ports 1, list subnets 1), 0.30 s; it requeued 1000 Networks",
+		"from the first's ports list to the settled one's: 1000, to 1000 Networks",
+		"settled resync (pass 3)",
+		"the list of ports: unfiltered (over 100 Networks",
+		"1000 of 1000 Networks show their subnets' addresses, 100 addresses used in all (100 ports made)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestDescribePortsQuery(t *testing.T) {
+	for path, want := range map[string]string{
+		"/v2.0/ports?network_id=a&network_id=b&fields=id": "by 2 network IDs",
+		"/v2.0/ports?project_id=p":                        "by project",
+		"/v2.0/ports":                                     "unfiltered",
+	} {
+		if got := describePortsQuery(path); got != want {
+			t.Errorf("describePortsQuery(%s) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,28 +77,96 @@ func (l *requestLog) offset() (int64, error) {
 	return start + int64(i) + 1, nil
 }
 
-// count returns the requests logged between the offsets from and to.
+// count returns the requests logged between the offsets from and to, by HTTP method.
 func (l *requestLog) count(from, to int64) (callCounts, error) {
+	out := callCounts{}
+	err := l.each(from, to, func(r serverlog.NeutronRequest, _ string) { out[r.Method]++ })
+	return out, err
+}
+
+// countOps returns the requests logged between the offsets from and to, by operation
+// (operationOf).
+func (l *requestLog) countOps(from, to int64) (callCounts, error) {
+	out := callCounts{}
+	err := l.each(from, to, func(r serverlog.NeutronRequest, _ string) { out[operationOf(r.Method, r.Path)]++ })
+	return out, err
+}
+
+// each calls fn with every request logged between the offsets from and to, and its line.
+func (l *requestLog) each(from, to int64, fn func(r serverlog.NeutronRequest, line string)) error {
 	if to < from {
-		return nil, fmt.Errorf("the Neutron log %s shrank (offset %d before %d): was it rotated?", l.path, to, from)
+		return fmt.Errorf("the Neutron log %s shrank (offset %d before %d): was it rotated?", l.path, to, from)
 	}
 	f, err := os.Open(l.path)
 	if err != nil {
-		return nil, fmt.Errorf("opening the Neutron log: %w", err)
+		return fmt.Errorf("opening the Neutron log: %w", err)
 	}
 	defer f.Close()
 	buf := make([]byte, to-from)
 	if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s from %d to %d: %w", l.path, from, to, err)
+		return fmt.Errorf("reading %s from %d to %d: %w", l.path, from, to, err)
 	}
-	out := callCounts{}
 	for _, line := range strings.Split(string(buf), "\n") {
 		if r, ok := serverlog.ParseNeutronRequest(line); ok {
-			out[r.Method]++
+			fn(r, line)
 		}
 	}
-	return out, nil
+	return nil
 }
+
+// operationOf names a Neutron request by what it does, in the words of the controller's
+// own metric: "create network", "tag network", "list ports", "delete network", "ping"
+// (the first page of one network, the controller's /readyz check).
+func operationOf(method, path string) string {
+	p, query, _ := strings.Cut(path, "?")
+	parts := strings.Split(strings.Trim(strings.TrimPrefix(p, "/v2.0"), "/"), "/")
+	if parts[0] == "" {
+		return method + " /"
+	}
+	plural := strings.ReplaceAll(parts[0], "subnetpools", "subnet pools")
+	plural = strings.ReplaceAll(plural, "_", " ")
+	one := strings.TrimSuffix(plural, "s")
+	switch {
+	case len(parts) == 1 && method == "GET" && parts[0] == "networks" && slices.Contains(strings.Split(query, "&"), "limit=1"):
+		return "ping"
+	case len(parts) == 1 && method == "GET":
+		return "list " + plural
+	case len(parts) == 1 && method == "POST":
+		return "create " + one
+	case len(parts) == 2 && method == "GET":
+		return "show " + one
+	case len(parts) == 2 && method == "PUT":
+		return "update " + one
+	case len(parts) == 2 && method == "DELETE":
+		return "delete " + one
+	case len(parts) == 3 && parts[2] == "tags" && method == "PUT":
+		return "tag " + one
+	}
+	return method + " " + p
+}
+
+// neutronTiming reads when neutron-server logged a request line (its local time, to the
+// millisecond) and how long it took to answer it.
+func neutronTiming(line string) (at time.Time, took time.Duration, ok bool) {
+	if len(line) < len(neutronTimeLayout) {
+		return time.Time{}, 0, false
+	}
+	at, err := time.ParseInLocation(neutronTimeLayout, line[:len(neutronTimeLayout)], time.Local)
+	if err != nil {
+		return time.Time{}, 0, false
+	}
+	i := strings.LastIndex(line, " time: ")
+	if i < 0 {
+		return time.Time{}, 0, false
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(line[i+len(" time: "):]), 64)
+	if err != nil {
+		return time.Time{}, 0, false
+	}
+	return at, time.Duration(secs * float64(time.Second)), true
+}
+
+const neutronTimeLayout = "2006-01-02 15:04:05.000"
 
 // follow polls the log from offset from every 100 ms and calls done with the current time
 // and the time it last saw a request logged (zero while none came), until done returns

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 const sampleLog = `2026-11-23 09:42:04.415 18912 INFO neutron.wsgi [-] (18912) wsgi starting up on http://127.0.0.1:59696
@@ -42,5 +44,39 @@ func TestRequestLogCountsBetweenOffsets(t *testing.T) {
 	}
 	if _, err := l.count(end, end-1); err == nil {
 		t.Error("a shrunken log was not reported")
+	}
+}
+
+func TestOperationOf(t *testing.T) {
+	for _, tc := range []struct{ method, path, want string }{
+		{"POST", "/v2.0/networks", "create network"},
+		{"PUT", "/v2.0/networks/8559/tags", "tag network"},
+		{"POST", "/v2.0/subnets", "create subnet"},
+		{"DELETE", "/v2.0/networks/8559", "delete network"},
+		{"GET", "/v2.0/networks?limit=1", "ping"},
+		{"GET", "/v2.0/networks?tags=k8s-cluster%3Dx&limit=1000", "list networks"},
+		{"GET", "/v2.0/subnets?network_id=a&network_id=b", "list subnets"},
+		{"GET", "/v2.0/ports?project_id=p", "list ports"},
+		{"GET", "/v2.0/subnetpools?name=x", "list subnet pools"},
+		{"PUT", "/v2.0/subnets/1", "update subnet"},
+		{"DELETE", "/v2.0/ports/1", "delete port"},
+		{"GET", "/", "GET /"},
+		{"POST", "/v2.0/networks/1/x", "POST /v2.0/networks/1/x"},
+	} {
+		if got := operationOf(tc.method, tc.path); got != tc.want {
+			t.Errorf("operationOf(%s %s) = %q, want %q", tc.method, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestNeutronTiming(t *testing.T) {
+	line := strings.Split(sampleLog, "\n")[3]
+	at, took, ok := neutronTiming(line)
+	want := time.Date(2026, 11, 23, 9, 42, 5, 178e6, time.Local)
+	if !ok || !at.Equal(want) || took != 282347*time.Microsecond {
+		t.Errorf("neutronTiming = %s, %s, %v; want %s, 282.347ms", at, took, ok, want)
+	}
+	if _, _, ok := neutronTiming("x"); ok {
+		t.Error("a line without a time was read")
 	}
 }

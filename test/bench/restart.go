@@ -10,6 +10,7 @@ import (
 // restartCount is what a restarted controller did until Neutron was quiet.
 type restartCount struct {
 	calls      callCounts
+	ops        callCounts // the same calls by operation (operationOf)
 	metric     opCounts
 	readyAfter time.Duration // /readyz (informer synced) after process start
 	lastCall   time.Duration // last Neutron request after process start; -1 if none
@@ -123,6 +124,9 @@ func (b *bench) restartCountedWatching(ctx context.Context, cfg controllerConfig
 		res.lastCall = lastAt.Sub(p.started)
 	}
 	if res.calls, err = b.log.count(m2.offset, m3.offset); err != nil {
+		return res, p, err
+	}
+	if res.ops, err = b.log.countOps(m2.offset, m3.offset); err != nil {
 		return res, p, err
 	}
 	// The restarted controller's count since its start.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	versioned "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 )
 
 // build is one controller binary the rounds measure: the current one (-controller) or
@@ -21,16 +23,39 @@ type roundResult struct {
 	raw, controller stageResult
 	baseline        *stageResult // nil without -baseline
 	baselineFirst   bool         // the baseline ran before the controller this round
+	// bulk is the raw loop again with Neutron's bulk subnet create, right after raw; only
+	// in the first dual-stack round, nil otherwise.
+	bulk *stageResult
+}
+
+// roundsKind is what a series of rounds creates: the one-subnet form (-rounds) or dual
+// stack (-dual-rounds).
+type roundsKind struct {
+	tag     string // in the names of clusters, objects and raw networks: "r" or "d"
+	title   string // in the bench's log: "round" or "dual round"
+	logName string // the controllers' log files: "round" or "dual-round"
+	rawWork string // what the raw loop makes, for the bench's log
+	n       int    // Networks per round
+	count   int    // rounds
+	shape   rawShape
+	create  func(context.Context, versioned.Interface, string, []string) error
+	// bulkOnce measures, in the first round, the raw loop with bulk subnet create as well.
+	bulkOnce bool
 }
 
 // rounds measures the raw loop and the controller builds, round after round.
 type rounds struct {
 	b      *bench
+	kind   roundsKind
 	builds []build // the controller, then the baseline if any
 }
 
+// newRounds returns the rounds of the one-subnet form: -rounds rounds of -n Networks,
+// the controller and the baseline if any.
 func newRounds(b *bench) rounds {
-	s := rounds{b: b, builds: []build{{name: "controller", ctl: b.ctl}}}
+	kind := roundsKind{tag: "r", title: "round", logName: "round", rawWork: "network+tag+subnet",
+		n: b.o.n, count: b.o.rounds, shape: rawOneSubnet, create: createNetworks}
+	s := rounds{b: b, kind: kind, builds: []build{{name: "controller", ctl: b.ctl}}}
 	if b.o.baseline != "" {
 		ctl := b.ctl
 		ctl.binary = absPath(b.o.baseline)
@@ -38,6 +63,16 @@ func newRounds(b *bench) rounds {
 		s.builds = append(s.builds, build{name: "baseline", ctl: ctl})
 	}
 	return s
+}
+
+// newDualRounds returns the dual-stack rounds: -dual-rounds rounds of -dual-n Networks of
+// the list form with an IPv4 and an IPv6 item (benchDualOf), the controller only (a
+// baseline may predate the list form); the first also measures the raw loop with bulk
+// subnet create.
+func newDualRounds(b *bench) rounds {
+	kind := roundsKind{tag: "d", title: "dual round", logName: "dual-round", rawWork: "network+tag+2 subnets",
+		n: b.o.dualN, count: b.o.dualRounds, shape: rawDual, create: createListNetworks(benchDualOf), bulkOnce: true}
+	return rounds{b: b, kind: kind, builds: []build{{name: "controller", ctl: b.ctl}}}
 }
 
 // buildsOfRound is the order round r runs the builds in: alternated, so that neither
@@ -50,24 +85,32 @@ func (s rounds) buildsOfRound(r int) []build {
 	return out
 }
 
-// run runs -rounds rounds: in each, the raw loop, then each build on a controller of its
+// run runs the rounds: in each, the raw loop, then each build on a controller of its
 // own, with a cleanup after each.
 func (s rounds) run(ctx context.Context) ([]roundResult, error) {
-	b := s.b
+	b, k := s.b, s.kind
 	var out []roundResult
-	for r := 1; r <= b.o.rounds; r++ {
+	for r := 1; r <= k.count; r++ {
 		var rr roundResult
 		var err error
-		if rr.raw, err = s.raw(ctx, r); err != nil {
+		if rr.raw, err = s.raw(ctx, r, k.shape); err != nil {
 			return out, err
 		}
-		b.cleanup(ctx, fmt.Sprintf("after raw round %d", r))
+		b.cleanup(ctx, fmt.Sprintf("after raw %s %d", k.title, r))
+		if k.bulkOnce && r == 1 {
+			bulk, err := s.raw(ctx, r, rawDualBulk)
+			if err != nil {
+				return out, err
+			}
+			rr.bulk = &bulk
+			b.cleanup(ctx, fmt.Sprintf("after raw bulk %s %d", k.title, r))
+		}
 		for i, bd := range s.buildsOfRound(r) {
 			res, err := s.controller(ctx, r, bd)
 			if err != nil {
 				return out, err
 			}
-			b.cleanup(ctx, fmt.Sprintf("after %s round %d", bd.name, r))
+			b.cleanup(ctx, fmt.Sprintf("after %s %s %d", bd.name, k.title, r))
 			if bd.name == "baseline" {
 				rr.baseline, rr.baselineFirst = &res, i == 0
 			} else {
@@ -75,7 +118,7 @@ func (s rounds) run(ctx context.Context) ([]roundResult, error) {
 			}
 		}
 		out = append(out, rr)
-		logf("round %d: %s", r, rr.summary())
+		logf("%s %d: %s", k.title, r, rr.summary())
 	}
 	return out, nil
 }
@@ -95,12 +138,17 @@ func (rr roundResult) summary() string {
 	return line
 }
 
-// raw measures the raw loop creating -n network+tag+subnet, then deleting them.
-func (s rounds) raw(ctx context.Context, r int) (stageResult, error) {
-	b := s.b
+// raw measures the raw loop creating the round's networks in the shape, then deleting them.
+func (s rounds) raw(ctx context.Context, r int, shape rawShape) (stageResult, error) {
+	b, k := s.b, s.kind
 	var res stageResult
-	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-r%d", b.runID, r)}
-	logf("round %d: raw loop creates %d network+tag+subnet", r, b.o.n)
+	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-%s%d", b.runID, k.tag, r), shape: shape}
+	what := k.rawWork
+	if shape == rawDualBulk {
+		loop.prefix += "-bulk"
+		what = "network+tag+2 subnets in one bulk POST"
+	}
+	logf("%s %d: raw loop creates %d %s", k.title, r, k.n, what)
 	m0, err := b.settled(ctx, nil)
 	if err != nil {
 		return res, err
@@ -109,13 +157,13 @@ func (s rounds) raw(ctx context.Context, r int) (stageResult, error) {
 	var m1 mark
 	res.create, m1, err = b.measure(ctx, nil, m0, func() (time.Time, error) {
 		var err error
-		ids, err = loop.create(ctx, b.o.n)
+		ids, err = loop.create(ctx, k.n)
 		return time.Now(), err
 	})
 	if err != nil {
 		return res, err
 	}
-	logf("round %d: raw loop deletes %d networks", r, b.o.n)
+	logf("%s %d: raw loop deletes %d networks", k.title, r, k.n)
 	res.delete, _, err = b.measure(ctx, nil, m1, func() (time.Time, error) {
 		err := loop.delete(ctx, ids)
 		return time.Now(), err
@@ -123,31 +171,31 @@ func (s rounds) raw(ctx context.Context, r int) (stageResult, error) {
 	return res, err
 }
 
-// controller measures a controller of its own of build bd realizing -n Networks, then
-// removing them.
+// controller measures a controller of its own of build bd realizing the round's
+// Networks, then removing them.
 func (s rounds) controller(ctx context.Context, r int, bd build) (stageResult, error) {
-	b := s.b
+	b, k := s.b, s.kind
 	var res stageResult
-	clusterID, logName, stage := fmt.Sprintf("bench-%s-r%d", b.runID, r), fmt.Sprintf("round-%d", r), fmt.Sprintf("r%d-%s", r, b.runID)
+	clusterID, logName, stage := fmt.Sprintf("bench-%s-%s%d", b.runID, k.tag, r), fmt.Sprintf("%s-%d", k.logName, r), fmt.Sprintf("%s%d-%s", k.tag, r, b.runID)
 	if bd.name == "baseline" {
-		clusterID, logName, stage = clusterID+"-baseline", logName+"-baseline", fmt.Sprintf("r%db-%s", r, b.runID)
+		clusterID, logName, stage = clusterID+"-baseline", logName+"-baseline", fmt.Sprintf("%s%db-%s", k.tag, r, b.runID)
 	}
 	p, err := b.startSettledWith(ctx, bd.ctl, clusterID, logName)
 	if err != nil {
 		return res, err
 	}
-	names := networkNames(stage, b.o.n)
+	names := networkNames(stage, k.n)
 	m0, err := b.markNow(p)
 	if err != nil {
 		return res, err
 	}
 
-	logf("round %d: %s (pid %d) creates %d Networks", r, bd.name, p.pid(), b.o.n)
+	logf("%s %d: %s (pid %d) creates %d Networks", k.title, r, bd.name, p.pid(), k.n)
 	var m1 mark
-	if res.create, m1, err = b.driveNetworks(ctx, p, m0, names, createNetworks, b.tracker.waitReady); err != nil {
+	if res.create, m1, err = b.driveNetworks(ctx, p, m0, names, k.create, b.tracker.waitReady); err != nil {
 		return res, err
 	}
-	logf("round %d: %s deletes %d Networks", r, bd.name, b.o.n)
+	logf("%s %d: %s deletes %d Networks", k.title, r, bd.name, k.n)
 	if res.delete, _, err = b.driveNetworks(ctx, p, m1, names, deleteNetworks, b.tracker.waitGone); err != nil {
 		return res, err
 	}
@@ -159,7 +207,7 @@ func (s rounds) controller(ctx context.Context, r int, bd build) (stageResult, e
 		return res, err
 	}
 	if len(left) > 0 {
-		logf("WARNING: round %d: %d Neutron networks are left after the %s deleted every Network", r, len(left), bd.name)
+		logf("WARNING: %s %d: %d Neutron networks are left after the %s deleted every Network", k.title, r, len(left), bd.name)
 	}
 	return res, nil
 }

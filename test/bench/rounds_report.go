@@ -73,7 +73,7 @@ func printRounds(w io.Writer, o options, started time.Time, rounds []roundResult
 	} else {
 		printTimes(w, rounds)
 	}
-	printCalls(w, o, rounds, withBaseline)
+	printCalls(w, o.n, rounds, withBaseline)
 }
 
 // printTimes is the table of the rounds without a baseline.
@@ -135,8 +135,9 @@ func printBaselineTimes(w io.Writer, rounds []roundResult) {
 		medians[0][0], medians[0][1], medians[0][2], medians[1][0], medians[1][1], medians[1][2])
 }
 
-// printCalls prints the Neutron calls per Network of the raw loop and of each build.
-func printCalls(w io.Writer, o options, rounds []roundResult, withBaseline bool) {
+// printCalls prints the Neutron calls per Network of the raw loop and of each build, for
+// rounds of n Networks each.
+func printCalls(w io.Writer, n int, rounds []roundResult, withBaseline bool) {
 	type row struct {
 		name           string
 		create, delete []phase
@@ -158,10 +159,10 @@ func printCalls(w io.Writer, o options, rounds []roundResult, withBaseline bool)
 	fmt.Fprintln(tw, "\tcreate\tdelete\tcreate + delete\tcontroller's own metric (create + delete)")
 	var metricLines []string
 	for _, row := range rows {
-		cText, cTotal, cMetric := callsLine(row.create, o.n)
-		dText, dTotal, dMetric := callsLine(row.delete, o.n)
-		n := float64(o.n * len(row.create))
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", row.name, cText, dText, cTotal+dTotal, metricText((cMetric.total()+dMetric.total())/n))
+		cText, cTotal, cMetric := callsLine(row.create, n)
+		dText, dTotal, dMetric := callsLine(row.delete, n)
+		all := float64(n * len(row.create))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%s\n", row.name, cText, dText, cTotal+dTotal, metricText((cMetric.total()+dMetric.total())/all))
 		if cMetric == nil {
 			continue
 		}
@@ -170,8 +171,8 @@ func printCalls(w io.Writer, o options, rounds []roundResult, withBaseline bool)
 			prefix = row.name + " "
 		}
 		metricLines = append(metricLines,
-			fmt.Sprintf("  %screate: %s", prefix, cMetric.perNetwork(int(n))),
-			fmt.Sprintf("  %sdelete: %s", prefix, dMetric.perNetwork(int(n))))
+			fmt.Sprintf("  %screate: %s", prefix, cMetric.perNetwork(int(all))),
+			fmt.Sprintf("  %sdelete: %s", prefix, dMetric.perNetwork(int(all))))
 	}
 	tw.Flush()
 	if len(metricLines) > 0 {
@@ -181,8 +182,8 @@ func printCalls(w io.Writer, o options, rounds []roundResult, withBaseline bool)
 	fmt.Fprintln(w, "\nPer Network: reconciles the controller deferred over its project's Neutron budget, and its CPU time:")
 	for _, row := range rows[1:] {
 		fmt.Fprintf(w, "  %s: deferred create %s, delete %s; CPU create %s, delete %s\n", row.name,
-			metricText(deferredPer(row.create, o.n)), metricText(deferredPer(row.delete, o.n)),
-			cpuPer(row.create, o.n), cpuPer(row.delete, o.n))
+			metricText(deferredPer(row.create, n)), metricText(deferredPer(row.delete, n)),
+			cpuPer(row.create, n), cpuPer(row.delete, n))
 	}
 }
 

@@ -41,6 +41,7 @@ type bench struct {
 type phase struct {
 	dur      time.Duration
 	calls    callCounts
+	ops      callCounts // the same calls by operation (operationOf)
 	metric   opCounts
 	deferred float64
 	cpu      time.Duration
@@ -105,7 +106,7 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 	if b.tracker, err = startTracker(ctx, nets, o.namespace); err != nil {
 		return nil, err
 	}
-	logf("run %s: N=%d workers=%d rounds=%d restart-n=%d; controller logs in %s", b.runID, o.n, o.workers, o.rounds, o.restartN, o.logDir)
+	logf("run %s: N=%d workers=%d rounds=%d dual-rounds=%d dual-n=%d restart-n=%d resync-n=%d; controller logs in %s", b.runID, o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.restartN, o.resyncN, o.logDir)
 	return b, nil
 }
 
@@ -194,8 +195,12 @@ func (b *bench) measure(ctx context.Context, p *controllerProcess, from mark, st
 		return phase{}, mark{}, err
 	}
 	calls, err := b.log.count(from.offset, to.offset)
+	if err != nil {
+		return phase{}, to, err
+	}
+	ops, err := b.log.countOps(from.offset, to.offset)
 	deferred, cpu := to.since(from)
-	return phase{dur: done.Sub(start), calls: calls, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
+	return phase{dur: done.Sub(start), calls: calls, ops: ops, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
 }
 
 // driveNetworks measures one phase of the controller p from the mark from: it changes the
