@@ -93,7 +93,7 @@ func subnetListCases() []syncCase {
 		object: withGeneration(withItems(realizedListNetwork("held", v4, v6), v4, cidrItem("c", "10.50.2.0/24")), 2),
 		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
 			putRealizedList(v4, v6)(d, o)
-			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova",
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova", DeviceID: "vm-1",
 				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("held", "v6"), IPAddress: "2001:db8:50::7"}}})
 		},
 		want:       retries,
@@ -101,7 +101,7 @@ func subnetListCases() []syncCase {
 		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "vm-port (device owner compute:nova)")(t, got)
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, "vm-port (device owner compute:nova, device vm-1)")(t, got)
 			var items []string
 			for _, s := range got.Status.Subnets {
 				items = append(items, s.Name)
@@ -115,7 +115,7 @@ func subnetListCases() []syncCase {
 		object: withGeneration(withItems(realizedListNetwork("again", v4, v6), v4, slaac(cidrItem("v6", "2001:db8:51::/64"))), 3),
 		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
 			putRealizedList(v4, v6)(d, o)
-			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-again", DeviceOwner: "compute:nova",
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-again", DeviceOwner: "compute:nova", DeviceID: "vm-1",
 				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("again", "v6"), IPAddress: "2001:db8:50::7"}}})
 		},
 		want:       retries,

@@ -61,7 +61,7 @@ const (
 // subnetPoolCases), of the deletion policy (retentionCases) and of imports (importCases).
 func TestSyncHandler(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
-		retentionCases(), importCases())
+		retentionCases(), importCases(), sharingCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.object)
@@ -317,7 +317,7 @@ func deletionCases() []syncCase {
 		object: deleting(realizedNetwork("busy", "10.6.0.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
-			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-busy", DeviceOwner: "compute:nova",
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-busy", DeviceOwner: "compute:nova", DeviceID: "vm-1",
 				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-busy", IPAddress: "10.6.0.7"}}})
 		},
 		want:       retries,
@@ -325,7 +325,7 @@ func deletionCases() []syncCase {
 		wantCalls:  []string{"delete network", "list ports"},
 		wantEvents: []string{"Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "Ports using it: vm-port (device owner compute:nova)")(t, got)
+			wantNotReady(samplecrdv1.ReasonSubnetInUse, "Ports using it: vm-port (device owner compute:nova, device vm-1)")(t, got)
 			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer removed although the network could not be deleted")
 			}

@@ -76,6 +76,7 @@ func (s *Store) DeleteNetwork(ctx context.Context, ownerUID, id string) error {
 		return s.namingPorts(ctx, err, Filter{NetworkIDs: []string{id}})
 	}
 	s.index.RemoveNetwork(id)
+	s.shares.forget(id)
 	return nil
 }
 
@@ -113,11 +114,11 @@ func (s *Store) namingPorts(ctx context.Context, err error, filter Filter) error
 	return &named
 }
 
-// portsText names ports by ID and device owner, at most maxNamedPorts of them.
+// portsText names ports by ID, device owner and device, at most maxNamedPorts of them.
 func portsText(ports []Port) string {
 	parts := make([]string, 0, maxNamedPorts+1)
 	for _, p := range ports[:min(len(ports), maxNamedPorts)] {
-		parts = append(parts, fmt.Sprintf("%s (device owner %s)", p.ID, orNone(p.DeviceOwner)))
+		parts = append(parts, fmt.Sprintf("%s (device owner %s, device %s)", p.ID, orNone(p.DeviceOwner), orNone(p.DeviceID)))
 	}
 	if extra := len(ports) - maxNamedPorts; extra > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more", extra))

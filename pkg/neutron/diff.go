@@ -21,6 +21,9 @@ type DesiredNetwork struct {
 	NetworkAttrs
 	// Retain mirrors the owner's deletion policy in the network's tags (see ownership.go).
 	Retain bool
+	// SharedWith are the projects the network is shared with (sharing.go); none is
+	// shared with no project.
+	SharedWith []string
 }
 
 // DesiredSubnet is the subnet of one item of the spec: the one to create, and the
@@ -65,6 +68,10 @@ type Observed struct {
 	// Adopted says that Network had no tags, its create having been cut off before them,
 	// and was tagged on the way.
 	Adopted bool
+	// Shares are the RBAC policies that share Network, when SharesKnown: a store knows
+	// them only for a network that carries SharingTag, or that it created.
+	Shares      []RBACPolicy
+	SharesKnown bool
 }
 
 // Changes is what makes Neutron match a desired state, in the order it is to be done.
@@ -76,9 +83,16 @@ type Changes struct {
 	// UpdateNetwork holds only the attributes to change, NetworkDiffs says what they are.
 	UpdateNetwork NetworkAttrs
 	NetworkDiffs  []Difference
-	// RetagNetwork says that the tags are to carry the desired deletion policy: a call of
-	// its own, as Neutron sets tags apart from the other attributes.
-	RetagNetwork  bool
+	// RetagNetwork says that the tags are to carry Marks, the desired deletion policy or
+	// the sharing mark: a call of its own, as Neutron sets tags apart from the other
+	// attributes.
+	RetagNetwork bool
+	Marks        Marks
+	// Share are the projects to share the network with, Unshare the RBAC policies to
+	// delete (first); UnmarkSharing says that the sharing mark comes off after them.
+	Share         []string
+	Unshare       []RBACPolicy
+	UnmarkSharing bool
 	DeleteSubnets []Subnet
 	// RemoveSubnets are the subnets of items the spec no longer has, or of a range or
 	// IPv6 modes an item no longer has (the item was removed and added again).
@@ -109,7 +123,8 @@ func (c SubnetChange) None() bool { return c.Got != nil && !c.Rename && len(c.Di
 
 // None reports whether Neutron matches already.
 func (c Changes) None() bool {
-	return len(c.DeleteNetworks) == 0 && !c.CreateNetwork && len(c.NetworkDiffs) == 0 &&
+	return len(c.DeleteNetworks) == 0 && !c.CreateNetwork && len(c.NetworkDiffs) == 0 && !c.RetagNetwork &&
+		len(c.Share) == 0 && len(c.Unshare) == 0 && !c.UnmarkSharing &&
 		len(c.DeleteSubnets) == 0 && len(c.RemoveSubnets) == 0 && c.Immutable == "" &&
 		!slices.ContainsFunc(c.Subnets, func(s SubnetChange) bool { return !s.None() })
 }
@@ -134,6 +149,7 @@ func Diff(want Desired, got Observed) Changes {
 	c := Changes{DeleteNetworks: got.DuplicateNetworks, DeleteSubnets: got.DuplicateSubnets}
 	if got.Network == nil {
 		c.CreateNetwork = true
+		c.Share = slices.Clone(want.Network.SharedWith)
 		for _, w := range want.Subnets {
 			c.Subnets = append(c.Subnets, SubnetChange{Want: w})
 		}
@@ -143,6 +159,16 @@ func Diff(want Desired, got Observed) Changes {
 	if retained := Retained(*got.Network); retained != want.Network.Retain {
 		c.RetagNetwork = true
 		c.NetworkDiffs = append(c.NetworkDiffs, Difference{"deletion policy", policyName(retained), policyName(want.Network.Retain)})
+	}
+	if marked := SharingMarked(*got.Network); len(want.Network.SharedWith) > 0 && !marked {
+		c.RetagNetwork = true
+	} else if marked && len(want.Network.SharedWith) == 0 {
+		c.UnmarkSharing = true
+	}
+	// The mark stays on until the policies are gone (sharing.go).
+	c.Marks = Marks{Retain: want.Network.Retain, Sharing: len(want.Network.SharedWith) > 0 || SharingMarked(*got.Network)}
+	if got.SharesKnown {
+		c.Share, c.Unshare = diffShares(want.Network.SharedWith, got.Shares)
 	}
 
 	// Each item takes its own subnet; an item without one takes a subnet of the same range
@@ -235,6 +261,10 @@ func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
 	if want.MTU != nil && *want.MTU != got.MTU {
 		change.MTU = want.MTU
 		diffs = append(diffs, Difference{"mtu", strconv.Itoa(got.MTU), strconv.Itoa(*want.MTU)})
+	}
+	if want.PortSecurityEnabled != nil && (got.PortSecurityEnabled == nil || *got.PortSecurityEnabled != *want.PortSecurityEnabled) {
+		change.PortSecurityEnabled = want.PortSecurityEnabled
+		diffs = append(diffs, Difference{"port security", optionalOnOff(got.PortSecurityEnabled), onOff(*want.PortSecurityEnabled)})
 	}
 	return change, diffs
 }

@@ -47,6 +47,14 @@ func onOff(on bool) string {
 	return "off"
 }
 
+// optionalOnOff is onOff of a setting Neutron may not report: "unset" when it does not.
+func optionalOnOff(on *bool) string {
+	if on == nil {
+		return "unset"
+	}
+	return onOff(*on)
+}
+
 func poolsText(pools []Pool) string {
 	parts := make([]string, len(pools))
 	for i, p := range pools {

@@ -39,6 +39,13 @@ type Driver interface {
 	ListSubnetPools(ctx context.Context, filter Filter) ([]SubnetPool, error)
 	// ListPorts lists ports by ProjectID, NetworkIDs and SubnetID.
 	ListPorts(ctx context.Context, filter Filter) ([]Port, error)
+
+	// ListNetworkShares lists the RBAC policies that share a network with a project
+	// (object type network, action access_as_shared) by ProjectID, the project that made
+	// them, and NetworkIDs.
+	ListNetworkShares(ctx context.Context, filter Filter) ([]RBACPolicy, error)
+	ShareNetwork(ctx context.Context, req ShareRequest) (RBACPolicy, error)
+	DeleteRBACPolicy(ctx context.Context, id string) error
 }
 
 // Filter selects resources in a list call. Empty fields do not filter.
@@ -53,7 +60,8 @@ type Filter struct {
 	Description string
 	// Name: exact match.
 	Name string
-	// NetworkIDs: subnets or ports of one of these networks (ignored for networks).
+	// NetworkIDs: subnets, ports or RBAC policies of one of these networks (ignored for
+	// networks).
 	NetworkIDs []string
 	// SubnetID: ports with an address on this subnet (ports only).
 	SubnetID string

@@ -109,12 +109,25 @@ func (o Owner) SubnetItem(s Subnet) string {
 // Retained reports whether n's tags say that its owner's deletion policy is Retain.
 func Retained(n Network) bool { return slices.Contains(n.Tags, RetainTag) }
 
-// markedTags returns tags with the owner's ownership tags and policy tag in place of any
-// of this cluster's marks they had; other tags are kept.
-func markedTags(tags []string, owner Owner, retain bool) []string {
+// Marks are what a network's tags say besides its owner: the deletion policy, and that
+// the controller manages its sharing (sharing.go).
+type Marks struct {
+	Retain  bool
+	Sharing bool
+}
+
+// MarksOf returns the marks n's tags carry.
+func MarksOf(n Network) Marks { return Marks{Retain: Retained(n), Sharing: SharingMarked(n)} }
+
+// markedTags returns tags with the owner's ownership tags and marks in place of any of
+// this cluster's marks they had; other tags are kept.
+func markedTags(tags []string, owner Owner, marks Marks) []string {
 	out := append(unmarkedTags(tags, owner.ClusterID, owner.UID), owner.Tags()...)
-	if retain {
+	if marks.Retain {
 		out = append(out, RetainTag)
+	}
+	if marks.Sharing {
+		out = append(out, SharingTag)
 	}
 	return out
 }
@@ -123,7 +136,7 @@ func markedTags(tags []string, owner Owner, retain bool) []string {
 // network released from the cluster keeps.
 func unmarkedTags(tags []string, clusterID, ownerUID string) []string {
 	return slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
-		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag
+		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag
 	})
 }
 

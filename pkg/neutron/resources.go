@@ -18,6 +18,8 @@ type Network struct {
 	Tags        []string  `json:"tags"`
 	CreatedAt   time.Time `json:"created_at"`
 	MTU         int       `json:"mtu"`
+	// PortSecurityEnabled is nil on a Neutron without the port security extension.
+	PortSecurityEnabled *bool `json:"port_security_enabled"`
 	// ProjectID is the project that owns the network; a Store keeps only its own.
 	ProjectID string `json:"project_id"`
 }
@@ -25,7 +27,8 @@ type Network struct {
 // NetworkAttrs are the attributes of a network that a Network's spec decides. In a desired
 // state a nil field is not managed; in a change, not sent.
 type NetworkAttrs struct {
-	MTU *int `json:"mtu,omitempty"`
+	MTU                 *int  `json:"mtu,omitempty"`
+	PortSecurityEnabled *bool `json:"port_security_enabled,omitempty"`
 }
 
 // NetworkRequest creates a network.

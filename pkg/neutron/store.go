@@ -28,19 +28,21 @@ type Store struct {
 	projectID string
 	index     *index
 	addresses *addressBook
+	shares    *shareBook
 }
 
 // NewStore returns an empty Store of clusterID's resources in projectID, reached through
 // driver, whose token is scoped to projectID.
 func NewStore(driver Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
-		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID), addresses: &addressBook{}}
+		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID), addresses: &addressBook{},
+		shares: newShareBook()}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver Driver) *Store {
-	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses}
+	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares}
 }
 
 // Recorded is what a Network's status names in Neutron: of several networks or subnets of
@@ -52,16 +54,17 @@ type Recorded struct {
 }
 
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces
-// what the store knew: two calls, whatever the number of Networks. The lists include
+// what the store knew: two calls, whatever the number of Networks, and a third for the
+// RBAC policies when a network carries SharingTag. The lists include
 // networks never tagged, whose create was interrupted or came from a deposed leader.
 func (s *Store) Fill(ctx context.Context) error {
-	since := s.index.Revision()
+	since, sharesSince := s.index.Revision(), s.shares.rev()
 	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID, s.projectID)
 	if err != nil {
 		return err
 	}
 	s.index.Refill(since, nets, subnets)
-	return nil
+	return s.fillShares(ctx, sharesSince, nets)
 }
 
 // Len returns the number of networks the store knows.
@@ -89,7 +92,7 @@ func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observe
 	var o Observed
 	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
 	if !owner.HasTags(o.Network.Tags) {
-		tagged, err := s.tag(ctx, owner, *o.Network, Retained(*o.Network))
+		tagged, err := s.tag(ctx, owner, *o.Network, MarksOf(*o.Network))
 		if err != nil {
 			return Observed{}, err
 		}
@@ -100,6 +103,7 @@ func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observe
 		return Observed{}, err
 	}
 	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
+	o.Shares, o.SharesKnown = s.shares.of(o.Network.ID)
 	return o, nil
 }
 
@@ -113,6 +117,7 @@ func (s *Store) Cached(owner Owner, rec Recorded) Observed {
 	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
 	subnets, _ := s.index.Subnets(o.Network.ID)
 	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
+	o.Shares, o.SharesKnown = s.shares.of(o.Network.ID)
 	return o
 }
 
@@ -129,10 +134,12 @@ func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetw
 		}
 		return Network{}, err
 	}
-	// Known before tagging: if the tag call fails, the retry tags this network.
+	// Known before tagging: if the tag call fails, the retry tags this network. A new
+	// network is shared with no one yet.
 	s.index.PutNetwork(owner.UID, created, true)
+	s.shares.set(created.ID, nil)
 	crashpoint.Reached(crashpoint.NetworkCreated)
-	tagged, err := s.tag(ctx, owner, created, want.Retain)
+	tagged, err := s.tag(ctx, owner, created, Marks{Retain: want.Retain, Sharing: len(want.SharedWith) > 0})
 	if err != nil {
 		return Network{}, err
 	}
@@ -140,9 +147,9 @@ func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetw
 	return tagged, nil
 }
 
-// SetDeletionPolicy makes the owner's network n carry the policy in its tags.
-func (s *Store) SetDeletionPolicy(ctx context.Context, owner Owner, n Network, retain bool) (Network, error) {
-	return s.tag(ctx, owner, n, retain)
+// Retag makes the owner's network n carry marks in its tags.
+func (s *Store) Retag(ctx context.Context, owner Owner, n Network, marks Marks) (Network, error) {
+	return s.tag(ctx, owner, n, marks)
 }
 
 // UpdateNetwork changes the attributes of the owner's network that change names.
@@ -220,9 +227,9 @@ func (s *Store) RenameSubnet(ctx context.Context, owner Owner, subnet Subnet, it
 	return renamed, nil
 }
 
-// tag gives n the owner's tags, with the deletion policy's; tags of others stay.
-func (s *Store) tag(ctx context.Context, owner Owner, n Network, retain bool) (Network, error) {
-	tags := markedTags(n.Tags, owner, retain)
+// tag gives n the owner's tags, with the marks'; tags of others stay.
+func (s *Store) tag(ctx context.Context, owner Owner, n Network, marks Marks) (Network, error) {
+	tags := markedTags(n.Tags, owner, marks)
 	if err := s.driver.SetNetworkTags(ctx, n.ID, tags); err != nil {
 		s.forgetIfGone(err, n.ID)
 		return Network{}, err

@@ -41,6 +41,8 @@ type outcome struct {
 	net      neutron.Network
 	subnets  []itemSubnet
 	complete bool
+	// shares are the RBAC policies that share the network, by project.
+	shares []neutron.RBACPolicy
 }
 
 // apply carries out the changes through the project's Store, network first, and returns
@@ -65,7 +67,11 @@ func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 		kept := p.observed.Subnets[p.owner.SubnetItem(dup)]
 		p.recordDuplicateDeleted(ctx, "subnet", dup.ID, kept.ID, p.store.DeleteSubnet(ctx, dup))
 	}
-	out.subnets, out.complete, err = p.applySubnets(ctx, out.net.ID)
+	out.shares = p.observed.Shares
+	if out.subnets, out.complete, err = p.applySubnets(ctx, out.net.ID); err != nil {
+		return out, err
+	}
+	out.net, out.shares, err = p.applySharing(ctx, out.net, out.shares)
 	return out, err
 }
 
@@ -119,7 +125,7 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 		klog.FromContext(ctx).Info("Created Neutron network", "networkID", created.ID)
 		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkCreated, "Created Neutron network %s", created.ID)
 		return created, nil
-	case len(changes.NetworkDiffs) > 0:
+	case len(changes.NetworkDiffs) > 0 || changes.RetagNetwork:
 		updated := *observed.Network
 		var err error
 		if changes.UpdateNetwork != (neutron.NetworkAttrs{}) {
@@ -128,9 +134,13 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 			}
 		}
 		if changes.RetagNetwork {
-			if updated, err = p.store.SetDeletionPolicy(ctx, p.owner, updated, p.desired.Network.Retain); err != nil {
+			if updated, err = p.store.Retag(ctx, p.owner, updated, changes.Marks); err != nil {
 				return *observed.Network, err
 			}
+		}
+		if len(changes.NetworkDiffs) == 0 {
+			// Only the sharing mark, which says nothing to the user (sharing.go).
+			return updated, nil
 		}
 		what := neutron.Describe(changes.NetworkDiffs)
 		klog.FromContext(ctx).Info("Updated Neutron network", "networkID", updated.ID, "changes", what)

@@ -40,7 +40,7 @@ func reconcilingStatus(network *samplecrdv1.Network, reason, message string) *sa
 func realizedStatus(network *samplecrdv1.Network, out outcome, reason, message string) *samplecrdv1.NetworkStatus {
 	status := network.Status.DeepCopy()
 	status.ObservedGeneration = network.Generation
-	setRealized(status, out.net, out.subnets)
+	setRealized(status, out)
 	setReady(status, network.Generation, metav1.ConditionTrue, reason, message)
 	setSettled(status)
 	return status
@@ -69,7 +69,7 @@ func failedStatus(network *samplecrdv1.Network, networkID string, f *Failure) *s
 func appliedStatus(network *samplecrdv1.Network, out outcome, f *Failure) *samplecrdv1.NetworkStatus {
 	status := failedStatus(network, out.net.ID, f)
 	if out.complete && out.net.ID != "" {
-		setRealized(status, out.net, out.subnets)
+		setRealized(status, out)
 	}
 	return status
 }

@@ -14,4 +14,6 @@ const (
 	reasonDuplicateDeleted = "DuplicateDeleted"
 	reasonNeutronDeleted   = "NeutronDeleted"
 	reasonNeutronRetained  = "NeutronRetained"
+	reasonNetworkShared    = "NetworkShared"
+	reasonNetworkUnshared  = "NetworkUnshared"
 )

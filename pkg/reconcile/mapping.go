@@ -50,9 +50,13 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 		m := int(*network.Spec.MTU)
 		mtu = &m
 	}
+	sharedWith := make([]string, 0, len(network.Spec.SharedWith))
+	for _, project := range network.Spec.SharedWith {
+		sharedWith = append(sharedWith, string(project))
+	}
 	return neutron.Desired{
-		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu},
-			Retain: network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain},
+		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: network.Spec.PortSecurityEnabled},
+			Retain: network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith},
 		Subnets: subnets,
 	}, nil
 }
@@ -109,13 +113,19 @@ func subnetSpecOf(spec samplecrdv1.SubnetFields) subnetplan.Spec {
 	}
 }
 
-// setRealized records in status the network and the subnets that realise the spec: the
-// one-subnet form's in subnetID, gateway and enableDHCP, the list form's in subnets, with
-// their addresses as last counted (or as status had them, for a subnet not counted yet).
-func setRealized(status *samplecrdv1.NetworkStatus, net neutron.Network, subnets []itemSubnet) {
-	previous := status.Subnets
+// setRealized records in status what realises the spec: the network and the projects it
+// is shared with; the one-subnet form's subnet in subnetID, gateway and enableDHCP, the
+// list form's in subnets, with their addresses as last counted (or as status had them,
+// for a subnet not counted yet).
+func setRealized(status *samplecrdv1.NetworkStatus, out outcome) {
+	net, subnets, previous := out.net, out.subnets, status.Subnets
 	status.NetworkID = net.ID
 	status.MTU = int32(net.MTU)
+	status.PortSecurityEnabled = net.PortSecurityEnabled
+	status.SharedWith = nil
+	for _, p := range out.shares {
+		status.SharedWith = append(status.SharedWith, samplecrdv1.ProjectShare{ProjectID: p.TargetProject, RBACPolicyID: p.ID})
+	}
 	status.SubnetID, status.Gateway, status.EnableDHCP, status.Subnets = "", "", nil, nil
 	cidrs := make([]string, 0, len(subnets))
 	for _, s := range subnets {

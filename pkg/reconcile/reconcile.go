@@ -68,6 +68,12 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}
+	if neutron.NeedsShares(p.desired, p.observed) {
+		if p.observed.Shares, err = store.Shares(ctx, p.observed.Network.ID); err != nil {
+			return r.status.failed(ctx, network, p.observed.Network.ID, err)
+		}
+		p.observed.SharesKnown = true
+	}
 	p.changes = neutron.Diff(p.desired, p.observed)
 	if p.changes.Immutable != "" {
 		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))

@@ -40,6 +40,14 @@ func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID strin
 	}
 	if len(changes.NetworkDiffs) > 0 {
 		add("Neutron network %s was changed outside the controller; restoring %s", observed.Network.ID, neutron.Describe(changes.NetworkDiffs))
+	} else if changes.RetagNetwork {
+		add("Neutron network %s lost tags of the controller outside it; restoring them", observed.Network.ID)
+	}
+	for _, project := range changes.Share {
+		add("Neutron network %s is no longer shared with project %s (its RBAC policy was deleted outside the controller); sharing it again", observed.Network.ID, project)
+	}
+	for _, p := range changes.Unshare {
+		add("Neutron network %s is shared with project %s outside the spec (RBAC policy %s); deleting the policy", observed.Network.ID, p.TargetProject, p.ID)
 	}
 	if n := len(changes.DeleteSubnets); n > 0 {
 		add("%d duplicate Neutron subnets of this Network are on network %s; deleting them", n, observed.Network.ID)

@@ -48,6 +48,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.NetworkStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkSubnet"):
 		return &samplecrdv1.NetworkSubnetApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ProjectShare"):
+		return &samplecrdv1.ProjectShareApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetAddresses"):
 		return &samplecrdv1.SubnetAddressesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetFields"):

@@ -13,7 +13,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Driver keeps networks, subnets, subnet pools and ports in maps and can be told to fail
+// Driver keeps networks, subnets, subnet pools, ports and RBAC policies in maps and can be told to fail
 // operations.
 type Driver struct {
 	mu       sync.Mutex
@@ -21,6 +21,7 @@ type Driver struct {
 	subnets  map[string]neutron.Subnet
 	pools    map[string]neutron.SubnetPool
 	ports    map[string]neutron.Port
+	policies map[string]neutron.RBACPolicy
 	nextID   int
 	failures map[string]error
 	// lostReplies are failures reported after the operation was carried out, once each.
@@ -42,6 +43,7 @@ func New() *Driver {
 		subnets:     map[string]neutron.Subnet{},
 		pools:       map[string]neutron.SubnetPool{},
 		ports:       map[string]neutron.Port{},
+		policies:    map[string]neutron.RBACPolicy{},
 		failures:    map[string]error{},
 		lostReplies: map[string]error{},
 		bodies:      map[string][]string{},
@@ -235,6 +237,11 @@ func (d *Driver) DeleteNetwork(_ context.Context, id string) error {
 	for sid, s := range d.subnets {
 		if s.NetworkID == id {
 			delete(d.subnets, sid)
+		}
+	}
+	for pid, p := range d.policies {
+		if p.ObjectID == id {
+			delete(d.policies, pid)
 		}
 	}
 	return nil

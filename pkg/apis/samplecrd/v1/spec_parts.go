@@ -104,3 +104,11 @@ type CloudCredentialsRef struct {
 	// +kubebuilder:validation:MaxLength=255
 	CloudName string `json:"cloudName"`
 }
+
+// ProjectID is the ID of an OpenStack project, as Keystone gives it (32 hex digits by
+// default). Checked at admission because it is sent to Neutron as it is.
+// +kubebuilder:validation:MinLength=1
+// +kubebuilder:validation:MaxLength=64
+// +kubebuilder:validation:XValidation:rule=`self != '*'`,message=`sharedWith cannot name "*" (every project): only a cloud admin may share a network with every project; list the IDs of the projects to share with`
+// +kubebuilder:validation:XValidation:rule=`self == '*' || self.matches('^[0-9A-Za-z_-]+$')`,message=`sharedWith items must be OpenStack project IDs (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1`,messageExpression=`'sharedWith item "' + self + '" is not an OpenStack project ID (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1'`
+type ProjectID string

@@ -59,6 +59,10 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	MTU int32 `json:"mtu,omitempty"`
+	// PortSecurityEnabled is the network's port security as Neutron reports it; unset
+	// when Neutron has no port security extension.
+	// +optional
+	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
@@ -80,4 +84,21 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=128
 	AddressUse string `json:"addressUse,omitempty"`
+	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
+	// policy that shares it: those of spec.sharedWith, and those still being unshared.
+	// +optional
+	// +listType=map
+	// +listMapKey=projectID
+	// +kubebuilder:validation:MaxItems=32
+	SharedWith []ProjectShare `json:"sharedWith,omitempty"`
+}
+
+// ProjectShare is a project a network is shared with.
+type ProjectShare struct {
+	// ProjectID is the ID of the project.
+	// +kubebuilder:validation:MaxLength=64
+	ProjectID string `json:"projectID"`
+	// RBACPolicyID is the ID (a UUID) of the Neutron RBAC policy that shares the network.
+	// +kubebuilder:validation:MaxLength=36
+	RBACPolicyID string `json:"rbacPolicyID"`
 }

@@ -105,6 +105,8 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6AddressMode)`,message=`ipv6AddressMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6AddressMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6AddressMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.ipv6RAMode)`,message=`ipv6RAMode cannot be set together with import: an imported network is read-only (the imported subnet's IPv6 modes are not the controller's to set); remove ipv6RAMode, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.ipv6RAMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.deletionPolicy)`,message=`deletionPolicy cannot be set together with import: an imported network is read-only (an imported network is never deleted or released); remove deletionPolicy, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.deletionPolicy`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.portSecurityEnabled)`,message=`portSecurityEnabled cannot be set together with import: an imported network is read-only (the imported network's port security is not the controller's to set); remove portSecurityEnabled, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.portSecurityEnabled`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.sharedWith)`,message=`sharedWith cannot be set together with import: an imported network is read-only (the imported network's sharing is not the controller's to set); remove sharedWith, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.sharedWith`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.subnets)`,message=`subnets cannot be set together with import: an imported network is read-only (the imported network's subnets are not the controller's to make); remove subnets, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.subnets`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.cidr)`,message=`cidr cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move cidr into the items of subnets, or remove subnets`,fieldPath=`.cidr`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.gateway)`,message=`gateway cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move gateway into the items of subnets, or remove subnets`,fieldPath=`.gateway`,reason=FieldValueForbidden
@@ -149,6 +151,26 @@ type NetworkSpec struct {
 	// its own field's message; subnet-pool items are Neutron's to keep apart. MaxItems
 	// bounds the cost of comparing all pairs.
 	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.all(b, !(a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())))))`,message=`subnets must not overlap: give each subnet a range of its own`,messageExpression=`self.map(a, self.exists(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip()))), self.map(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())), 'subnets ' + a.name + ' (' + a.cidr + ') and ' + b.name + ' (' + b.cidr + ') overlap')[0])[0] + ': give each subnet a range of its own'`
+
+	// PortSecurityEnabled turns Neutron's port security (security groups and the
+	// anti-spoofing rules) on or off for the network: Neutron gives it to every port made on
+	// the network afterwards. Appliances that route or forward traffic in a VM need it off.
+	// Omit it to leave it to Neutron (on by default), and the controller leaves the
+	// network's setting alone. It changes in place; a change made in Neutron by hand is
+	// undone.
+	// +optional
+	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+
+	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
+	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
+	// network and make ports on it. A project dropped from the list loses access once no
+	// port of it is left on the network; a policy deleted in Neutron by hand is made again,
+	// one made by hand for a project not listed is deleted. "*" (every project) is
+	// refused: only a cloud admin may share a network with everyone.
+	// +optional
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	SharedWith []ProjectID `json:"sharedWith,omitempty"`
 
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet

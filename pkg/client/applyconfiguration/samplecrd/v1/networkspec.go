@@ -37,6 +37,20 @@ type NetworkSpecApplyConfiguration struct {
 	// (the Network is then Ready=False, InvalidSpec). An item with subnetPool is not
 	// checked at admission: its family is unknown until Neutron allocates its range.
 	MTU *int32 `json:"mtu,omitempty"`
+	// PortSecurityEnabled turns Neutron's port security (security groups and the
+	// anti-spoofing rules) on or off for the network: Neutron gives it to every port made on
+	// the network afterwards. Appliances that route or forward traffic in a VM need it off.
+	// Omit it to leave it to Neutron (on by default), and the controller leaves the
+	// network's setting alone. It changes in place; a change made in Neutron by hand is
+	// undone.
+	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
+	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
+	// network and make ports on it. A project dropped from the list loses access once no
+	// port of it is left on the network; a policy deleted in Neutron by hand is made again,
+	// one made by hand for a project not listed is deleted. "*" (every project) is
+	// refused: only a cloud admin may share a network with everyone.
+	SharedWith []samplecrdv1.ProjectID `json:"sharedWith,omitempty"`
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
 	// form at the top of the spec, and with import. No two items may overlap. An item can
@@ -166,6 +180,24 @@ func (b *NetworkSpecApplyConfiguration) WithIPv6RAMode(value samplecrdv1.IPv6Mod
 // If called multiple times, the MTU field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyConfiguration {
 	b.MTU = &value
+	return b
+}
+
+// WithPortSecurityEnabled sets the PortSecurityEnabled field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PortSecurityEnabled field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithPortSecurityEnabled(value bool) *NetworkSpecApplyConfiguration {
+	b.PortSecurityEnabled = &value
+	return b
+}
+
+// WithSharedWith adds the given value to the SharedWith field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the SharedWith field.
+func (b *NetworkSpecApplyConfiguration) WithSharedWith(values ...samplecrdv1.ProjectID) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		b.SharedWith = append(b.SharedWith, values[i])
+	}
 	return b
 }
 

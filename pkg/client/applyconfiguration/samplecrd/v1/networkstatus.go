@@ -61,6 +61,9 @@ type NetworkStatusApplyConfiguration struct {
 	Gateway *string `json:"gateway,omitempty"`
 	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
 	MTU *int32 `json:"mtu,omitempty"`
+	// PortSecurityEnabled is the network's port security as Neutron reports it; unset
+	// when Neutron has no port security extension.
+	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 	// Subnets are the subnets of the list form (spec.subnets), by item name, as
@@ -73,6 +76,9 @@ type NetworkStatusApplyConfiguration struct {
 	// AddressUse is the use of the fullest subnet of the list form, e.g. "ipv4 12%
 	// (30/253)", as last counted: what kubectl get shows.
 	AddressUse *string `json:"addressUse,omitempty"`
+	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
+	// policy that shares it: those of spec.sharedWith, and those still being unshared.
+	SharedWith []ProjectShareApplyConfiguration `json:"sharedWith,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -150,6 +156,14 @@ func (b *NetworkStatusApplyConfiguration) WithMTU(value int32) *NetworkStatusApp
 	return b
 }
 
+// WithPortSecurityEnabled sets the PortSecurityEnabled field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PortSecurityEnabled field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithPortSecurityEnabled(value bool) *NetworkStatusApplyConfiguration {
+	b.PortSecurityEnabled = &value
+	return b
+}
+
 // WithEnableDHCP sets the EnableDHCP field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the EnableDHCP field is set to the value of the last call.
@@ -184,5 +198,18 @@ func (b *NetworkStatusApplyConfiguration) WithCIDRs(value string) *NetworkStatus
 // If called multiple times, the AddressUse field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithAddressUse(value string) *NetworkStatusApplyConfiguration {
 	b.AddressUse = &value
+	return b
+}
+
+// WithSharedWith adds the given value to the SharedWith field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the SharedWith field.
+func (b *NetworkStatusApplyConfiguration) WithSharedWith(values ...*ProjectShareApplyConfiguration) *NetworkStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSharedWith")
+		}
+		b.SharedWith = append(b.SharedWith, *values[i])
+	}
 	return b
 }

@@ -1,0 +1,88 @@
+package neutron
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Sharing a network with other projects: one Neutron RBAC policy (access_as_shared) per
+// project. A policy has no name, description or tags to carry the ownership marks, so the
+// network carries the mark instead: SharingTag says that the controller manages the
+// network's policies, which it then keeps to exactly the spec's projects. The tag goes on
+// before the first policy is made (in the create's tag call for a new network) and comes
+// off only after the last one is gone, so that a crash between the two always leaves a
+// mark that makes the next run look for policies. A network without the tag costs no
+// list of policies, at a start or any other time.
+
+// SharingTag is carried by a network whose RBAC policies the controller manages.
+const SharingTag = "k8s-sharing=managed"
+
+// RBACPolicy is a Neutron RBAC policy that shares a network with one project.
+type RBACPolicy struct {
+	ID       string `json:"id"`
+	ObjectID string `json:"object_id"`
+	// TargetProject is the project the network is shared with.
+	TargetProject string `json:"target_tenant"`
+	// ProjectID is the project that made the policy: the network's.
+	ProjectID string `json:"project_id"`
+}
+
+// ShareRequest creates the RBAC policy that shares network ObjectID with TargetProject.
+type ShareRequest struct {
+	ObjectType    string `json:"object_type"`
+	ObjectID      string `json:"object_id"`
+	Action        string `json:"action"`
+	TargetProject string `json:"target_tenant"`
+}
+
+// NewShareRequest returns the request that shares networkID with project.
+func NewShareRequest(networkID, project string) ShareRequest {
+	return ShareRequest{ObjectType: "network", ObjectID: networkID, Action: "access_as_shared", TargetProject: project}
+}
+
+// SharingMarked reports whether n carries SharingTag.
+func SharingMarked(n Network) bool { return slices.Contains(n.Tags, SharingTag) }
+
+// managesSharing reports whether the network's RBAC policies are the controller's to
+// compare with want: the spec shares it, or the tag says policies may be left.
+func managesSharing(want DesiredNetwork, got *Network) bool {
+	return len(want.SharedWith) > 0 || (got != nil && SharingMarked(*got))
+}
+
+// NeedsShares reports whether Diff needs the network's RBAC policies and got lacks them:
+// the caller lists them (Store.Shares) first.
+func NeedsShares(want Desired, got Observed) bool {
+	return got.Network != nil && !got.SharesKnown && managesSharing(want.Network, got.Network)
+}
+
+// diffShares returns the projects of want that no policy shares with, and the policies
+// to delete: those of projects want does not list, and a second one of a project.
+func diffShares(want []string, got []RBACPolicy) (share []string, unshare []RBACPolicy) {
+	seen := map[string]bool{}
+	for _, p := range got {
+		if !slices.Contains(want, p.TargetProject) || seen[p.TargetProject] {
+			unshare = append(unshare, p)
+			continue
+		}
+		seen[p.TargetProject] = true
+	}
+	for _, project := range want {
+		if !seen[project] {
+			share = append(share, project)
+		}
+	}
+	return share, unshare
+}
+
+// SharesText names the projects of policies, e.g. "team-b (policy 5e1…), ...".
+func SharesText(policies []RBACPolicy) string {
+	parts := make([]string, len(policies))
+	for i, p := range policies {
+		parts[i] = fmt.Sprintf("%s (RBAC policy %s)", p.TargetProject, p.ID)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Project returns the project that made the policy.
+func (p RBACPolicy) Project() string { return p.ProjectID }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"slices"
+	"testing"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"k8s.io/utils/ptr"
+)
+
+// sharingCases share a Network's network with the projects of spec.sharedWith, one RBAC
+// policy each, and keep them so: in the create, after a change of the list, after a
+// policy deleted or made by hand, after a lost reply. They also turn port security on and
+// off in place. The network's sharing mark (neutron.SharingTag) rides on the create's tag
+// call and stays until the last policy is gone.
+func sharingCases() []syncCase {
+	off := false
+	return []syncCase{{
+		name:       "new Network shared with two projects, port security off: in the create, the tag call and one policy each",
+		object:     withPortSecurity(withSharedWith(newNetwork("shared", "10.40.0.0/24", ""), "team-b", "team-c"), &off),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "create subnet", "create rbac policy", "create rbac policy"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal NetworkShared", "Normal NetworkShared", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+			net := f.neutron.Networks()[0]
+			if !neutron.SharingMarked(net) || net.PortSecurityEnabled == nil || *net.PortSecurityEnabled {
+				t.Errorf("network %+v: want the sharing mark and port security off", net)
+			}
+			wantShares(t, f.neutron, net.ID, "team-b", "team-c")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if projects := sharedProjects(got); !slices.Equal(projects, []string{"team-b", "team-c"}) {
+				t.Errorf("status.sharedWith lists %v, want team-b and team-c", got.Status.SharedWith)
+			}
+			if got.Status.PortSecurityEnabled == nil || *got.Status.PortSecurityEnabled {
+				t.Errorf("status.portSecurityEnabled = %v, want false", got.Status.PortSecurityEnabled)
+			}
+		},
+	}, {
+		name:   "shared Network in step with Neutron: nothing at all, the policies known from the fill",
+		object: withSharesInStatus(withSharedWith(realizedNetwork("steady", "10.40.0.0/24", ""), "team-b")),
+		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
+		}),
+		want: succeeds,
+	}, {
+		name:   "a project dropped from the list: its policy deleted, the other kept",
+		object: withGeneration(withSharesInStatus(withSharedWith(realizedNetwork("narrowed", "10.40.0.0/24", ""), "team-b")), 2),
+		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-c", ObjectID: netID, TargetProject: "team-c"})
+		}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"delete rbac policy"},
+		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-narrowed", "team-b")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if len(got.Status.SharedWith) != 1 || got.Status.SharedWith[0] != (samplecrdv1.ProjectShare{ProjectID: "team-b", RBACPolicyID: "rbac-b"}) {
+				t.Errorf("status.sharedWith = %v, want only team-b's rbac-b", got.Status.SharedWith)
+			}
+		},
+	}, {
+		name:   "sharedWith removed: the last policy deleted, then the sharing mark",
+		object: withGeneration(realizedNetwork("unshared", "10.40.0.0/24", ""), 2),
+		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
+		}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"delete rbac policy", "tag network"},
+		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-unshared")
+			if net := f.neutron.Networks()[0]; neutron.SharingMarked(net) || !owner.HasTags(net.Tags) {
+				t.Errorf("network tags %v: want the owner's, without the sharing mark", net.Tags)
+			}
+		},
+	}, {
+		name:       "a policy deleted by hand: made again",
+		object:     withSharesInStatus(withSharedWith(realizedNetwork("repaired", "10.40.0.0/24", ""), "team-b")),
+		neutron:    putShared(func(*neutronfake.Driver, string) {}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"create rbac policy"},
+		wantEvents: []string{"Normal NetworkShared"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-repaired", "team-b")
+		},
+	}, {
+		name:   "a policy made by hand for a project the spec does not list: deleted",
+		object: withSharesInStatus(withSharedWith(realizedNetwork("intruded", "10.40.0.0/24", ""), "team-b")),
+		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-x", ObjectID: netID, TargetProject: "team-x"})
+		}),
+		want:       succeeds,
+		wantCalls:  []string{"delete rbac policy"},
+		wantEvents: []string{"Normal NetworkUnshared"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-intruded", "team-b")
+		},
+	}, {
+		name:       "an unshared Network gains sharedWith: its policies listed once, the mark, then the policy",
+		object:     withGeneration(withSharedWith(realizedNetwork("gains", "10.40.0.0/24", ""), "team-b"), 2),
+		neutron:    putRealizedWith("10.40.0.0/24", nil),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"list rbac policies", "tag network", "create rbac policy"},
+		wantEvents: []string{"Normal NetworkShared", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-gains", "team-b")
+			if !neutron.SharingMarked(f.neutron.Networks()[0]) {
+				t.Error("the network lacks the sharing mark")
+			}
+		},
+	}, {
+		name:      "a policy create whose reply was lost: the retry lists the policies and finds it, nothing made twice",
+		object:    withGeneration(withSharedWith(realizedNetwork("lost", "10.40.0.0/24", ""), "team-b"), 2),
+		neutron:   putShared(func(*neutronfake.Driver, string) {}),
+		before:    loseReply(&neutron.Error{Op: "create rbac policy", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
+		want:      retries,
+		retry:     succeeds,
+		wantCalls: []string{"create rbac policy", "list rbac policies"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-lost", "team-b")
+		},
+		wantWrites: []string{writeStatus, writeStatus, writeStatus},
+		wantEvents: []string{"Warning NeutronUnavailable", "Normal Provisioned"},
+	}, {
+		name:       "port security turned on in the spec: one PUT with only port_security_enabled",
+		object:     withGeneration(withPortSecurity(realizedNetwork("secured", "10.40.0.0/24", ""), ptr.To(true)), 2),
+		neutron:    putRealizedNetworkWith(func(n *neutron.Network) { n.PortSecurityEnabled = ptr.To(false) }),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"update network"},
+		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantBodies(t, f, "update network", `{"port_security_enabled":true}`)
+		},
+	}}
+}
+
+func withSharedWith(n *samplecrdv1.Network, projects ...string) *samplecrdv1.Network {
+	for _, p := range projects {
+		n.Spec.SharedWith = append(n.Spec.SharedWith, samplecrdv1.ProjectID(p))
+	}
+	return n
+}
+
+func withPortSecurity(n *samplecrdv1.Network, on *bool) *samplecrdv1.Network {
+	n.Spec.PortSecurityEnabled = on
+	return n
+}
+
+// withSharesInStatus lists in status a policy "rbac-<project>" per project of the spec.
+func withSharesInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
+	for _, p := range n.Spec.SharedWith {
+		n.Status.SharedWith = append(n.Status.SharedWith, samplecrdv1.ProjectShare{ProjectID: string(p), RBACPolicyID: "rbac-" + string(p)[len("team-"):]})
+	}
+	return n
+}
+
+// putShared is putRealized with the sharing mark on the network, and the policies share
+// puts.
+func putShared(share func(d *neutronfake.Driver, netID string)) func(*neutronfake.Driver, neutron.Owner) {
+	return func(d *neutronfake.Driver, owner neutron.Owner) {
+		putRealizedWith("10.40.0.0/24", nil)(d, owner)
+		nets := d.Networks()
+		net := nets[slices.IndexFunc(nets, func(n neutron.Network) bool { return n.ID == "net-of-"+owner.Name })]
+		net.Tags = append(net.Tags, neutron.SharingTag)
+		d.PutNetwork(net)
+		share(d, net.ID)
+	}
+}
+
+// putRealizedNetworkWith is putRealized of 10.40.0.0/24, with the network changed by change.
+func putRealizedNetworkWith(change func(*neutron.Network)) func(*neutronfake.Driver, neutron.Owner) {
+	return func(d *neutronfake.Driver, owner neutron.Owner) {
+		putRealizedWith("10.40.0.0/24", nil)(d, owner)
+		net := d.Networks()[0]
+		change(&net)
+		d.PutNetwork(net)
+	}
+}
+
+func wantShares(t *testing.T, d *neutronfake.Driver, netID string, projects ...string) {
+	t.Helper()
+	var got []string
+	for _, p := range d.Shares() {
+		if p.ObjectID == netID {
+			got = append(got, p.TargetProject)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, projects) {
+		t.Errorf("network %s is shared with %v, want %v", netID, got, projects)
+	}
+}
+
+func sharedProjects(n *samplecrdv1.Network) []string {
+	var out []string
+	for _, s := range n.Status.SharedWith {
+		out = append(out, s.ProjectID)
+	}
+	return out
+}
+
+func ptrTo[T any](v T) *T { return &v }
