@@ -50,6 +50,27 @@ func SetGateway(t testing.TB, ns, name, gateway string) *samplecrdv1.Network {
 	return n
 }
 
+// UpdateNetworkSpec changes the Network's spec with change, read again and retried when the
+// update conflicts with a status write, and returns the Network as updated.
+func UpdateNetworkSpec(t testing.TB, ns, name string, change func(*samplecrdv1.NetworkSpec)) *samplecrdv1.Network {
+	t.Helper()
+	_, nets := Clients(t)
+	for attempt := 1; ; attempt++ {
+		n, err := nets.SamplecrdV1().Networks(ns).Get(Ctx(t, 30*time.Second), name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatalf("reading Network %s/%s: %v", ns, name, err)
+		}
+		change(&n.Spec)
+		updated, err := nets.SamplecrdV1().Networks(ns).Update(Ctx(t, 30*time.Second), n, metav1.UpdateOptions{})
+		if err == nil {
+			return updated
+		}
+		if !apierrors.IsConflict(err) || attempt == 5 {
+			t.Fatalf("updating the spec of Network %s/%s: %v", ns, name, err)
+		}
+	}
+}
+
 // DeleteNetwork asks for the Network's deletion (it stays while it has finalizers).
 func DeleteNetwork(t testing.TB, ns, name string) {
 	t.Helper()
