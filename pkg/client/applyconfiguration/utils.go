@@ -42,14 +42,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.NetworkApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkImport"):
 		return &samplecrdv1.NetworkImportApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NetworkRouter"):
+		return &samplecrdv1.NetworkRouterApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkSpec"):
 		return &samplecrdv1.NetworkSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkStatus"):
 		return &samplecrdv1.NetworkStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkSubnet"):
 		return &samplecrdv1.NetworkSubnetApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("NeutronRef"):
+		return &samplecrdv1.NeutronRefApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ProjectShare"):
 		return &samplecrdv1.ProjectShareApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("RouterStatus"):
+		return &samplecrdv1.RouterStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetAddresses"):
 		return &samplecrdv1.SubnetAddressesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetFields"):

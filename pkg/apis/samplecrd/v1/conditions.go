@@ -33,6 +33,9 @@ const (
 	// network that lacks this cluster's or this Network's marks (a status restored from a
 	// backup, or written by someone else); it was left untouched.
 	ReasonNeutronResourceNotOwned = "NeutronResourceNotOwned"
+	// ReasonRouterNotFound (terminal): the router spec.router.existing names is not in the
+	// project (deleted by someone else); each Neutron resync looks again.
+	ReasonRouterNotFound = "RouterNotFound"
 )
 
 // Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
@@ -111,7 +114,7 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,

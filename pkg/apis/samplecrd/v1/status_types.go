@@ -29,7 +29,7 @@ type NetworkStatus struct {
 	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
 	// exist and match the spec; its reason tells what the controller is doing or waiting
 	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
-	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned; for an import Imported,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
 	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
 	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
 	// Reconciling is True while the controller works towards the spec (Creating,
@@ -84,6 +84,9 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=128
 	AddressUse string `json:"addressUse,omitempty"`
+	// Router is the router the Network's subnets are attached to.
+	// +optional
+	Router *RouterStatus `json:"router,omitempty"`
 	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
 	// policy that shares it: those of spec.sharedWith, and those still being unshared.
 	// +optional

@@ -107,6 +107,8 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.deletionPolicy)`,message=`deletionPolicy cannot be set together with import: an imported network is read-only (an imported network is never deleted or released); remove deletionPolicy, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.deletionPolicy`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.portSecurityEnabled)`,message=`portSecurityEnabled cannot be set together with import: an imported network is read-only (the imported network's port security is not the controller's to set); remove portSecurityEnabled, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.portSecurityEnabled`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.sharedWith)`,message=`sharedWith cannot be set together with import: an imported network is read-only (the imported network's sharing is not the controller's to set); remove sharedWith, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.sharedWith`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.router)`,message=`router cannot be set together with import: an imported network is read-only (attaching it to a router is not the controller's to do); remove router, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.router`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.router.subnets) || (has(self.subnets) && self.router.subnets.all(n, self.subnets.exists(s, s.name == n)))`,message=`router subnets must name items of subnets (the list form)`,messageExpression=`has(self.subnets) ? 'router subnets names ' + self.router.subnets.filter(n, !self.subnets.exists(s, s.name == n))[0] + ', which is not an item of subnets' : 'router subnets can be set only with subnets (the list form): the one-subnet form has one subnet, which is attached'`,fieldPath=`.router.subnets`,reason=FieldValueInvalid
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.subnets)`,message=`subnets cannot be set together with import: an imported network is read-only (the imported network's subnets are not the controller's to make); remove subnets, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.subnets`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.cidr)`,message=`cidr cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move cidr into the items of subnets, or remove subnets`,fieldPath=`.cidr`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.gateway)`,message=`gateway cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move gateway into the items of subnets, or remove subnets`,fieldPath=`.gateway`,reason=FieldValueForbidden
@@ -171,6 +173,13 @@ type NetworkSpec struct {
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
 	SharedWith []ProjectID `json:"sharedWith,omitempty"`
+
+	// Router attaches the network's subnets (or those router.subnets names) to a router:
+	// one the controller makes, with its gateway on router.externalNetwork, or the
+	// project's router router.existing. It may be added, changed or removed: the subnets
+	// are detached first, and a router the controller made is deleted.
+	// +optional
+	Router *NetworkRouter `json:"router,omitempty"`
 
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet

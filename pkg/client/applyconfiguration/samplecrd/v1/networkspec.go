@@ -51,6 +51,11 @@ type NetworkSpecApplyConfiguration struct {
 	// one made by hand for a project not listed is deleted. "*" (every project) is
 	// refused: only a cloud admin may share a network with everyone.
 	SharedWith []samplecrdv1.ProjectID `json:"sharedWith,omitempty"`
+	// Router attaches the network's subnets (or those router.subnets names) to a router:
+	// one the controller makes, with its gateway on router.externalNetwork, or the
+	// project's router router.existing. It may be added, changed or removed: the subnets
+	// are detached first, and a router the controller made is deleted.
+	Router *NetworkRouterApplyConfiguration `json:"router,omitempty"`
 	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
 	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
 	// form at the top of the spec, and with import. No two items may overlap. An item can
@@ -198,6 +203,14 @@ func (b *NetworkSpecApplyConfiguration) WithSharedWith(values ...samplecrdv1.Pro
 	for i := range values {
 		b.SharedWith = append(b.SharedWith, values[i])
 	}
+	return b
+}
+
+// WithRouter sets the Router field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Router field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithRouter(value *NetworkRouterApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.Router = value
 	return b
 }
 

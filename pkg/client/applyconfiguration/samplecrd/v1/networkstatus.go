@@ -43,7 +43,7 @@ type NetworkStatusApplyConfiguration struct {
 	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
 	// exist and match the spec; its reason tells what the controller is doing or waiting
 	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
-	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned; for an import Imported,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
 	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
 	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
 	// Reconciling is True while the controller works towards the spec (Creating,
@@ -76,6 +76,8 @@ type NetworkStatusApplyConfiguration struct {
 	// AddressUse is the use of the fullest subnet of the list form, e.g. "ipv4 12%
 	// (30/253)", as last counted: what kubectl get shows.
 	AddressUse *string `json:"addressUse,omitempty"`
+	// Router is the router the Network's subnets are attached to.
+	Router *RouterStatusApplyConfiguration `json:"router,omitempty"`
 	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
 	// policy that shares it: those of spec.sharedWith, and those still being unshared.
 	SharedWith []ProjectShareApplyConfiguration `json:"sharedWith,omitempty"`
@@ -198,6 +200,14 @@ func (b *NetworkStatusApplyConfiguration) WithCIDRs(value string) *NetworkStatus
 // If called multiple times, the AddressUse field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithAddressUse(value string) *NetworkStatusApplyConfiguration {
 	b.AddressUse = &value
+	return b
+}
+
+// WithRouter sets the Router field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Router field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithRouter(value *RouterStatusApplyConfiguration) *NetworkStatusApplyConfiguration {
+	b.Router = value
 	return b
 }
 
