@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/samplecrd/network-controller/pkg/crashpoint"
 )
 
 // Deleting is where a mistake costs someone else's network, so nothing is deleted on a
@@ -18,6 +20,8 @@ import (
 type DeleteResult struct {
 	// Deleted are the IDs of the networks deleted, each with its subnets.
 	Deleted []string
+	// DeletedRouters are the IDs of the owner's routers deleted before its networks.
+	DeletedRouters []string
 	// NotOwned are networks the status named that are not the owner's (another
 	// cluster's or nobody's marks): left as they are.
 	NotOwned []Network
@@ -56,7 +60,9 @@ func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) (Del
 		}
 	}
 	for _, id := range ids {
-		if err := s.DeleteNetwork(ctx, owner.UID, id); err != nil {
+		routers, err := s.deleteNetwork(ctx, owner.UID, id, rec.RouterID)
+		res.DeletedRouters = append(res.DeletedRouters, routers...)
+		if err != nil {
 			return res, err
 		}
 		res.Deleted = append(res.Deleted, id)
@@ -65,19 +71,36 @@ func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) (Del
 	return res, nil
 }
 
-// DeleteNetwork deletes the owner's network id with its subnets. Already gone counts as
-// done; a network the store does not hold as the owner's is refused.
+// DeleteNetwork deletes the owner's network id with its subnets, after detaching them from
+// the owner's routers and deleting those. Already gone counts as done; a network the store
+// does not hold as the owner's is refused.
 func (s *Store) DeleteNetwork(ctx context.Context, ownerUID, id string) error {
+	_, err := s.deleteNetwork(ctx, ownerUID, id, "")
+	return err
+}
+
+// deleteNetwork is DeleteNetwork, detaching the subnets from recordedRouter too, and
+// returns the routers it deleted.
+func (s *Store) deleteNetwork(ctx context.Context, ownerUID, id, recordedRouter string) ([]string, error) {
 	n, holder, ok := s.index.Network(id)
 	if !ok || holder != ownerUID || n.Description != ClusterDescription(s.clusterID) {
-		return fmt.Errorf("refusing to delete Neutron network %s: this controller does not know it as a network of Network UID %s", id, ownerUID)
+		return nil, fmt.Errorf("refusing to delete Neutron network %s: this controller does not know it as a network of Network UID %s", id, ownerUID)
+	}
+	// Interfaces first, then the routers: a router interface keeps a network from going.
+	routers, err := s.detachRouters(ctx, n, recordedRouter)
+	if err != nil {
+		return routers, err
+	}
+	if len(routers) > 0 || RouterMarked(n) {
+		crashpoint.Reached(crashpoint.RoutersDeleted)
 	}
 	if err := s.driver.DeleteNetwork(ctx, id); err != nil {
-		return s.namingPorts(ctx, err, Filter{NetworkIDs: []string{id}})
+		return routers, s.namingPorts(ctx, err, Filter{NetworkIDs: []string{id}})
 	}
 	s.index.RemoveNetwork(id)
 	s.shares.forget(id)
-	return nil
+	s.routers.forgetView(id)
+	return routers, nil
 }
 
 // DeleteSubnet deletes a subnet of a network the store holds. Already gone counts as

@@ -14,6 +14,13 @@ type Desired struct {
 	// Subnets are one per item of the spec, in its order; the one-subnet form is one
 	// subnet of item "".
 	Subnets []DesiredSubnet
+	// Router is the router to attach the subnets to; nil for none.
+	Router *DesiredRouter
+}
+
+// Marks are the marks the network's tags are to carry for this desired state.
+func (d Desired) Marks() Marks {
+	return Marks{Retain: d.Network.Retain, Sharing: len(d.Network.SharedWith) > 0, Router: d.Router != nil}
 }
 
 // DesiredNetwork is the network to create, and the attributes to keep as they are.
@@ -72,6 +79,9 @@ type Observed struct {
 	// them only for a network that carries SharingTag, or that it created.
 	Shares      []RBACPolicy
 	SharesKnown bool
+	// Routers is what Neutron holds of the network's routers, when Routers.Known: a store
+	// knows it only for a network that carries RouterTag, or that it created.
+	Routers RouterView
 }
 
 // Changes is what makes Neutron match a desired state, in the order it is to be done.
@@ -93,6 +103,9 @@ type Changes struct {
 	Share         []string
 	Unshare       []RBACPolicy
 	UnmarkSharing bool
+	// Router are the changes of the network's router.
+	Router RouterChanges
+
 	DeleteSubnets []Subnet
 	// RemoveSubnets are the subnets of items the spec no longer has, or of a range or
 	// IPv6 modes an item no longer has (the item was removed and added again).
@@ -124,7 +137,7 @@ func (c SubnetChange) None() bool { return c.Got != nil && !c.Rename && len(c.Di
 // None reports whether Neutron matches already.
 func (c Changes) None() bool {
 	return len(c.DeleteNetworks) == 0 && !c.CreateNetwork && len(c.NetworkDiffs) == 0 && !c.RetagNetwork &&
-		len(c.Share) == 0 && len(c.Unshare) == 0 && !c.UnmarkSharing &&
+		len(c.Share) == 0 && len(c.Unshare) == 0 && !c.UnmarkSharing && c.Router.None() &&
 		len(c.DeleteSubnets) == 0 && len(c.RemoveSubnets) == 0 && c.Immutable == "" &&
 		!slices.ContainsFunc(c.Subnets, func(s SubnetChange) bool { return !s.None() })
 }
@@ -150,6 +163,7 @@ func Diff(want Desired, got Observed) Changes {
 	if got.Network == nil {
 		c.CreateNetwork = true
 		c.Share = slices.Clone(want.Network.SharedWith)
+		diffRouter(want, got, &c)
 		for _, w := range want.Subnets {
 			c.Subnets = append(c.Subnets, SubnetChange{Want: w})
 		}
@@ -166,7 +180,8 @@ func Diff(want Desired, got Observed) Changes {
 		c.UnmarkSharing = true
 	}
 	// The mark stays on until the policies are gone (sharing.go).
-	c.Marks = Marks{Retain: want.Network.Retain, Sharing: len(want.Network.SharedWith) > 0 || SharingMarked(*got.Network)}
+	c.Marks = want.Marks()
+	c.Marks.Sharing = c.Marks.Sharing || SharingMarked(*got.Network)
 	if got.SharesKnown {
 		c.Share, c.Unshare = diffShares(want.Network.SharedWith, got.Shares)
 	}
@@ -205,6 +220,7 @@ func Diff(want Desired, got Observed) Changes {
 	for _, item := range slices.Sorted(maps.Keys(unclaimed)) {
 		c.RemoveSubnets = append(c.RemoveSubnets, unclaimed[item])
 	}
+	diffRouter(want, got, &c)
 	return c
 }
 

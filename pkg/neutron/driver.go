@@ -46,11 +46,25 @@ type Driver interface {
 	ListNetworkShares(ctx context.Context, filter Filter) ([]RBACPolicy, error)
 	ShareNetwork(ctx context.Context, req ShareRequest) (RBACPolicy, error)
 	DeleteRBACPolicy(ctx context.Context, id string) error
+
+	// ListRouters lists routers by IDs, Name, Description and ProjectID.
+	ListRouters(ctx context.Context, filter Filter) ([]Router, error)
+	CreateRouter(ctx context.Context, req RouterRequest) (Router, error)
+	// SetRouterGateway sets the router's external gateway.
+	SetRouterGateway(ctx context.Context, id string, gateway GatewayRequest) (Router, error)
+	// RelabelRouter sets the router's name and description.
+	RelabelRouter(ctx context.Context, id string, label Label) (Router, error)
+	DeleteRouter(ctx context.Context, id string) error
+	// AddRouterInterface attaches the subnet to the router.
+	AddRouterInterface(ctx context.Context, routerID, subnetID string) (Interface, error)
+	// RemoveRouterInterface detaches the subnet from the router; not attached counts as
+	// done.
+	RemoveRouterInterface(ctx context.Context, routerID, subnetID string) error
 }
 
 // Filter selects resources in a list call. Empty fields do not filter.
 type Filter struct {
-	// IDs: networks with one of these IDs (ignored for subnets).
+	// IDs: networks or routers with one of these IDs (ignored for subnets).
 	IDs []string
 	// Tags: a resource must carry all of them.
 	Tags []string
@@ -65,6 +79,10 @@ type Filter struct {
 	NetworkIDs []string
 	// SubnetID: ports with an address on this subnet (ports only).
 	SubnetID string
+	// DeviceOwner: ports of this device owner (ports only).
+	DeviceOwner string
+	// External: external networks (router:external) only (networks only).
+	External bool
 	// ProjectID: resources of this project only. Without it Neutron also returns what
 	// other projects share with the caller (RBAC), and, to an admin, everything.
 	ProjectID string

@@ -110,14 +110,17 @@ func (o Owner) SubnetItem(s Subnet) string {
 func Retained(n Network) bool { return slices.Contains(n.Tags, RetainTag) }
 
 // Marks are what a network's tags say besides its owner: the deletion policy, and that
-// the controller manages its sharing (sharing.go).
+// the controller manages its sharing (sharing.go) or its router (routers.go).
 type Marks struct {
 	Retain  bool
 	Sharing bool
+	Router  bool
 }
 
 // MarksOf returns the marks n's tags carry.
-func MarksOf(n Network) Marks { return Marks{Retain: Retained(n), Sharing: SharingMarked(n)} }
+func MarksOf(n Network) Marks {
+	return Marks{Retain: Retained(n), Sharing: SharingMarked(n), Router: RouterMarked(n)}
+}
 
 // markedTags returns tags with the owner's ownership tags and marks in place of any of
 // this cluster's marks they had; other tags are kept.
@@ -129,6 +132,9 @@ func markedTags(tags []string, owner Owner, marks Marks) []string {
 	if marks.Sharing {
 		out = append(out, SharingTag)
 	}
+	if marks.Router {
+		out = append(out, RouterTag)
+	}
 	return out
 }
 
@@ -136,7 +142,7 @@ func markedTags(tags []string, owner Owner, marks Marks) []string {
 // network released from the cluster keeps.
 func unmarkedTags(tags []string, clusterID, ownerUID string) []string {
 	return slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
-		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag
+		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag || t == RouterTag
 	})
 }
 

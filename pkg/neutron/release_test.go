@@ -27,7 +27,7 @@ func TestReleaseRenamesWithoutTheOwnersUID(t *testing.T) {
 			ctx := context.Background()
 			s, d := newStore(t)
 			s.RecordAbsent(tc.owner)
-			net, err := s.CreateNetwork(ctx, tc.owner, neutron.DesiredNetwork{})
+			net, err := s.CreateNetwork(ctx, tc.owner, neutron.DesiredNetwork{}, neutron.Marks{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +64,7 @@ func TestReleaseRenamesSubnetsOfEachItem(t *testing.T) {
 	ctx := context.Background()
 	s, d := newStore(t)
 	s.RecordAbsent(owner)
-	net, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{})
+	net, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{}, neutron.Marks{})
 	if err != nil {
 		t.Fatal(err)
 	}

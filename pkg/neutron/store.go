@@ -29,6 +29,7 @@ type Store struct {
 	index     *index
 	addresses *addressBook
 	shares    *shareBook
+	routers   *routerBook
 }
 
 // NewStore returns an empty Store of clusterID's resources in projectID, reached through
@@ -36,13 +37,13 @@ type Store struct {
 func NewStore(driver Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
 		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID), addresses: &addressBook{},
-		shares: newShareBook()}
+		shares: newShareBook(), routers: newRouterBook()}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver Driver) *Store {
-	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares}
+	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares, routers: s.routers}
 }
 
 // Recorded is what a Network's status names in Neutron: of several networks or subnets of
@@ -51,20 +52,26 @@ type Recorded struct {
 	NetworkID string
 	// Subnets are the subnet IDs by spec item ("" for the one-subnet form).
 	Subnets map[string]string
+	// RouterID is the router the network's subnets are attached to.
+	RouterID string
 }
 
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces
-// what the store knew: two calls, whatever the number of Networks, and a third for the
-// RBAC policies when a network carries SharingTag. The lists include
+// what the store knew: two calls, whatever the number of Networks, a third for the RBAC
+// policies when a network carries SharingTag, and three for the routers, their interfaces
+// and the external networks when one carries RouterTag. The lists include
 // networks never tagged, whose create was interrupted or came from a deposed leader.
 func (s *Store) Fill(ctx context.Context) error {
-	since, sharesSince := s.index.Revision(), s.shares.rev()
+	since, sharesSince, routersSince := s.index.Revision(), s.shares.rev(), s.routers.rev()
 	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID, s.projectID)
 	if err != nil {
 		return err
 	}
 	s.index.Refill(since, nets, subnets)
-	return s.fillShares(ctx, sharesSince, nets)
+	if err := s.fillShares(ctx, sharesSince, nets); err != nil {
+		return err
+	}
+	return s.fillRouters(ctx, routersSince, nets)
 }
 
 // Len returns the number of networks the store knows.
@@ -103,8 +110,15 @@ func (s *Store) Observe(ctx context.Context, owner Owner, rec Recorded) (Observe
 		return Observed{}, err
 	}
 	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
-	o.Shares, o.SharesKnown = s.shares.of(o.Network.ID)
+	s.observeMemory(&o, owner, rec)
 	return o, nil
+}
+
+// observeMemory adds to o what the store remembers of its network's policies and routers.
+func (s *Store) observeMemory(o *Observed, owner Owner, rec Recorded) {
+	o.Shares, o.SharesKnown = s.shares.of(o.Network.ID)
+	o.Routers.Owned, o.Routers.Interfaces, o.Routers.Known = s.routers.view(s.clusterID, owner.UID, o.Network.ID)
+	o.Routers.Recorded = rec.RouterID
 }
 
 // Cached returns what the store knows Neutron holds for the owner, asking no one.
@@ -117,13 +131,13 @@ func (s *Store) Cached(owner Owner, rec Recorded) Observed {
 	o.Network, o.DuplicateNetworks = keepOne(nets, rec.NetworkID)
 	subnets, _ := s.index.Subnets(o.Network.ID)
 	o.Subnets, o.DuplicateSubnets = byItem(owner, subnets, rec)
-	o.Shares, o.SharesKnown = s.shares.of(o.Network.ID)
+	s.observeMemory(&o, owner, rec)
 	return o
 }
 
 // CreateNetwork creates the owner's network as wanted, then tags it. The create request
 // itself carries the marks that find the network if the tag call never happens.
-func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetwork) (Network, error) {
+func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetwork, marks Marks) (Network, error) {
 	created, err := s.driver.CreateNetwork(ctx, NetworkRequest{
 		Name: owner.ResourceName(), Description: ClusterDescription(owner.ClusterID), NetworkAttrs: want.NetworkAttrs,
 	})
@@ -138,8 +152,9 @@ func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetw
 	// network is shared with no one yet.
 	s.index.PutNetwork(owner.UID, created, true)
 	s.shares.set(created.ID, nil)
+	s.routers.setView(created.ID, nil)
 	crashpoint.Reached(crashpoint.NetworkCreated)
-	tagged, err := s.tag(ctx, owner, created, Marks{Retain: want.Retain, Sharing: len(want.SharedWith) > 0})
+	tagged, err := s.tag(ctx, owner, created, marks)
 	if err != nil {
 		return Network{}, err
 	}

@@ -79,7 +79,7 @@ func TestStoreDeleteOwnedReadsTheRecordedNetworkFirst(t *testing.T) {
 	d.PutNetwork(otherOwner)
 	s := newProjectStore(t, d)
 	s.RecordAbsent(owner)
-	own, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{})
+	own, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{}, neutron.Marks{})
 	if err != nil {
 		t.Fatal(err)
 	}

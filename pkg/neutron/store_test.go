@@ -31,7 +31,7 @@ func newStoreWithNetwork(t *testing.T) (*neutron.Store, *fake.Driver, neutron.Ne
 	t.Helper()
 	s, d := newStore(t)
 	s.RecordAbsent(owner)
-	net, err := s.CreateNetwork(context.Background(), owner, neutron.DesiredNetwork{})
+	net, err := s.CreateNetwork(context.Background(), owner, neutron.DesiredNetwork{}, neutron.Marks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestStoreKnowsWhatItMade(t *testing.T) {
 	if err != nil || o.Network != nil {
 		t.Fatalf("Observe before the create = %+v, %v; want nothing", o, err)
 	}
-	net, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{})
+	net, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{}, neutron.Marks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestStoreLostCreateReplyMakesObserveLookUp(t *testing.T) {
 	s, d := newStore(t)
 	s.RecordAbsent(owner)
 	d.LoseReply("create network", &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Code: 502})
-	if _, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{}); err == nil {
+	if _, err := s.CreateNetwork(ctx, owner, neutron.DesiredNetwork{}, neutron.Marks{}); err == nil {
 		t.Fatal("CreateNetwork succeeded despite the lost reply")
 	}
 	d.ClearCalls()

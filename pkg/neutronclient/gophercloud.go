@@ -111,6 +111,9 @@ func (c *Client) ListNetworks(ctx context.Context, f neutron.Filter) ([]neutron.
 		if err != nil {
 			return err
 		}
+		if f.External {
+			query = withRepeated(query, "router:external", []string{"true"})
+		}
 		out, err = listNetworks(ctx, c.sc, c.sc.ServiceURL("networks")+query)
 		return err
 	})
@@ -288,7 +291,7 @@ func subnetPoolQuery(f neutron.Filter) string {
 	return withRepeated(query, "fields", poolFields)
 }
 
-// portQuery is a port list query by project, networks (repeated network_id=) and subnet:
+// portQuery is a port list query by project, networks (repeated network_id=), device owner and subnet:
 // Neutron's fixed_ips=subnet_id=<id> finds the ports holding an address on it.
 func portQuery(f neutron.Filter) string {
 	var query string
@@ -298,6 +301,9 @@ func portQuery(f neutron.Filter) string {
 	query = withRepeated(query, "network_id", f.NetworkIDs)
 	if f.SubnetID != "" {
 		query = withRepeated(query, "fixed_ips", []string{"subnet_id=" + f.SubnetID})
+	}
+	if f.DeviceOwner != "" {
+		query = withRepeated(query, "device_owner", []string{f.DeviceOwner})
 	}
 	return withRepeated(query, "fields", portFields)
 }

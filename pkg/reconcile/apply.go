@@ -43,6 +43,8 @@ type outcome struct {
 	complete bool
 	// shares are the RBAC policies that share the network, by project.
 	shares []neutron.RBACPolicy
+	// router is the router the subnets are attached to; nil for none.
+	router *routerOutcome
 }
 
 // apply carries out the changes through the project's Store, network first, and returns
@@ -67,12 +69,33 @@ func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 		kept := p.observed.Subnets[p.owner.SubnetItem(dup)]
 		p.recordDuplicateDeleted(ctx, "subnet", dup.ID, kept.ID, p.store.DeleteSubnet(ctx, dup))
 	}
-	out.shares = p.observed.Shares
+	out.shares, out.router = p.observed.Shares, p.routerBefore()
+	if err = p.detachRouters(ctx, out.net.ID); err != nil {
+		return out, err
+	}
 	if out.subnets, out.complete, err = p.applySubnets(ctx, out.net.ID); err != nil {
 		return out, err
 	}
-	out.net, out.shares, err = p.applySharing(ctx, out.net, out.shares)
+	if out.router, err = p.attachRouter(ctx, out.net, out.subnets, out.router); err != nil {
+		return out, err
+	}
+	if out.shares, err = p.applySharing(ctx, out.net.ID, out.shares); err != nil {
+		return out, err
+	}
+	out.net, err = p.unmark(ctx, out.net)
 	return out, err
+}
+
+// unmark takes the sharing and router marks off the network once what they marked is
+// gone: one PUT of its tags for both.
+func (p *pass) unmark(ctx context.Context, net neutron.Network) (neutron.Network, error) {
+	if !p.changes.UnmarkSharing && !p.changes.Router.Unmark {
+		return net, nil
+	}
+	marks := p.changes.Marks
+	marks.Sharing = marks.Sharing && !p.changes.UnmarkSharing
+	marks.Router = marks.Router && !p.changes.Router.Unmark
+	return p.store.Retag(ctx, p.owner, net, marks)
 }
 
 // applySubnets removes the subnets the spec no longer has, then makes each item's
@@ -118,7 +141,7 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 	changes, observed := p.changes, p.observed
 	switch {
 	case changes.CreateNetwork:
-		created, err := p.store.CreateNetwork(ctx, p.owner, p.desired.Network)
+		created, err := p.store.CreateNetwork(ctx, p.owner, p.desired.Network, p.desired.Marks())
 		if err != nil {
 			return neutron.Network{}, err
 		}

@@ -72,6 +72,12 @@ func notOwned(message string) *Failure {
 	return &Failure{Reason: samplecrdv1.ReasonNeutronResourceNotOwned, Message: message, Terminal: true}
 }
 
+// routerNotFound is a router spec.router.existing names that the project does not have:
+// only a change of the spec or of Neutron can help, and each Neutron resync looks again.
+func routerNotFound(message string) *Failure {
+	return &Failure{Reason: samplecrdv1.ReasonRouterNotFound, Message: message, Terminal: true}
+}
+
 // maxMessageLength bounds a condition's message and an Event's: well under the CRD's
 // 32768 and the 1024 an Event keeps, whatever a tenant's Secret or Neutron's answer holds.
 const maxMessageLength = 1000
@@ -115,6 +121,11 @@ func classifyAtLength(err error) *Failure {
 	}
 	switch ne.Kind {
 	case neutron.KindRejected:
+		if field := refusedField(ne); field != "" {
+			return &Failure{Reason: samplecrdv1.ReasonInvalidSpec, Terminal: true, Err: err, Message: fmt.Sprintf(
+				"%s: this cloud's Neutron policy does not let the project's role set it (%s: %s); remove it from the spec, or ask the cloud's admin",
+				field, ne.Op, ne.Message)}
+		}
 		return f(samplecrdv1.ReasonInvalidSpec, true, "Neutron rejected the request (%s): %s; fix the spec")
 	case neutron.KindNotFound:
 		return f(samplecrdv1.ReasonProvisioning, false, "a Neutron resource went away during the change (%s): %s; retrying, which creates it again")

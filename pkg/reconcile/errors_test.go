@@ -38,6 +38,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonInvalidSpec, invalidSpec("cidr: not a CIDR")},
 		{samplecrdv1.ReasonSubnetInUse, neutronErr(neutron.KindInUse)},
 		{samplecrdv1.ReasonNeutronResourceNotOwned, notOwned("status named net-1")},
+		{samplecrdv1.ReasonRouterNotFound, routerNotFound("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
 		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},
 		{samplecrdv1.ReasonImportedNetworkDeleted, imported(neutron.ImportDeleted)},
@@ -100,5 +101,23 @@ func TestClassifyBoundsTheMessage(t *testing.T) {
 	}
 	if short := classify(&tenancy.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
 		t.Errorf("a short message became %q", short.Message)
+	}
+}
+
+// A 403 of Neutron's policy names the spec field that sent the refused attribute; other
+// refusals keep Neutron's words.
+func TestPolicyRefusalNamesTheSpecField(t *testing.T) {
+	for _, c := range []struct {
+		message, want string
+	}{
+		{"(rule:create_router:external_gateway_info:enable_snat) is disallowed by policy", "spec.router.enableSNAT: this cloud's Neutron policy"},
+		{"(rule:update_network:port_security_enabled) is disallowed by policy", "spec.portSecurityEnabled: this cloud's Neutron policy"},
+		{"(rule:create_router:external_gateway_info:external_fixed_ips:ip_address) is disallowed by policy", "spec.router.externalNetwork: "},
+		{"(rule:create_network:shared) is disallowed by policy", "Neutron rejected the request (create router): (rule:create_network:shared)"},
+	} {
+		f := classify(&neutron.Error{Op: "create router", Kind: neutron.KindRejected, Code: 403, Message: c.message})
+		if f == nil || f.Reason != samplecrdv1.ReasonInvalidSpec || !f.Terminal || !strings.HasPrefix(f.Message, c.want) {
+			t.Errorf("%q: classified as %+v, want terminal InvalidSpec starting %q", c.message, f, c.want)
+		}
 	}
 }

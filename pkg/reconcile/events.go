@@ -16,4 +16,9 @@ const (
 	reasonNeutronRetained  = "NeutronRetained"
 	reasonNetworkShared    = "NetworkShared"
 	reasonNetworkUnshared  = "NetworkUnshared"
+	reasonRouterCreated    = "RouterCreated"
+	reasonRouterUpdated    = "RouterUpdated"
+	reasonRouterDeleted    = "RouterDeleted"
+	reasonSubnetAttached   = "SubnetAttached"
+	reasonSubnetDetached   = "SubnetDetached"
 )

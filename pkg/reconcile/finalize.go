@@ -56,8 +56,13 @@ func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutron.Store, n
 	if removed, err := r.finalizers.remove(ctx, network); !removed {
 		return err
 	}
-	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer")
-	r.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
+	klog.FromContext(ctx).Info("Deleted Neutron resources and removed finalizer", "routerIDs", res.DeletedRouters)
+	if len(res.DeletedRouters) > 0 {
+		r.recorder.Eventf(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Detached the subnets from the router and deleted router %s, then the Neutron network and its subnets",
+			strings.Join(res.DeletedRouters, ", "))
+	} else {
+		r.recorder.Event(network, corev1.EventTypeNormal, reasonNeutronDeleted, "Deleted the Neutron network and its subnet")
+	}
 	return nil
 }
 

@@ -27,6 +27,9 @@ func Recorded(network *samplecrdv1.Network) neutron.Recorded {
 	for _, s := range network.Status.Subnets {
 		rec.Subnets[s.Name] = s.SubnetID
 	}
+	if network.Status.Router != nil {
+		rec.RouterID = network.Status.Router.RouterID
+	}
 	return rec
 }
 
@@ -50,6 +53,10 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 		m := int(*network.Spec.MTU)
 		mtu = &m
 	}
+	router, err := desiredRouter(network.Spec)
+	if err != nil {
+		return neutron.Desired{}, err
+	}
 	sharedWith := make([]string, 0, len(network.Spec.SharedWith))
 	for _, project := range network.Spec.SharedWith {
 		sharedWith = append(sharedWith, string(project))
@@ -58,6 +65,7 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: network.Spec.PortSecurityEnabled},
 			Retain: network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith},
 		Subnets: subnets,
+		Router:  router,
 	}, nil
 }
 
@@ -125,6 +133,11 @@ func setRealized(status *samplecrdv1.NetworkStatus, out outcome) {
 	status.SharedWith = nil
 	for _, p := range out.shares {
 		status.SharedWith = append(status.SharedWith, samplecrdv1.ProjectShare{ProjectID: p.TargetProject, RBACPolicyID: p.ID})
+	}
+	status.Router = nil
+	if r := out.router; r != nil {
+		status.Router = &samplecrdv1.RouterStatus{RouterID: r.router.ID, Owned: r.owned,
+			ExternalGatewayAddresses: r.router.GatewayAddresses(), SubnetIDs: r.subnetIDs}
 	}
 	status.SubnetID, status.Gateway, status.EnableDHCP, status.Subnets = "", "", nil, nil
 	cidrs := make([]string, 0, len(subnets))

@@ -74,6 +74,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		}
 		p.observed.SharesKnown = true
 	}
+	if err := p.observeRouters(ctx); err != nil {
+		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+	}
 	p.changes = neutron.Diff(p.desired, p.observed)
 	if p.changes.Immutable != "" {
 		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))

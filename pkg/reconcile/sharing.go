@@ -11,39 +11,31 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// applySharing makes the RBAC policies of net those the spec asks for: the policies of
-// projects no longer listed are deleted first, then those missing are made, then the
-// sharing mark comes off a network shared with no one any more. It returns the network,
-// and the policies that share it, by project, as they are now.
-func (p *pass) applySharing(ctx context.Context, net neutron.Network, shares []neutron.RBACPolicy) (neutron.Network, []neutron.RBACPolicy, error) {
+// applySharing makes the RBAC policies of network networkID those the spec asks for: the
+// policies of projects no longer listed are deleted first, then those missing are made.
+// It returns the policies that share it, by project, as they are now.
+func (p *pass) applySharing(ctx context.Context, networkID string, shares []neutron.RBACPolicy) ([]neutron.RBACPolicy, error) {
 	logger := klog.FromContext(ctx)
 	for _, policy := range p.changes.Unshare {
 		if err := p.store.Unshare(ctx, policy); err != nil {
-			return net, sortedShares(shares), err
+			return sortedShares(shares), err
 		}
 		shares = slices.DeleteFunc(shares, func(s neutron.RBACPolicy) bool { return s.ID == policy.ID })
-		logger.Info("Stopped sharing the Neutron network with a project", "networkID", net.ID, "project", policy.TargetProject, "rbacPolicyID", policy.ID)
+		logger.Info("Stopped sharing the Neutron network with a project", "networkID", networkID, "project", policy.TargetProject, "rbacPolicyID", policy.ID)
 		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkUnshared,
-			"Stopped sharing Neutron network %s with project %s (deleted RBAC policy %s)", net.ID, policy.TargetProject, policy.ID)
+			"Stopped sharing Neutron network %s with project %s (deleted RBAC policy %s)", networkID, policy.TargetProject, policy.ID)
 	}
 	for _, project := range p.changes.Share {
-		policy, err := p.store.Share(ctx, net.ID, project)
+		policy, err := p.store.Share(ctx, networkID, project)
 		if err != nil {
-			return net, sortedShares(shares), err
+			return sortedShares(shares), err
 		}
 		shares = append(shares, policy)
-		logger.Info("Shared the Neutron network with a project", "networkID", net.ID, "project", project, "rbacPolicyID", policy.ID)
+		logger.Info("Shared the Neutron network with a project", "networkID", networkID, "project", project, "rbacPolicyID", policy.ID)
 		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkShared,
-			"Shared Neutron network %s with project %s (RBAC policy %s)", net.ID, project, policy.ID)
+			"Shared Neutron network %s with project %s (RBAC policy %s)", networkID, project, policy.ID)
 	}
-	if p.changes.UnmarkSharing {
-		unmarked, err := p.store.Retag(ctx, p.owner, net, neutron.Marks{Retain: p.changes.Marks.Retain})
-		if err != nil {
-			return net, sortedShares(shares), err
-		}
-		net = unmarked
-	}
-	return net, sortedShares(shares), nil
+	return sortedShares(shares), nil
 }
 
 func sortedShares(shares []neutron.RBACPolicy) []neutron.RBACPolicy {

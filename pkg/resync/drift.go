@@ -24,6 +24,17 @@ func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID strin
 	}
 	rec := reconcile.Recorded(network)
 	observed := store.Cached(reconcile.Owner(network, clusterID), rec)
+	if observed.Network != nil && desired.Router != nil {
+		known := store.CachedRouters(*observed.Network, desired.Router)
+		if desired.Router.Existing != nil && known.Existing == nil && known.Known {
+			return fmt.Sprintf("router %s, which spec.router.existing names, is not in the project any more", desired.Router.Existing)
+		}
+		observed.Routers.Existing, observed.Routers.ExternalNetworkID = known.Existing, known.ExternalNetworkID
+		if known.ExternalNetworkID == "" && len(known.Owned) > 0 && known.Owned[0].Gateway != nil {
+			// Not looked up since the start: the gateway's network is taken as the one named.
+			observed.Routers.ExternalNetworkID = known.Owned[0].Gateway.NetworkID
+		}
+	}
 	changes := neutron.Diff(desired, observed)
 
 	var drift []string
@@ -71,6 +82,7 @@ func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID strin
 	for _, s := range changes.RemoveSubnets {
 		add("Neutron subnet %s (%s) is not in the spec; deleting it", s.ID, s.CIDR)
 	}
+	drift = append(drift, routerDrift(changes.Router)...)
 	return strings.Join(drift, "; ")
 }
 
@@ -86,4 +98,27 @@ func orNone(id string) string {
 		return "(none recorded)"
 	}
 	return id
+}
+
+// routerDrift says how the router side differs from a Ready Network's spec.
+func routerDrift(rc neutron.RouterChanges) []string {
+	var drift []string
+	switch {
+	case rc.Create:
+		drift = append(drift, "the Network's router was deleted outside the controller; making a new one")
+	case rc.Gateway != nil:
+		drift = append(drift, fmt.Sprintf("router %s was changed outside the controller; restoring %s", rc.Target.ID, rc.GatewayDiff))
+	}
+	if rc.Target != nil {
+		for _, item := range rc.Attach {
+			drift = append(drift, fmt.Sprintf("the subnet%s is not attached to router %s (its interface was removed outside the controller); attaching it again", ofItem(item), rc.Target.ID))
+		}
+	}
+	for _, i := range rc.Detach {
+		drift = append(drift, fmt.Sprintf("subnet %s is attached to router %s outside the spec; detaching it", i.SubnetID, i.RouterID))
+	}
+	for _, r := range rc.Delete {
+		drift = append(drift, fmt.Sprintf("router %s of this Network is not in the spec; deleting it", r.ID))
+	}
+	return drift
 }

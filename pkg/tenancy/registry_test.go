@@ -57,7 +57,7 @@ func TestEachSecretsProjectHasItsOwnStore(t *testing.T) {
 	if a.Place.ProjectID == b.Place.ProjectID {
 		t.Fatalf("both tenants in project %s", a.Place.ProjectID)
 	}
-	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.DesiredNetwork{}); err != nil {
+	if _, err := a.Store.CreateNetwork(f.ctx, neutron.Owner{ClusterID: "cluster", Namespace: "team-a", Name: "n", UID: "u1"}, neutron.DesiredNetwork{}, neutron.Marks{}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.keystone.neutrons["project-bob"].Networks()) != 0 || len(f.keystone.neutrons["project-alice"].Networks()) != 1 {

@@ -13,7 +13,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Driver keeps networks, subnets, subnet pools, ports and RBAC policies in maps and can be told to fail
+// Driver keeps networks, subnets, subnet pools, ports, RBAC policies and routers in maps and can be told to fail
 // operations.
 type Driver struct {
 	mu       sync.Mutex
@@ -22,8 +22,12 @@ type Driver struct {
 	pools    map[string]neutron.SubnetPool
 	ports    map[string]neutron.Port
 	policies map[string]neutron.RBACPolicy
-	nextID   int
-	failures map[string]error
+	routers  map[string]neutron.Router
+	// externals are the IDs of external networks.
+	externals map[string]bool
+	denySNAT  bool
+	nextID    int
+	failures  map[string]error
 	// lostReplies are failures reported after the operation was carried out, once each.
 	lostReplies map[string]error
 	calls       []string
@@ -44,6 +48,8 @@ func New() *Driver {
 		pools:       map[string]neutron.SubnetPool{},
 		ports:       map[string]neutron.Port{},
 		policies:    map[string]neutron.RBACPolicy{},
+		routers:     map[string]neutron.Router{},
+		externals:   map[string]bool{},
 		failures:    map[string]error{},
 		lostReplies: map[string]error{},
 		bodies:      map[string][]string{},
@@ -164,7 +170,7 @@ func (d *Driver) ListNetworks(_ context.Context, f neutron.Filter) ([]neutron.Ne
 	for _, n := range d.networks {
 		// Neutron's database compares IDs without case: an ID in capitals finds the network.
 		if matches(f, n.Tags, n.Description, n.Name, n.ProjectID) && (len(f.IDs) == 0 || slices.ContainsFunc(f.IDs, func(id string) bool { return strings.EqualFold(id, n.ID) })) &&
-			(len(f.NotTags) == 0 || !hasAll(n.Tags, f.NotTags)) {
+			(len(f.NotTags) == 0 || !hasAll(n.Tags, f.NotTags)) && (!f.External || d.externals[n.ID]) {
 			out = append(out, n)
 		}
 	}

@@ -43,7 +43,7 @@ func (d *Driver) ListPorts(_ context.Context, f neutron.Filter) ([]neutron.Port,
 	for _, p := range d.ports {
 		if (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, p.NetworkID)) &&
 			(f.SubnetID == "" || slices.ContainsFunc(p.FixedIPs, func(ip neutron.FixedIP) bool { return ip.SubnetID == f.SubnetID })) &&
-			(f.ProjectID == "" || d.networks[p.NetworkID].ProjectID == f.ProjectID) {
+			(f.ProjectID == "" || d.networks[p.NetworkID].ProjectID == f.ProjectID) && (f.DeviceOwner == "" || p.DeviceOwner == f.DeviceOwner) {
 			out = append(out, p)
 		}
 	}

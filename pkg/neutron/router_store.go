@@ -1,0 +1,238 @@
+package neutron
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/samplecrd/network-controller/pkg/crashpoint"
+)
+
+// fillRouters lists the project's routers, its router interfaces and the external networks
+// (whose names spec.router.externalNetwork may give), three calls, when a network of nets
+// carries RouterTag; else it costs nothing.
+func (s *Store) fillRouters(ctx context.Context, since uint64, nets []Network) error {
+	var marked []string
+	for _, n := range nets {
+		if RouterMarked(n) {
+			marked = append(marked, n.ID)
+		}
+	}
+	if len(marked) == 0 {
+		s.routers.refill(since, nil, nil, nil)
+		return nil
+	}
+	routers, err := s.driver.ListRouters(ctx, Filter{ProjectID: s.projectID})
+	if err != nil {
+		return fmt.Errorf("listing the project's routers: %w", err)
+	}
+	interfaces, err := s.driver.ListPorts(ctx, Filter{ProjectID: s.projectID, DeviceOwner: InterfaceOwner})
+	if err != nil {
+		return fmt.Errorf("listing the project's router interfaces: %w", err)
+	}
+	externals, err := s.driver.ListNetworks(ctx, Filter{External: true})
+	if err != nil {
+		return fmt.Errorf("listing the external networks: %w", err)
+	}
+	s.routers.refill(since, marked, inProject(routers, s.projectID), interfaces)
+	s.routers.setExternals(externals)
+	return nil
+}
+
+// Routers returns the owner's routers and the router interfaces on the owner's network n:
+// from memory when it knows them, else listed (the routers by n's name, which the owner's
+// router shares, and the network's interfaces: two calls) and remembered.
+func (s *Store) Routers(ctx context.Context, n Network) (owned []Router, interfaces []Port, err error) {
+	uid, _ := OwnerUID(n)
+	if owned, interfaces, known := s.routers.view(s.clusterID, uid, n.ID); known {
+		return owned, interfaces, nil
+	}
+	routers, err := s.driver.ListRouters(ctx, Filter{Name: n.Name, Description: ClusterDescription(s.clusterID), ProjectID: s.projectID})
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the routers of Neutron network %s: %w", n.ID, err)
+	}
+	ports, err := s.driver.ListPorts(ctx, Filter{NetworkIDs: []string{n.ID}, DeviceOwner: InterfaceOwner})
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the router interfaces on Neutron network %s: %w", n.ID, err)
+	}
+	for _, r := range inProject(routers, s.projectID) {
+		s.routers.putRouter(r)
+	}
+	s.routers.setView(n.ID, slices.DeleteFunc(ports, func(p Port) bool { return p.NetworkID != n.ID }))
+	owned, interfaces, _ = s.routers.view(s.clusterID, uid, n.ID)
+	return owned, interfaces, nil
+}
+
+// ExistingRouter returns the project's router that ref names: from memory when it has seen
+// it, else looked up (one call). found is false when the project has none, or several of
+// that name.
+func (s *Store) ExistingRouter(ctx context.Context, ref Ref) (r Router, found bool, err error) {
+	if r, ok := s.routers.router(ref); ok {
+		return r, true, nil
+	}
+	filter := Filter{Name: ref.Name, ProjectID: s.projectID}
+	if ref.ID != "" {
+		filter = Filter{IDs: []string{ref.ID}, ProjectID: s.projectID}
+	}
+	routers, err := s.driver.ListRouters(ctx, filter)
+	if err != nil {
+		return Router{}, false, fmt.Errorf("looking up router %s: %w", ref, err)
+	}
+	routers = slices.DeleteFunc(inProject(routers, s.projectID), func(r Router) bool {
+		return (ref.ID != "" && r.ID != ref.ID) || (ref.ID == "" && r.Name != ref.Name)
+	})
+	if len(routers) != 1 {
+		return Router{}, false, nil
+	}
+	s.routers.putRouter(routers[0])
+	return routers[0], true, nil
+}
+
+// ExternalNetworkID returns the ID of the external network ref names: its ID as given, or
+// looked up by name (one call, remembered until a router call finds it gone). found is false when no
+// external network the project can see has the name, or several have.
+func (s *Store) ExternalNetworkID(ctx context.Context, ref Ref) (id string, found bool, err error) {
+	if ref.ID != "" {
+		return ref.ID, true, nil
+	}
+	if id, ok := s.routers.external(ref.Name); ok {
+		return id, true, nil
+	}
+	// No project filter: an external network is mostly the cloud admin's.
+	nets, err := s.driver.ListNetworks(ctx, Filter{Name: ref.Name, External: true})
+	if err != nil {
+		return "", false, fmt.Errorf("looking up external network %s: %w", ref, err)
+	}
+	nets = slices.DeleteFunc(nets, func(n Network) bool { return n.Name != ref.Name })
+	if len(nets) != 1 {
+		return "", false, nil
+	}
+	s.routers.putExternal(ref.Name, nets[0].ID)
+	return nets[0].ID, true, nil
+}
+
+// CreateRouter creates the owner's router for its network n, named and described like n,
+// with its gateway. A create whose outcome is unknown makes the store read n's routers again.
+func (s *Store) CreateRouter(ctx context.Context, n Network, gateway GatewayRequest) (Router, error) {
+	created, err := s.driver.CreateRouter(ctx, RouterRequest{Name: n.Name, Description: ClusterDescription(s.clusterID), Gateway: &gateway})
+	if err != nil {
+		if outcomeUnknown(err) {
+			s.routers.forgetView(n.ID)
+		}
+		if IsNotFound(err) {
+			// The external network went: its name may lead to another one now.
+			s.routers.forgetExternals()
+		}
+		return Router{}, err
+	}
+	s.routers.putRouter(created)
+	crashpoint.Reached(crashpoint.RouterCreated)
+	return created, nil
+}
+
+// SetGateway sets the gateway of the owner's router r.
+func (s *Store) SetGateway(ctx context.Context, r Router, gateway GatewayRequest) (Router, error) {
+	updated, err := s.driver.SetRouterGateway(ctx, r.ID, gateway)
+	if err != nil {
+		if IsNotFound(err) {
+			s.routers.removeRouter(r.ID)
+			s.routers.forgetExternals()
+		}
+		return Router{}, err
+	}
+	s.routers.putRouter(updated)
+	return updated, nil
+}
+
+// DeleteRouter deletes r, which must be a router of this cluster. Already gone counts as
+// done.
+func (s *Store) DeleteRouter(ctx context.Context, r Router) error {
+	if _, ok := routerOwnerUID(r, s.clusterID); !ok {
+		return fmt.Errorf("refusing to delete Neutron router %s: it does not carry this cluster's description", r.ID)
+	}
+	if err := s.driver.DeleteRouter(ctx, r.ID); err != nil && !IsNotFound(err) {
+		return err
+	}
+	s.routers.removeRouter(r.ID)
+	return nil
+}
+
+// Attach attaches subnetID of networkID to routerID. An attach whose outcome is unknown
+// makes the store read the network's interfaces again.
+func (s *Store) Attach(ctx context.Context, networkID, routerID, subnetID string) (Interface, error) {
+	i, err := s.driver.AddRouterInterface(ctx, routerID, subnetID)
+	if err != nil {
+		if outcomeUnknown(err) || KindOf(err) == KindConflict {
+			s.routers.forgetView(networkID)
+		}
+		return Interface{}, err
+	}
+	s.routers.attached(networkID, i)
+	return i, nil
+}
+
+// Detach removes the interface i from networkID's subnet. Not attached counts as done.
+func (s *Store) Detach(ctx context.Context, networkID string, i Interface) error {
+	if err := s.driver.RemoveRouterInterface(ctx, i.RouterID, i.SubnetID); err != nil {
+		return err
+	}
+	s.routers.detached(networkID, i)
+	return nil
+}
+
+// detachRouters readies the owner's network n for its delete: it detaches n's subnets from
+// the owner's routers and from recordedRouter (the existing router status names, if any),
+// then deletes the owner's routers. A network without RouterTag and without a recorded
+// router costs nothing. It returns the routers deleted.
+func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter string) ([]string, error) {
+	if !RouterMarked(n) && recordedRouter == "" {
+		return nil, nil
+	}
+	owned, interfaces, err := s.Routers(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	managed := []string{recordedRouter}
+	for _, r := range owned {
+		managed = append(managed, r.ID)
+	}
+	for _, routerID := range slices.Compact(slices.Sorted(slices.Values(managed))) {
+		for _, subnetID := range AttachedSubnets(interfaces, routerID) {
+			if err := s.Detach(ctx, n.ID, Interface{RouterID: routerID, SubnetID: subnetID}); err != nil {
+				return nil, fmt.Errorf("detaching subnet %s from router %s: %w", subnetID, routerID, err)
+			}
+		}
+	}
+	crashpoint.Reached(crashpoint.InterfacesDetached)
+	var deleted []string
+	for _, r := range owned {
+		if err := s.DeleteRouter(ctx, r); err != nil {
+			return deleted, fmt.Errorf("deleting router %s: %w", r.ID, err)
+		}
+		deleted = append(deleted, r.ID)
+	}
+	return deleted, nil
+}
+
+// CachedRouters returns, asking no one, what the store knows of the routers of the
+// owner's network n and of those want names.
+func (s *Store) CachedRouters(n Network, want *DesiredRouter) RouterView {
+	var v RouterView
+	uid, _ := OwnerUID(n)
+	v.Owned, v.Interfaces, v.Known = s.routers.view(s.clusterID, uid, n.ID)
+	if want == nil {
+		return v
+	}
+	if want.Existing != nil {
+		if r, ok := s.routers.router(*want.Existing); ok {
+			v.Existing = &r
+		}
+	}
+	if want.External != nil {
+		v.ExternalNetworkID = want.External.ID
+		if id, ok := s.routers.external(want.External.Name); ok && v.ExternalNetworkID == "" {
+			v.ExternalNetworkID = id
+		}
+	}
+	return v
+}

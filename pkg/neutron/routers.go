@@ -1,0 +1,118 @@
+package neutron
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Routers. A Network's router is either the owner's, made by the controller with its
+// gateway on an external network and named and described like the owner's network (so
+// that one list by name finds it after a lost reply or a crash), or an existing router of
+// the project, of which only the interfaces on the network are the controller's.
+//
+// As with sharing, the network carries the mark (RouterTag) while the controller manages
+// a router for it: from the create's tag call (or a PUT of the tags before the first
+// router call) until the interfaces are detached and the owned router is deleted. A fill
+// lists the project's routers and router interfaces only when a network carries it, so a
+// cluster without routed Networks pays nothing for them.
+
+// RouterTag is carried by a network the controller attaches to a router.
+const RouterTag = "k8s-router=managed"
+
+// InterfaceOwner is the device owner of the port a router has on a subnet.
+const InterfaceOwner = "network:router_interface"
+
+// Router is the part of a Neutron router the controller looks at.
+type Router struct {
+	ID          string       `json:"id"`
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	ProjectID   string       `json:"project_id"`
+	Gateway     *GatewayInfo `json:"external_gateway_info"`
+	CreatedAt   time.Time    `json:"created_at"`
+}
+
+// GatewayInfo is a router's gateway on an external network.
+type GatewayInfo struct {
+	NetworkID  string `json:"network_id"`
+	EnableSNAT *bool  `json:"enable_snat,omitempty"`
+	// FixedIPs are the gateway's addresses (Neutron's external_fixed_ips).
+	FixedIPs []FixedIP `json:"external_fixed_ips,omitempty"`
+}
+
+// RouterRequest creates a router with its gateway.
+type RouterRequest struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Gateway     *GatewayRequest `json:"external_gateway_info,omitempty"`
+}
+
+// GatewayRequest sets a router's gateway: the external network, and source NAT when set
+// (admin-only by Neutron's default policy).
+type GatewayRequest struct {
+	NetworkID  string `json:"network_id"`
+	EnableSNAT *bool  `json:"enable_snat,omitempty"`
+}
+
+// Interface is a router's interface on a subnet, as add_router_interface answers.
+type Interface struct {
+	RouterID string `json:"id"`
+	SubnetID string `json:"subnet_id"`
+	PortID   string `json:"port_id"`
+}
+
+// GetID returns the router's ID.
+func (r Router) GetID() string { return r.ID }
+
+// Project returns the project that owns the router.
+func (r Router) Project() string { return r.ProjectID }
+
+// GatewayAddresses returns the addresses of the router's gateway.
+func (r Router) GatewayAddresses() []string {
+	if r.Gateway == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.Gateway.FixedIPs))
+	for _, ip := range r.Gateway.FixedIPs {
+		out = append(out, ip.IPAddress)
+	}
+	return out
+}
+
+// RouterMarked reports whether n carries RouterTag.
+func RouterMarked(n Network) bool { return slices.Contains(n.Tags, RouterTag) }
+
+// routerOwnerUID returns the UID of the owner whose router r is, from the name its create
+// gave it, when r carries the cluster's description.
+func routerOwnerUID(r Router, clusterID string) (string, bool) {
+	if r.Description != ClusterDescription(clusterID) {
+		return "", false
+	}
+	return OwnerUID(Network{Name: r.Name})
+}
+
+// AttachedSubnets returns the subnets routerID has an interface on, among ports.
+func AttachedSubnets(ports []Port, routerID string) []string {
+	var out []string
+	for _, p := range ports {
+		if p.DeviceOwner != InterfaceOwner || p.DeviceID != routerID {
+			continue
+		}
+		for _, ip := range p.FixedIPs {
+			if !slices.Contains(out, ip.SubnetID) {
+				out = append(out, ip.SubnetID)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RefText names a resource given by ID or name, e.g. `"public"` or an ID.
+func RefText(id, name string) string {
+	if id != "" {
+		return id
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `\"`) + `"`
+}

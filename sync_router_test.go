@@ -1,0 +1,277 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/utils/ptr"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+)
+
+// The external network of these cases, as a cloud's admin makes it.
+var public = neutron.Network{ID: "ext-public", Name: "public", ProjectID: "admin"}
+
+// routerCases attach a Network's subnets to a router: one the controller makes with its
+// gateway on an external network, or one the project has. The router mark
+// (neutron.RouterTag) rides on the create's tag call; deleting detaches the subnets, then
+// deletes the owned router, then the network.
+func routerCases() []syncCase {
+	return []syncCase{{
+		name:       "new routed Network: the external network looked up, network, tag, subnet, router with its gateway, interface",
+		object:     withRouter(newNetwork("routed", "10.60.0.0/24", ""), external("public")),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router", "add router interface"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal RouterCreated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+			routers := f.neutron.Routers()
+			if len(routers) != 1 || routers[0].Name != owner.ResourceName() || routers[0].Gateway == nil || routers[0].Gateway.NetworkID != public.ID {
+				t.Fatalf("routers %+v: want the owner's, with its gateway on %s", routers, public.ID)
+			}
+			if net := ownNetwork(f.neutron); !neutron.RouterMarked(net) {
+				t.Errorf("network tags %v lack the router mark", net.Tags)
+			}
+			wantAttached(t, f.neutron, routers[0].ID, 1)
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			r := got.Status.Router
+			if r == nil || !r.Owned || len(r.SubnetIDs) != 1 || r.SubnetIDs[0] != got.Status.SubnetID || len(r.ExternalGatewayAddresses) != 1 {
+				t.Errorf("status.router = %+v, want the owned router with the subnet attached and a gateway address", r)
+			}
+		},
+	}, {
+		name:    "routed Network in step with Neutron: nothing at all, the routers known from the fill",
+		object:  withRouterInStatus(withRouter(realizedNetwork("steady", "10.60.0.0/24", ""), external("public"))),
+		neutron: putRouted(true, true),
+		want:    succeeds,
+	}, {
+		name:       "an interface removed by hand: attached again",
+		object:     withRouterInStatus(withRouter(realizedNetwork("detached", "10.60.0.0/24", ""), external("public"))),
+		neutron:    putRouted(true, false),
+		want:       succeeds,
+		wantCalls:  []string{"add router interface"},
+		wantEvents: []string{"Normal SubnetAttached"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "router-of-detached", 1)
+		},
+	}, {
+		name:   "the owned router's gateway removed by hand: restored",
+		object: withRouterInStatus(withRouter(realizedNetwork("gateless", "10.60.0.0/24", ""), external("public"))),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRouted(true, true)(d, owner)
+			r := d.Routers()[0]
+			r.Gateway = nil
+			d.PutRouter(r)
+		},
+		want:       succeeds,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"set router gateway"},
+		wantEvents: []string{"Normal RouterUpdated"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if r := f.neutron.Routers()[0]; r.Gateway == nil || r.Gateway.NetworkID != public.ID {
+				t.Errorf("router gateway = %+v, want on %s", r.Gateway, public.ID)
+			}
+		},
+	}, {
+		name:       "spec.router removed: interface detached, router deleted, then the mark",
+		object:     withGeneration(withRouterInStatus(realizedNetwork("unrouted", "10.60.0.0/24", "")), 2),
+		neutron:    putRouted(true, true),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"remove router interface", "delete router", "tag network"},
+		wantEvents: []string{"Normal SubnetDetached", "Normal RouterDeleted", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if routers := f.neutron.Routers(); len(routers) != 0 {
+				t.Errorf("routers left: %+v", routers)
+			}
+			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) {
+				t.Errorf("network tags %v keep the router mark", net.Tags)
+			}
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if got.Status.Router != nil {
+				t.Errorf("status.router = %+v, want none", got.Status.Router)
+			}
+		},
+	}, {
+		name:   "new Network on the project's router: looked up by name, only the interface is made",
+		object: withRouter(newNetwork("tenant", "10.61.0.0/24", ""), existing("tenant-router")),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if r := got.Status.Router; r == nil || r.Owned || r.RouterID != "tenant-router-id" || len(r.SubnetIDs) != 1 {
+				t.Errorf("status.router = %+v, want tenant-router-id, not owned, one subnet", r)
+			}
+		},
+	}, {
+		name:       "the project's router is gone: RouterNotFound, nothing made",
+		object:     withRouter(newNetwork("orphaned", "10.61.0.0/24", ""), existing("gone-router")),
+		want:       stops,
+		wantWrites: []string{writeFinalizer, writeStatus},
+		wantCalls:  []string{"list routers"},
+		wantEvents: []string{"Warning RouterNotFound"},
+		wantObject: wantNotReady(samplecrdv1.ReasonRouterNotFound, `spec.router.existing names router "gone-router"`),
+	}, {
+		name:   "enableSNAT refused by Neutron's policy: terminal InvalidSpec naming the field, no router",
+		object: withRouter(newNetwork("snat", "10.62.0.0/24", ""), func(r *samplecrdv1.NetworkRouter) { external("public")(r); r.EnableSNAT = ptr.To(false) }),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			d.PutExternalNetwork(public)
+			d.DenySNAT(true)
+		},
+		want:       stops,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning InvalidSpec"},
+		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "spec.router.enableSNAT: this cloud's Neutron policy does not let the project's role set it"),
+	}, {
+		name:       "a router create whose reply was lost: the retry lists the routers and finds it, nothing made twice",
+		object:     withRouter(newNetwork("lost", "10.63.0.0/24", ""), external("public")),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		before:     loseReply(&neutron.Error{Op: "create router", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
+		want:       retries,
+		retry:      succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
+		wantCalls: []string{"list networks", "create network", "tag network", "create subnet", "create router",
+			"list routers", "list ports", "add router interface"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning NeutronUnavailable", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if routers := f.neutron.Routers(); len(routers) != 1 {
+				t.Errorf("routers %+v, want one", routers)
+			}
+		},
+	}, {
+		name:        "deleting a routed Network: interface detached, router deleted, then the network",
+		object:      deleting(withRouterInStatus(withRouter(realizedNetwork("doomed", "10.60.0.0/24", ""), external("public")))),
+		neutron:     putRouted(true, true),
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer},
+		wantCalls:   []string{"remove router interface", "delete router", "delete network"},
+		wantEvents:  []string{"Normal NeutronDeleted"},
+		wantNeutron: wantOnlyPublic,
+	}, {
+		name:   "deleting a Network on the project's router: only the interface goes, the router stays",
+		object: deleting(withExistingRouterInStatus(withRouter(realizedNetwork("tenant-doomed", "10.61.0.0/24", ""), existing("tenant-router")))),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealizedWith("10.61.0.0/24", nil)(d, owner)
+			markNetwork(d, neutron.RouterTag)
+			d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
+			d.PutPort(neutron.Port{ID: "if-1", NetworkID: "net-of-tenant-doomed", DeviceOwner: neutron.InterfaceOwner, DeviceID: "tenant-router-id",
+				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-tenant-doomed", IPAddress: "10.61.0.1"}}})
+		},
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"remove router interface", "delete network"},
+		wantEvents: []string{"Normal NeutronDeleted"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if routers := f.neutron.Routers(); len(routers) != 1 || routers[0].ID != "tenant-router-id" {
+				t.Errorf("routers %+v, want the project's router kept", routers)
+			}
+		},
+	}}
+}
+
+func withRouter(n *samplecrdv1.Network, set func(*samplecrdv1.NetworkRouter)) *samplecrdv1.Network {
+	n.Spec.Router = &samplecrdv1.NetworkRouter{}
+	set(n.Spec.Router)
+	return n
+}
+
+func external(name string) func(*samplecrdv1.NetworkRouter) {
+	return func(r *samplecrdv1.NetworkRouter) { r.ExternalNetwork = &samplecrdv1.NeutronRef{Name: name} }
+}
+
+func existing(name string) func(*samplecrdv1.NetworkRouter) {
+	return func(r *samplecrdv1.NetworkRouter) { r.Existing = &samplecrdv1.NeutronRef{Name: name} }
+}
+
+// withRouterInStatus records in status the owned router putRouted makes, with the subnet.
+func withRouterInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
+	n.Status.Router = &samplecrdv1.RouterStatus{RouterID: "router-of-" + n.Name, Owned: true,
+		ExternalGatewayAddresses: []string{"203.0.113.20"}, SubnetIDs: []string{n.Status.SubnetID}}
+	return n
+}
+
+func withExistingRouterInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
+	n.Status.Router = &samplecrdv1.RouterStatus{RouterID: "tenant-router-id", SubnetIDs: []string{n.Status.SubnetID}}
+	return n
+}
+
+// putRouted is putRealized of 10.60.0.0/24 with the router mark, the external network
+// public and the owner's router with its gateway on it (when router), its subnet attached
+// (when attached).
+func putRouted(router, attached bool) func(*neutronfake.Driver, neutron.Owner) {
+	return func(d *neutronfake.Driver, owner neutron.Owner) {
+		putRealizedWith("10.60.0.0/24", nil)(d, owner)
+		markNetworkOf(d, owner, neutron.RouterTag)
+		d.PutExternalNetwork(public)
+		if !router {
+			return
+		}
+		routerID := "router-of-" + owner.Name
+		d.PutRouter(neutron.Router{ID: routerID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID),
+			Gateway: &neutron.GatewayInfo{NetworkID: public.ID, FixedIPs: []neutron.FixedIP{{IPAddress: "203.0.113.20"}}}})
+		if attached {
+			d.PutPort(neutron.Port{ID: "if-of-" + owner.Name, NetworkID: "net-of-" + owner.Name, DeviceOwner: neutron.InterfaceOwner, DeviceID: routerID,
+				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-" + owner.Name, IPAddress: "10.60.0.1"}}})
+		}
+	}
+}
+
+// markNetwork adds tag to the one network of the cluster the fake holds.
+func markNetwork(d *neutronfake.Driver, tag string) {
+	net := ownNetwork(d)
+	net.Tags = append(net.Tags, tag)
+	d.PutNetwork(net)
+}
+
+// markNetworkOf adds tag to the owner's network, net-of-<name>.
+func markNetworkOf(d *neutronfake.Driver, owner neutron.Owner, tag string) {
+	nets := d.Networks()
+	net := nets[slices.IndexFunc(nets, func(n neutron.Network) bool { return n.ID == "net-of-"+owner.Name })]
+	net.Tags = append(net.Tags, tag)
+	d.PutNetwork(net)
+}
+
+// putRoutedIn is putRouted(true, true) for one of several owners in d.
+func putRoutedIn(d *neutronfake.Driver, owner neutron.Owner) { putRouted(true, true)(d, owner) }
+
+// ownNetwork returns the one network of the fake that is not external.
+func ownNetwork(d *neutronfake.Driver) neutron.Network {
+	nets := slices.DeleteFunc(d.Networks(), func(n neutron.Network) bool { return n.ID == public.ID })
+	if len(nets) != 1 {
+		panic("want exactly one network besides the external one")
+	}
+	return nets[0]
+}
+
+func wantAttached(t *testing.T, d *neutronfake.Driver, routerID string, n int) {
+	t.Helper()
+	var got []string
+	for _, p := range d.Ports() {
+		if p.DeviceID == routerID && p.DeviceOwner == neutron.InterfaceOwner {
+			got = append(got, p.ID)
+		}
+	}
+	if len(got) != n {
+		t.Errorf("router %s has interfaces %s, want %d", routerID, strings.Join(got, ","), n)
+	}
+}
+
+// wantOnlyPublic checks that the fake holds nothing but the external network.
+func wantOnlyPublic(t *testing.T, f *fixture, _ neutron.Owner) {
+	t.Helper()
+	if nets, routers, ports := f.neutron.Networks(), f.neutron.Routers(), f.neutron.Ports(); len(nets) != 1 || nets[0].ID != public.ID ||
+		len(routers) != 0 || len(ports) != 0 || len(f.neutron.Subnets()) != 0 {
+		t.Errorf("Neutron holds networks %+v, routers %+v, ports %+v; want only %s", nets, routers, ports, public.ID)
+	}
+}
