@@ -284,7 +284,8 @@ cmd_install() {
 }
 
 cmd_start() {
-  cmd_install
+  # apt-get's output goes to stderr: stdout is the endpoint only.
+  cmd_install >&2
   take_lock "${STATE_DIR}/.lock"
   mkdir -p "${MYSQL_DIR}" "${LOG_DIR}" "${RUN_DIR}" "${STATE_DIR}/tmp" \
     "${STATE_DIR}/lib" "${STATE_DIR}/lock"
