@@ -39,6 +39,10 @@
 # (every request is admin in project "fake_project_id"), core_plugin=ml2 with
 # network type "local" and no mechanism drivers or agents (ports stay DOWN,
 # unbound), transport_url=fake:/ (no RabbitMQ), quotas unlimited (-1).
+# Routers: the L3 service plugin "router" is on, so routers, their interfaces and
+# external gateways can be made through the API; no L3 agent runs, so they route
+# nothing. The ML2 extension driver port_security is on (port_security_enabled on
+# networks and ports). RBAC policies (/v2.0/rbac-policies) are part of ml2.
 # The tag extension (standard-attr-tag) is on; note that this Neutron rejects
 # "tags" in POST bodies (set them with PUT .../tags afterwards).
 # Subnet pools: `start` makes sure the cloud has two shared subnet pools, made by the
@@ -123,8 +127,10 @@ bind_host = ${HOST}
 bind_port = ${PORT}
 auth_strategy = noauth
 core_plugin = ml2
-# tag, timestamp, revisions, ... are default service plugins of ml2.
-service_plugins =
+# router: Neutron's L3 plugin, for routers made through the API only (no L3 agent runs,
+# so they forward nothing). tag, timestamp, revisions, ... are default service plugins
+# of ml2, loaded besides.
+service_plugins = router
 api_paste_config = ${api_paste}
 transport_url = fake:/
 api_workers = 0
@@ -172,7 +178,7 @@ EOF
 type_drivers = local,flat,vlan
 tenant_network_types = local
 mechanism_drivers =
-extension_drivers =
+extension_drivers = port_security
 
 [ml2_type_flat]
 flat_networks = *
