@@ -51,6 +51,17 @@
 # prefix lengths 56 to 64, default 64) and "ipv4-pool" (10.224.0.0/16, 22 to 28, default
 # 26). They are looked up by name and made only when missing; one of that name with
 # other prefixes is left as it is, with a warning.
+# External network: `start` also makes sure the cloud has one external network, made by
+# the (noauth) admin in its project, so that every project's routers can have a gateway
+# on it as on a real cloud: "public" (router:external, not shared, provider type flat
+# on physical network "public"), with one subnet "public-subnet", 203.0.113.0/24
+# (gateway 203.0.113.1, allocation pool 203.0.113.10-203.0.113.250, no DHCP). Every
+# project sees it in its network list (router:external), and a router's gateway takes an
+# address from the pool. The e2e tests find it by these two names (PublicNetwork in
+# test/e2e/framework_public.go). It is looked up by name and made when missing; one that lacks
+# router:external, is shared, or lacks its subnet or the subnet's settings is set right;
+# one of another type or physical network, or with other subnets, fails the start.
+# Only the noauth server's database holds it (region RegionTwo's has none).
 # Nothing listens anywhere but 127.0.0.1; MariaDB has no TCP listener at all.
 # The packages' own services and the system-wide MariaDB are never used.
 # Logs: <state>/log/ (neutron-server.log, and neutron-server-keystone.log and
@@ -78,6 +89,16 @@ SUBNET_POOLS=(
   "ipv6-pool 6 2001:db8:a000::/40 64 56 64"
   "ipv4-pool 4 10.224.0.0/16 26 22 28"
 )
+
+# The external network (see the header): test/e2e/framework_public.go finds it by
+# PUBLIC_NETWORK and PUBLIC_SUBNET; no e2e test uses its range otherwise (TEST-NET-3).
+PUBLIC_NETWORK=public
+PUBLIC_PHYSNET=public
+PUBLIC_SUBNET=public-subnet
+PUBLIC_CIDR=203.0.113.0/24
+PUBLIC_GATEWAY=203.0.113.1
+PUBLIC_POOL_START=203.0.113.10
+PUBLIC_POOL_END=203.0.113.250
 
 LOG_DIR="${STATE_DIR}/log"
 RUN_DIR="${STATE_DIR}/run"
@@ -285,6 +306,95 @@ for line in os.environ["POOLS"].split("\n"):
 PY
 }
 
+# ensure_public_network: the external network PUBLIC_NETWORK and its one subnet exist
+# (see the header). As ensure_subnet_pools: with the state lock held, idempotent, logs to
+# stderr only. A network of that name that is no external network, or is shared, is
+# made so; a missing subnet is made and a subnet's gateway, allocation pool or DHCP
+# set back. What cannot be set right (another type or physical network, several networks
+# of that name, other subnets on it) fails the start, naming what is wrong.
+ensure_public_network() {
+  NAME="${PUBLIC_NETWORK}" PHYSNET="${PUBLIC_PHYSNET}" SUBNET="${PUBLIC_SUBNET}" \
+    CIDR="${PUBLIC_CIDR}" GATEWAY="${PUBLIC_GATEWAY}" POOL_START="${PUBLIC_POOL_START}" \
+    POOL_END="${PUBLIC_POOL_END}" LOG_PREFIX="${LOG_PREFIX}" \
+    "${PYTHON}" - "${ENDPOINT}" <<'PY' >&2
+import json, os, sys, urllib.error, urllib.parse, urllib.request
+
+endpoint = sys.argv[1]
+env = os.environ
+prefix = env["LOG_PREFIX"] + ": "
+name, physnet = env["NAME"], env["PHYSNET"]
+subnet_name, cidr, gateway = env["SUBNET"], env["CIDR"], env["GATEWAY"]
+pools = [{"start": env["POOL_START"], "end": env["POOL_END"]}]
+
+def settings(fix):
+    return ", ".join("%s %s" % (k, json.dumps(v)) for k, v in sorted(fix.items()))
+
+def fail(message):
+    sys.exit(prefix + "ERROR: " + message)
+
+def call(method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(endpoint + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return json.load(resp)
+    except urllib.error.HTTPError as e:
+        fail("%s %s: %d %s" % (method, path, e.code, e.read().decode(errors="replace")))
+
+found = call("GET", "v2.0/networks?" + urllib.parse.urlencode({"name": name}))["networks"]
+if len(found) > 1:
+    fail("%d networks are named %s (%s), want one external network: delete the others"
+         % (len(found), name, ", ".join(n["id"] for n in found)))
+if not found:
+    net = call("POST", "v2.0/networks", {"network": {
+        "name": name, "router:external": True, "shared": False,
+        "provider:network_type": "flat", "provider:physical_network": physnet,
+        "description": "External network of the local cloud (hack/local-neutron.sh)"}})["network"]
+    print(prefix + "made the external network %s (flat on physical network %s, %s)" % (name, physnet, net["id"]), flush=True)
+else:
+    net = found[0]
+    if net.get("provider:network_type") != "flat" or net.get("provider:physical_network") != physnet:
+        fail("network %s (%s) is of type %s on physical network %s, want flat on %s: delete it (and the routers' gateways on it) and start again"
+             % (name, net["id"], net.get("provider:network_type"), net.get("provider:physical_network"), physnet))
+    fix = {}
+    if not net.get("router:external"):
+        fix["router:external"] = True
+    if net.get("shared"):
+        fix["shared"] = False
+    if fix:
+        net = call("PUT", "v2.0/networks/" + net["id"], {"network": fix})["network"]
+        print(prefix + "external network %s (%s) set right: %s" % (name, net["id"], settings(fix)), flush=True)
+    if not net.get("router:external") or net.get("shared"):
+        fail("network %s (%s) is still router:external %s, shared %s" % (name, net["id"], net.get("router:external"), net.get("shared")))
+
+subnets = call("GET", "v2.0/subnets?" + urllib.parse.urlencode({"network_id": net["id"]}))["subnets"]
+others = [s for s in subnets if s["cidr"] != cidr]
+if others or len(subnets) > 1:
+    fail("network %s (%s) has the subnets %s, want only %s (%s): delete the others"
+         % (name, net["id"], [(s["id"], s["name"], s["cidr"]) for s in subnets], subnet_name, cidr))
+if not subnets:
+    sub = call("POST", "v2.0/subnets", {"subnet": {
+        "network_id": net["id"], "name": subnet_name, "ip_version": 4, "cidr": cidr,
+        "gateway_ip": gateway, "allocation_pools": pools, "enable_dhcp": False}})["subnet"]
+    print(prefix + "made the external subnet %s (%s, gateway %s, %s)" % (subnet_name, cidr, gateway, sub["id"]), flush=True)
+else:
+    sub = subnets[0]
+    fix = {}
+    if sub["name"] != subnet_name:
+        fix["name"] = subnet_name
+    if sub["gateway_ip"] != gateway:
+        fix["gateway_ip"] = gateway
+    if sub["allocation_pools"] != pools:
+        fix["allocation_pools"] = pools
+    if sub["enable_dhcp"]:
+        fix["enable_dhcp"] = False
+    if fix:
+        call("PUT", "v2.0/subnets/" + sub["id"], {"subnet": fix})
+        print(prefix + "subnet %s (%s) of network %s set right: %s" % (subnet_name, sub["id"], name, settings(fix)), flush=True)
+PY
+}
+
 # Stop only what this invocation started, then fail.
 fail_start() {
   # No words: these PIDs are known to be ours (maybe not exec'd yet).
@@ -333,6 +443,7 @@ cmd_start() {
   elif [ -n "${pid}" ] && api_answers; then
     log "already running and answering"
     ensure_subnet_pools || die "making the shared subnet pools failed"
+    ensure_public_network || die "making the external network failed"
     start_keystone_servers
     echo "${ENDPOINT}"
     return 0
@@ -347,6 +458,7 @@ cmd_start() {
   prepare_db
   start_neutron
   ensure_subnet_pools || { log "making the shared subnet pools failed"; fail_start; }
+  ensure_public_network || { log "making the external network failed"; fail_start; }
   start_keystone_servers
   log "neutron API is up (logs: ${LOG_DIR})"
   echo "${ENDPOINT}"
