@@ -110,10 +110,15 @@ func TestPolicyRefusalNamesTheSpecField(t *testing.T) {
 	for _, c := range []struct {
 		message, want string
 	}{
-		{"(rule:create_router:external_gateway_info:enable_snat) is disallowed by policy", "spec.router.enableSNAT: this cloud's Neutron policy"},
-		{"(rule:update_network:port_security_enabled) is disallowed by policy", "spec.portSecurityEnabled: this cloud's Neutron policy"},
-		{"(rule:create_router:external_gateway_info:external_fixed_ips:ip_address) is disallowed by policy", "spec.router.externalNetwork: "},
-		{"(rule:create_network:shared) is disallowed by policy", "Neutron rejected the request (create router): (rule:create_network:shared)"},
+		// Neutron 21's words, for a member.
+		{"(rule:create_router and (rule:create_router:external_gateway_info and (rule:create_router:external_gateway_info:network_id and " +
+			"rule:create_router:external_gateway_info:enable_snat))) is disallowed by policy", "spec.router.enableSNAT: this cloud's Neutron policy"},
+		{"(rule:create_router and (rule:create_router:external_gateway_info and (rule:create_router:external_gateway_info:network_id and " +
+			"rule:create_router:external_gateway_info:external_fixed_ips))) is disallowed by policy", "spec.router.externalNetwork: "},
+		{"((((rule:create_rbac_policy and rule:create_rbac_policy:object_type) and rule:create_rbac_policy:object_id) and " +
+			"rule:create_rbac_policy:target_tenant) and rule:create_rbac_policy:action) is disallowed by policy", "spec.sharedWith: "},
+		{"(rule:update_network and rule:update_network:port_security_enabled) is disallowed by policy", "spec.portSecurityEnabled: this cloud's Neutron policy"},
+		{"(rule:create_network and rule:create_network:shared) is disallowed by policy", "Neutron rejected the request (create router): (rule:create_network and"},
 	} {
 		f := classify(&neutron.Error{Op: "create router", Kind: neutron.KindRejected, Code: 403, Message: c.message})
 		if f == nil || f.Reason != samplecrdv1.ReasonInvalidSpec || !f.Terminal || !strings.HasPrefix(f.Message, c.want) {

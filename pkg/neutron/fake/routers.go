@@ -168,7 +168,8 @@ func (d *Driver) gateway(op string, req neutron.GatewayRequest) (*neutron.Gatewa
 	}
 	if req.EnableSNAT != nil && d.denySNAT {
 		return nil, &neutron.Error{Op: op, Kind: neutron.KindRejected, Code: 403, Type: "PolicyNotAuthorized",
-			Message: "(rule:create_router:external_gateway_info:enable_snat) is disallowed by policy"}
+			Message: "(rule:create_router and (rule:create_router:external_gateway_info and (rule:create_router:external_gateway_info:network_id and " +
+				"rule:create_router:external_gateway_info:enable_snat))) is disallowed by policy"}
 	}
 	d.nextID++
 	return &neutron.GatewayInfo{NetworkID: req.NetworkID, EnableSNAT: req.EnableSNAT,
