@@ -155,9 +155,25 @@ func routerCases() []syncCase {
 		neutron:     putRouted(true, true),
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
-		wantCalls:   []string{"remove router interface", "delete router", "delete network"},
+		wantCalls:   []string{"list ports", "remove router interface", "delete router", "delete network"},
 		wantEvents:  []string{"Normal NeutronDeleted"},
 		wantNeutron: wantOnlyPublic,
+	}, {
+		name:   "deleting a routed Network with a port of someone else on it: SubnetInUse naming the port, nothing detached or deleted",
+		object: deleting(withRouterInStatus(withRouter(realizedNetwork("held", "10.60.0.0/24", ""), external("public")))),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRouted(true, true)(d, owner)
+			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova", DeviceID: "vm-1",
+				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-held", IPAddress: "10.60.0.7"}}})
+		},
+		want:       retries,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"list ports"},
+		wantEvents: []string{"Warning SubnetInUse"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "router-of-held", 1)
+		},
+		wantObject: wantNotReady(samplecrdv1.ReasonSubnetInUse, "nothing was detached or deleted yet. Ports using it: vm-port (device owner compute:nova, device vm-1)"),
 	}, {
 		name:   "deleting a Network on the project's router: only the interface goes, the router stays",
 		object: deleting(withExistingRouterInStatus(withRouter(realizedNetwork("tenant-doomed", "10.61.0.0/24", ""), existing("tenant-router")))),
@@ -170,7 +186,7 @@ func routerCases() []syncCase {
 		},
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer},
-		wantCalls:  []string{"remove router interface", "delete network"},
+		wantCalls:  []string{"list ports", "remove router interface", "delete network"},
 		wantEvents: []string{"Normal NeutronDeleted"},
 		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
 			if routers := f.neutron.Routers(); len(routers) != 1 || routers[0].ID != "tenant-router-id" {

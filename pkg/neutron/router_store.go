@@ -182,13 +182,19 @@ func (s *Store) Detach(ctx context.Context, networkID string, i Interface) error
 
 // detachRouters readies the owner's network n for its delete: it detaches n's subnets from
 // the owner's routers and from recordedRouter (the existing router status names, if any),
-// then deletes the owner's routers. A network without RouterTag and without a recorded
-// router costs nothing. It returns the routers deleted.
+// then deletes the owner's routers. It first lists n's ports (one call): while a port of
+// someone else is on n, the network delete would fail, so nothing is detached or deleted
+// and the error names those ports. A network without RouterTag and without a recorded
+// router costs nothing here. It returns the routers deleted.
 func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter string) ([]string, error) {
 	if !RouterMarked(n) && recordedRouter == "" {
 		return nil, nil
 	}
-	owned, interfaces, err := s.Routers(ctx, n)
+	ports, err := s.driver.ListPorts(ctx, Filter{NetworkIDs: []string{n.ID}})
+	if err != nil {
+		return nil, fmt.Errorf("listing the ports of Neutron network %s: %w", n.ID, err)
+	}
+	owned, err := s.ownedRouters(ctx, n)
 	if err != nil {
 		return nil, err
 	}
@@ -196,8 +202,13 @@ func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter str
 	for _, r := range owned {
 		managed = append(managed, r.ID)
 	}
-	for _, routerID := range slices.Compact(slices.Sorted(slices.Values(managed))) {
-		for _, subnetID := range AttachedSubnets(interfaces, routerID) {
+	managed = slices.Compact(slices.Sorted(slices.Values(managed)))
+	if others := portsOfOthers(ports, managed); len(others) > 0 {
+		return nil, &Error{Op: "delete network", Kind: KindInUse, Code: 409, Type: "NetworkInUse", Message: fmt.Sprintf(
+			"Neutron network %s has ports of others on it, so nothing was detached or deleted yet. Ports using it: %s", n.ID, portsText(others))}
+	}
+	for _, routerID := range managed {
+		for _, subnetID := range AttachedSubnets(ports, routerID) {
 			if err := s.Detach(ctx, n.ID, Interface{RouterID: routerID, SubnetID: subnetID}); err != nil {
 				return nil, fmt.Errorf("detaching subnet %s from router %s: %w", subnetID, routerID, err)
 			}
@@ -212,6 +223,38 @@ func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter str
 		deleted = append(deleted, r.ID)
 	}
 	return deleted, nil
+}
+
+// ownedRouters returns the owner's routers of its network n: from memory when the store
+// read n's routers, else listed by n's name, which the owner's router shares (one call).
+func (s *Store) ownedRouters(ctx context.Context, n Network) ([]Router, error) {
+	uid, _ := OwnerUID(n)
+	if owned, _, known := s.routers.view(s.clusterID, uid, n.ID); known {
+		return owned, nil
+	}
+	routers, err := s.driver.ListRouters(ctx, Filter{Name: n.Name, Description: ClusterDescription(s.clusterID), ProjectID: s.projectID})
+	if err != nil {
+		return nil, fmt.Errorf("listing the routers of Neutron network %s: %w", n.ID, err)
+	}
+	return slices.DeleteFunc(inProject(routers, s.projectID), func(r Router) bool {
+		owner, ok := routerOwnerUID(r, s.clusterID)
+		return !ok || owner != uid
+	}), nil
+}
+
+// portsOfOthers returns the ports that keep a network from being deleted once the
+// interfaces of the managed routers are gone: all but those and the ports Neutron deletes
+// with the network itself (DHCP and the like).
+func portsOfOthers(ports []Port, managed []string) []Port {
+	return slices.DeleteFunc(slices.Clone(ports), func(p Port) bool {
+		switch p.DeviceOwner {
+		case "network:dhcp", "network:distributed", "network:floatingip_agent_gateway":
+			return true
+		case InterfaceOwner:
+			return slices.Contains(managed, p.DeviceID)
+		}
+		return false
+	})
 }
 
 // CachedRouters returns, asking no one, what the store knows of the routers of the
