@@ -93,9 +93,11 @@ func (k Keystone) networkClientAs(t testing.TB, ctx context.Context, cloud strin
 	return sc
 }
 
-// TenantPort is a port a tenant made: its ID and the addresses Neutron gave it.
+// TenantPort is a port a tenant made: its ID, the device it says it is for, and the
+// addresses Neutron gave it.
 type TenantPort struct {
 	ID       string            `json:"id"`
+	DeviceID string            `json:"device_id"`
 	FixedIPs []neutron.FixedIP `json:"fixed_ips"`
 }
 
@@ -111,7 +113,8 @@ func (k Keystone) CreatePortAs(t testing.TB, cloud, networkID, subnetID string) 
 		Port TenantPort `json:"port"`
 	}
 	_, err := sc.Post(ctx, sc.ServiceURL("ports"), map[string]any{"port": map[string]any{
-		"network_id": networkID, "name": "e2e-tenant-port", "fixed_ips": []map[string]string{{"subnet_id": subnetID}},
+		"network_id": networkID, "name": "e2e-tenant-port", "device_id": "e2e-vm-" + RandomSuffix(6),
+		"fixed_ips": []map[string]string{{"subnet_id": subnetID}},
 	}}, &doc, &gophercloud.RequestOpts{OkCodes: []int{http.StatusCreated}})
 	if err != nil {
 		t.Fatalf("creating a port on subnet %s of network %s as %s: %v", subnetID, networkID, cloud, err)
