@@ -110,7 +110,7 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.router)`,message=`router cannot be set together with import: an imported network is read-only (attaching it to a router is not the controller's to do); remove router, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.router`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.router.subnets) || (has(self.subnets) && self.router.subnets.all(n, self.subnets.exists(s, s.name == n)))`,message=`router subnets must name items of subnets (the list form)`,messageExpression=`has(self.subnets) ? 'router subnets names ' + self.router.subnets.filter(n, !self.subnets.exists(s, s.name == n))[0] + ', which is not an item of subnets' : 'router subnets can be set only with subnets (the list form): the one-subnet form has one subnet, which is attached'`,fieldPath=`.router.subnets`,reason=FieldValueInvalid
 // +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.gatewayMode) || self.gatewayMode != 'None'`,message=`gatewayMode None cannot be set together with router: a router's interface on the subnet takes the subnet's gateway address; remove gatewayMode, or remove router`,fieldPath=`.gatewayMode`,reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.subnets) || self.subnets.all(s, !has(s.gatewayMode) || s.gatewayMode != 'None' || (has(self.router.subnets) && !(s.name in self.router.subnets)))`,message=`an item of subnets attached to the router cannot have gatewayMode None: the router's interface on the subnet takes the subnet's gateway address`,messageExpression=`'subnets item ' + self.subnets.filter(s, has(s.gatewayMode) && s.gatewayMode == 'None' && !(has(self.router.subnets) && !(s.name in self.router.subnets)))[0].name + ' has gatewayMode None but is attached to the router, whose interface on the subnet takes the subnet\'s gateway address; give it a gateway, or leave it out of router.subnets'`,fieldPath=`.subnets`,reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.subnets) || self.subnets.all(s, !has(s.gatewayMode) || s.gatewayMode != 'None' || (has(self.router.subnets) && !(s.name in self.router.subnets)))`,message=`an item of subnets attached to the router cannot have gatewayMode None: the router's interface on the subnet takes the subnet's gateway address`,fieldPath=`.subnets`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.subnets)`,message=`subnets cannot be set together with import: an imported network is read-only (the imported network's subnets are not the controller's to make); remove subnets, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.subnets`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.cidr)`,message=`cidr cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move cidr into the items of subnets, or remove subnets`,fieldPath=`.cidr`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.subnets) || !has(self.gateway)`,message=`gateway cannot be set together with subnets: the subnet fields at the top of the spec (the one-subnet form) and subnets (the list form) are exclusive; move gateway into the items of subnets, or remove subnets`,fieldPath=`.gateway`,reason=FieldValueForbidden
@@ -156,6 +156,27 @@ type NetworkSpec struct {
 	// bounds the cost of comparing all pairs.
 	// +kubebuilder:validation:XValidation:rule=`self.all(a, self.all(b, !(a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())))))`,message=`subnets must not overlap: give each subnet a range of its own`,messageExpression=`self.map(a, self.exists(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip()))), self.map(b, a.name != b.name && has(a.cidr) && has(b.cidr) && isCIDR(a.cidr) && isCIDR(b.cidr) && (cidr(a.cidr).containsIP(cidr(b.cidr).ip()) || cidr(b.cidr).containsIP(cidr(a.cidr).ip())), 'subnets ' + a.name + ' (' + a.cidr + ') and ' + b.name + ' (' + b.cidr + ') overlap')[0])[0] + ': give each subnet a range of its own'`
 
+	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
+	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
+	// form at the top of the spec, and with import. No two items may overlap. An item can
+	// be added, changed in place, or removed (its subnet is then deleted, once no port
+	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
+	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
+	// added), and back, keeping the Neutron subnet.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=8
+	Subnets []NetworkSubnet `json:"subnets,omitempty"`
+
+	// Router attaches the network's subnets (or those router.subnets names) to a router:
+	// one the controller makes, with its gateway on router.externalNetwork, or the
+	// project's router router.existing. It may be added, changed or removed: the subnets
+	// are detached first, and a router the controller made is deleted.
+	// +optional
+	Router *NetworkRouter `json:"router,omitempty"`
+
 	// PortSecurityEnabled turns Neutron's port security (security groups and the
 	// anti-spoofing rules) on or off for the network: Neutron gives it to every port made on
 	// the network afterwards. Appliances that route or forward traffic in a VM need it off.
@@ -175,27 +196,6 @@ type NetworkSpec struct {
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
 	SharedWith []ProjectID `json:"sharedWith,omitempty"`
-
-	// Router attaches the network's subnets (or those router.subnets names) to a router:
-	// one the controller makes, with its gateway on router.externalNetwork, or the
-	// project's router router.existing. It may be added, changed or removed: the subnets
-	// are detached first, and a router the controller made is deleted.
-	// +optional
-	Router *NetworkRouter `json:"router,omitempty"`
-
-	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
-	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
-	// form at the top of the spec, and with import. No two items may overlap. An item can
-	// be added, changed in place, or removed (its subnet is then deleted, once no port
-	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
-	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
-	// added), and back, keeping the Neutron subnet.
-	// +optional
-	// +listType=map
-	// +listMapKey=name
-	// +kubebuilder:validation:MinItems=1
-	// +kubebuilder:validation:MaxItems=8
-	Subnets []NetworkSubnet `json:"subnets,omitempty"`
 
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml says which OpenStack project the Network lives in and how to

@@ -196,6 +196,18 @@ func (in *NetworkSpec) DeepCopyInto(out *NetworkSpec) {
 		*out = new(int32)
 		**out = **in
 	}
+	if in.Subnets != nil {
+		in, out := &in.Subnets, &out.Subnets
+		*out = make([]NetworkSubnet, len(*in))
+		for i := range *in {
+			(*in)[i].DeepCopyInto(&(*out)[i])
+		}
+	}
+	if in.Router != nil {
+		in, out := &in.Router, &out.Router
+		*out = new(NetworkRouter)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.PortSecurityEnabled != nil {
 		in, out := &in.PortSecurityEnabled, &out.PortSecurityEnabled
 		*out = new(bool)
@@ -205,18 +217,6 @@ func (in *NetworkSpec) DeepCopyInto(out *NetworkSpec) {
 		in, out := &in.SharedWith, &out.SharedWith
 		*out = make([]ProjectID, len(*in))
 		copy(*out, *in)
-	}
-	if in.Router != nil {
-		in, out := &in.Router, &out.Router
-		*out = new(NetworkRouter)
-		(*in).DeepCopyInto(*out)
-	}
-	if in.Subnets != nil {
-		in, out := &in.Subnets, &out.Subnets
-		*out = make([]NetworkSubnet, len(*in))
-		for i := range *in {
-			(*in)[i].DeepCopyInto(&(*out)[i])
-		}
 	}
 	if in.CloudCredentialsRef != nil {
 		in, out := &in.CloudCredentialsRef, &out.CloudCredentialsRef

@@ -37,6 +37,19 @@ type NetworkSpecApplyConfiguration struct {
 	// (the Network is then Ready=False, InvalidSpec). An item with subnetPool is not
 	// checked at admission: its family is unknown until Neutron allocates its range.
 	MTU *int32 `json:"mtu,omitempty"`
+	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
+	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
+	// form at the top of the spec, and with import. No two items may overlap. An item can
+	// be added, changed in place, or removed (its subnet is then deleted, once no port
+	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
+	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
+	// added), and back, keeping the Neutron subnet.
+	Subnets []NetworkSubnetApplyConfiguration `json:"subnets,omitempty"`
+	// Router attaches the network's subnets (or those router.subnets names) to a router:
+	// one the controller makes, with its gateway on router.externalNetwork, or the
+	// project's router router.existing. It may be added, changed or removed: the subnets
+	// are detached first, and a router the controller made is deleted.
+	Router *NetworkRouterApplyConfiguration `json:"router,omitempty"`
 	// PortSecurityEnabled turns Neutron's port security (security groups and the
 	// anti-spoofing rules) on or off for the network: Neutron gives it to every port made on
 	// the network afterwards. Appliances that route or forward traffic in a VM need it off.
@@ -51,19 +64,6 @@ type NetworkSpecApplyConfiguration struct {
 	// one made by hand for a project not listed is deleted. "*" (every project) is
 	// refused: only a cloud admin may share a network with everyone.
 	SharedWith []samplecrdv1.ProjectID `json:"sharedWith,omitempty"`
-	// Router attaches the network's subnets (or those router.subnets names) to a router:
-	// one the controller makes, with its gateway on router.externalNetwork, or the
-	// project's router router.existing. It may be added, changed or removed: the subnets
-	// are detached first, and a router the controller made is deleted.
-	Router *NetworkRouterApplyConfiguration `json:"router,omitempty"`
-	// Subnets are the list form: up to 8 subnets on the network, each keyed by its name,
-	// for example an IPv4 and an IPv6 subnet (dual stack). Exclusive with the one-subnet
-	// form at the top of the spec, and with import. No two items may overlap. An item can
-	// be added, changed in place, or removed (its subnet is then deleted, once no port
-	// uses it). A Network with cidr can move its subnet here in one update (cidr and the
-	// other fields at the top removed, an item with the same cidr and the same IPv6 modes
-	// added), and back, keeping the Neutron subnet.
-	Subnets []NetworkSubnetApplyConfiguration `json:"subnets,omitempty"`
 	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
 	// clouds.yaml says which OpenStack project the Network lives in and how to
 	// authenticate to it. Omit it to use the controller's own cloud (refused when the
@@ -188,6 +188,27 @@ func (b *NetworkSpecApplyConfiguration) WithMTU(value int32) *NetworkSpecApplyCo
 	return b
 }
 
+// WithSubnets adds the given value to the Subnets field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Subnets field.
+func (b *NetworkSpecApplyConfiguration) WithSubnets(values ...*NetworkSubnetApplyConfiguration) *NetworkSpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSubnets")
+		}
+		b.Subnets = append(b.Subnets, *values[i])
+	}
+	return b
+}
+
+// WithRouter sets the Router field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Router field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithRouter(value *NetworkRouterApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.Router = value
+	return b
+}
+
 // WithPortSecurityEnabled sets the PortSecurityEnabled field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the PortSecurityEnabled field is set to the value of the last call.
@@ -202,27 +223,6 @@ func (b *NetworkSpecApplyConfiguration) WithPortSecurityEnabled(value bool) *Net
 func (b *NetworkSpecApplyConfiguration) WithSharedWith(values ...samplecrdv1.ProjectID) *NetworkSpecApplyConfiguration {
 	for i := range values {
 		b.SharedWith = append(b.SharedWith, values[i])
-	}
-	return b
-}
-
-// WithRouter sets the Router field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Router field is set to the value of the last call.
-func (b *NetworkSpecApplyConfiguration) WithRouter(value *NetworkRouterApplyConfiguration) *NetworkSpecApplyConfiguration {
-	b.Router = value
-	return b
-}
-
-// WithSubnets adds the given value to the Subnets field in the declarative configuration
-// and returns the receiver, so that objects can be build by chaining "With" function invocations.
-// If called multiple times, values provided by each call will be appended to the Subnets field.
-func (b *NetworkSpecApplyConfiguration) WithSubnets(values ...*NetworkSubnetApplyConfiguration) *NetworkSpecApplyConfiguration {
-	for i := range values {
-		if values[i] == nil {
-			panic("nil value passed to WithSubnets")
-		}
-		b.Subnets = append(b.Subnets, *values[i])
 	}
 	return b
 }
