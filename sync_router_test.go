@@ -175,6 +175,24 @@ func routerCases() []syncCase {
 		},
 		wantObject: wantNotReady(samplecrdv1.ReasonSubnetInUse, "nothing was detached or deleted yet. Ports using it: vm-port (device owner compute:nova, device vm-1)"),
 	}, {
+		name:       "Retain of a routed Network: the router keeps its gateway and interface, released of its name and description first",
+		object:     deleting(withDeletionPolicy(withRouterInStatus(withRouter(realizedNetwork("kept", "10.60.0.0/24", ""), external("public"))), samplecrdv1.DeletionPolicyRetain)),
+		neutron:    putRouted(true, true),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"relabel router", "relabel network", "relabel subnet", "tag network"},
+		wantEvents: []string{"Normal NeutronRetained"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			r := f.neutron.Routers()
+			if len(r) != 1 || r[0].Name != "default/kept" || r[0].Description != "" || r[0].Gateway == nil {
+				t.Errorf("routers %+v, want the router kept as default/kept, without description, with its gateway", r)
+			}
+			wantAttached(t, f.neutron, "router-of-kept", 1)
+			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) {
+				t.Errorf("the released network keeps the router mark: %v", net.Tags)
+			}
+		},
+	}, {
 		name:   "deleting a Network on the project's router: only the interface goes, the router stays",
 		object: deleting(withExistingRouterInStatus(withRouter(realizedNetwork("tenant-doomed", "10.61.0.0/24", ""), existing("tenant-router")))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {

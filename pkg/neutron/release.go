@@ -11,8 +11,10 @@ import (
 // marks (ownership.go), for a Network whose deletion policy is Retain: nothing of the
 // cluster finds it any more, so it is never collected, adopted or repaired again.
 //
-// The marks go in three calls, in an order that keeps a release cut off half way (by a
-// crash, or a failed call) both safe and resumable:
+// The marks go in three calls (after one per router the controller made for the network,
+// which keeps its gateway and interfaces, released of its name and description the same
+// way), in an order that keeps a release cut off half way (by a crash, or a failed call)
+// both safe and resumable:
 //
 //  1. The network's description and name. Every list the controller finds its networks
 //     by filters on the description, so from here on no fill, lookup, orphan collection
@@ -69,6 +71,9 @@ func (s *Store) ReleaseOwned(ctx context.Context, owner Owner, rec Recorded) ([]
 // above; each step already done is skipped. A network found deleted meanwhile is no
 // error: the Released returned is then empty.
 func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Released, error) {
+	if err := s.releaseRouters(ctx, ownerUID, n); err != nil {
+		return Released{}, err
+	}
 	if label := s.unmarkedLabel(n.Name, n.Description, ownerUID); label != (Label{Name: n.Name, Description: n.Description}) {
 		relabeled, err := s.driver.RelabelNetwork(ctx, n.ID, label)
 		if IsNotFound(err) {
@@ -108,6 +113,26 @@ func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Releas
 	}
 	s.index.RemoveNetwork(n.ID)
 	return released, nil
+}
+
+// releaseRouters takes the cluster's name and description off the owner's routers of n,
+// which stay attached as they are. It goes first: the routers are found by n's name, which
+// the next step takes away. A network without RouterTag costs nothing.
+func (s *Store) releaseRouters(ctx context.Context, ownerUID string, n Network) error {
+	if !RouterMarked(n) || n.Description != ClusterDescription(s.clusterID) {
+		return nil
+	}
+	owned, err := s.ownedRouters(ctx, n)
+	if err != nil {
+		return err
+	}
+	for _, r := range owned {
+		if _, err := s.driver.RelabelRouter(ctx, r.ID, s.unmarkedLabel(r.Name, r.Description, ownerUID)); err != nil && !IsNotFound(err) {
+			return fmt.Errorf("removing the cluster's description and name from Neutron router %s: %w", r.ID, err)
+		}
+		s.routers.removeRouter(r.ID)
+	}
+	return nil
 }
 
 // markedSubnets returns the subnets on networkID that still carry the cluster's

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"net/netip"
 	"slices"
 	"strings"
@@ -333,10 +334,13 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 	return n
 }
 
-// deleteNeutronNetworkTree deletes a network with its ports and subnets, best effort.
+// deleteNeutronNetworkTree deletes a network with its ports (a router's interface by
+// removing it from the router) and subnets, best effort.
 func deleteNeutronNetworkTree(t testing.TB, networkID string) {
 	type withID struct {
-		ID string `json:"id"`
+		ID          string `json:"id"`
+		DeviceOwner string `json:"device_owner"`
+		DeviceID    string `json:"device_id"`
 	}
 	var doc struct {
 		Ports   []withID `json:"ports"`
@@ -345,6 +349,10 @@ func deleteNeutronNetworkTree(t testing.TB, networkID string) {
 	_ = neutronList("v2.0/ports?network_id="+networkID, &doc)
 	_ = neutronList("v2.0/subnets?network_id="+networkID, &doc)
 	for _, p := range doc.Ports {
+		if p.DeviceOwner == neutron.InterfaceOwner {
+			_, _, _ = neutronDo(http.MethodPut, "v2.0/routers/"+p.DeviceID+"/remove_router_interface", map[string]string{"port_id": p.ID})
+			continue
+		}
 		_, _, _ = neutronDo(http.MethodDelete, "v2.0/ports/"+p.ID, nil)
 	}
 	for _, s := range doc.Subnets {
@@ -366,6 +374,20 @@ func CleanupNeutronCluster(t testing.TB, clusterID string) {
 	for _, n := range s.Networks {
 		if n.names(clusterID, "k8s-cluster=") {
 			deleteNeutronNetworkTree(t, n.ID)
+		}
+	}
+	// The routers the cluster's controllers made, now without interfaces on its networks.
+	var routers struct {
+		Routers []struct {
+			ID string `json:"id"`
+		} `json:"routers"`
+	}
+	if err := neutronList("v2.0/routers?description="+url.QueryEscape(neutron.ClusterDescription(clusterID)), &routers); err != nil {
+		t.Logf("cleanup: listing the routers of cluster %s: %v", clusterID, err)
+	}
+	for _, r := range routers.Routers {
+		if code, body, err := neutronDo(http.MethodDelete, "v2.0/routers/"+r.ID, nil); err != nil || (code != http.StatusNoContent && code != http.StatusNotFound) {
+			t.Logf("cleanup: deleting Neutron router %s: %d %s %v", r.ID, code, body, err)
 		}
 	}
 }
