@@ -76,3 +76,28 @@ func TestRestartWithRoutedNetworksCostsFiveListCalls(t *testing.T) {
 		t.Errorf("API writes = %q, want none", w)
 	}
 }
+
+// A Network whose router was not found is looked at again at each resync, and becomes
+// Ready once the router is there: RouterNotFound waits without a retry loop in between.
+func TestRouterNotFoundIsLookedAtAgainAtResync(t *testing.T) {
+	network := withRouter(newNetwork("waiting", "10.8.4.0/24", ""), existing("late-router"))
+	f := newFixture(t, network)
+	f.startLeading()
+	if err := f.sync(network); !isTerminal(err) {
+		t.Fatalf("sync = %v, want a terminal RouterNotFound", err)
+	}
+	network = f.refresh("default", "waiting")
+	wantNotReady(samplecrdv1.ReasonRouterNotFound, `"late-router"`)(t, network)
+
+	f.neutron.PutRouter(neutron.Router{ID: "late-router-id", Name: "late-router"})
+	f.controller.resync.Once(f.ctx)
+	if n := f.controller.workqueue.Len(); n != 1 {
+		t.Fatalf("queue length = %d, want the waiting Network queued", n)
+	}
+	if err := f.sync(network); err != nil {
+		t.Fatalf("sync after the router appeared: %v", err)
+	}
+	if got := f.refresh("default", "waiting"); !got.IsReady() || got.Status.Router == nil || got.Status.Router.RouterID != "late-router-id" {
+		t.Errorf("after the router appeared: %s, router %+v", readyCondition(t, got).Reason, got.Status.Router)
+	}
+}

@@ -151,10 +151,14 @@ func (s *Resyncer) Once(ctx context.Context) {
 }
 
 // needsRetry reports whether a Network is unfinished in a way a lost retry could leave
-// it: not Ready for its generation, or being deleted with the finalizer still on.
+// it: not Ready for its generation, or being deleted with the finalizer still on. A
+// Network whose router was not found is looked at again too: the router may be back.
 func needsRetry(network *samplecrdv1.Network) bool {
 	if network.DeletionTimestamp != nil {
 		return slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
+	}
+	if c := network.ReadyCondition(); c != nil && c.Reason == samplecrdv1.ReasonRouterNotFound {
+		return true
 	}
 	// Rejected as it stands: only a spec change, which the informer reports, can help.
 	return !network.IsReady() && !network.IsRejected()
