@@ -99,7 +99,7 @@ func (s *Store) deleteNetwork(ctx context.Context, ownerUID, id, recordedRouter 
 	}
 	s.index.RemoveNetwork(id)
 	s.shares.forget(id)
-	s.routers.forgetView(id)
+	s.routers.views.forget(id)
 	return routers, nil
 }
 

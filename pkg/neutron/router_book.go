@@ -5,59 +5,60 @@ import (
 	"sync"
 )
 
-// routerBook is the Store's memory of routers: the project's routers it has seen, and per
-// network the router interfaces on it, for the networks it read them of (see routers.go).
-// Safe for concurrent use.
+// routerBook is the Store's memory of routers: the project's routers it has seen, the
+// router interfaces on each network it read them of (see routers.go), and the external
+// networks by name. Safe for concurrent use.
 type routerBook struct {
-	mu       sync.Mutex
-	revision uint64
-	routers  map[string]Router
-	views    map[string]routerView
+	views *networkBook[Port]
+
+	mu      sync.Mutex
+	routers map[string]seenRouter
 	// externals are external network IDs by name, as last filled or looked up, until a
 	// router call finds one gone.
 	externals map[string]string
 }
 
-type routerView struct {
-	interfaces []Port
-	// written is the revision of the last change through the Store.
+type seenRouter struct {
+	Router
+	// written is the views revision of the last change through the Store (0: listed).
 	written uint64
 }
 
 func newRouterBook() *routerBook {
-	return &routerBook{routers: map[string]Router{}, views: map[string]routerView{}, externals: map[string]string{}}
+	return &routerBook{views: newNetworkBook[Port](), routers: map[string]seenRouter{}, externals: map[string]string{}}
 }
 
 // view returns the routers of ownerUID (from their names) and the interfaces on networkID,
 // and whether the book knows them.
 func (b *routerBook) view(clusterID, ownerUID, networkID string) (owned []Router, interfaces []Port, known bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, known := b.views[networkID]
+	interfaces, known = b.views.of(networkID)
 	if !known {
 		return nil, nil, false
 	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	for _, r := range b.routers {
-		if uid, ok := routerOwnerUID(r, clusterID); ok && uid == ownerUID {
-			owned = append(owned, r)
+		if uid, ok := routerOwnerUID(r.Router, clusterID); ok && uid == ownerUID {
+			owned = append(owned, r.Router)
 		}
 	}
 	slices.SortFunc(owned, func(a, b Router) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
-	return owned, slices.Clone(v.interfaces), true
+	return owned, interfaces, true
 }
 
-// router returns the router that ref names among those the book has seen.
+// router returns the router that ref names among those the book has seen; by name, only
+// when one has it.
 func (b *routerBook) router(ref Ref) (Router, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if ref.ID != "" {
 		r, ok := b.routers[ref.ID]
-		return r, ok
+		return r.Router, ok
 	}
 	var found []Router
 	for _, r := range b.routers {
 		if r.Name == ref.Name {
-			found = append(found, r)
+			found = append(found, r.Router)
 		}
 	}
 	if len(found) != 1 {
@@ -66,45 +67,31 @@ func (b *routerBook) router(ref Ref) (Router, bool) {
 	return found[0], true
 }
 
+// putRouter records r, as a call through the Store made or read it.
 func (b *routerBook) putRouter(r Router) {
+	written := b.views.bump()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.revision++
-	b.routers[r.ID] = r
+	b.routers[r.ID] = seenRouter{Router: r, written: written}
 }
 
 func (b *routerBook) removeRouter(id string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.revision++
 	delete(b.routers, id)
 }
 
-func (b *routerBook) setView(networkID string, interfaces []Port) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.revision++
-	b.views[networkID] = routerView{interfaces: interfaces, written: b.revision}
-}
-
-func (b *routerBook) forgetView(networkID string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.revision++
-	delete(b.views, networkID)
-}
-
-// attached records that routerID has an interface, port portID, on subnetID of networkID.
+// attached records the interface i on networkID.
 func (b *routerBook) attached(networkID string, i Interface) {
-	b.update(networkID, func(ports []Port) []Port {
+	b.views.update(networkID, func(ports []Port) []Port {
 		return append(ports, Port{ID: i.PortID, NetworkID: networkID, DeviceOwner: InterfaceOwner, DeviceID: i.RouterID,
 			FixedIPs: []FixedIP{{SubnetID: i.SubnetID}}})
 	})
 }
 
-// detached records that routerID has no interface on subnetID any more.
+// detached records that i's router has no interface on i's subnet any more.
 func (b *routerBook) detached(networkID string, i Interface) {
-	b.update(networkID, func(ports []Port) []Port {
+	b.views.update(networkID, func(ports []Port) []Port {
 		out := ports[:0]
 		for _, p := range ports {
 			if p.DeviceID == i.RouterID {
@@ -117,17 +104,6 @@ func (b *routerBook) detached(networkID string, i Interface) {
 		}
 		return out
 	})
-}
-
-func (b *routerBook) update(networkID string, change func([]Port) []Port) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, ok := b.views[networkID]
-	if !ok {
-		return
-	}
-	b.revision++
-	b.views[networkID] = routerView{interfaces: change(slices.Clone(v.interfaces)), written: b.revision}
 }
 
 func (b *routerBook) external(name string) (string, bool) {
@@ -166,44 +142,22 @@ func (b *routerBook) forgetExternals() {
 	clear(b.externals)
 }
 
-func (b *routerBook) rev() uint64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.revision
-}
-
-// refill replaces what the book knows with the project's routers and the interfaces of the
-// networks listed, lists that started at revision since: a network changed through the
-// Store after since keeps its view, the lists may predate that change. Without routers
-// (no network carries RouterTag) it keeps only those later changes.
+// refill replaces what the book knows with the project's routers and the interfaces of
+// the networks listed, lists that started at views revision since (see networkBook): a
+// router made or changed through the Store after since stays as the Store has it. One
+// deleted meanwhile may come back from the list; calls on it answer 404, which drops it.
 func (b *routerBook) refill(since uint64, networkIDs []string, routers []Router, interfaces []Port) {
+	b.views.refill(since, networkIDs, interfaces, func(p Port) string { return p.NetworkID })
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	byNetwork := map[string][]Port{}
-	for _, p := range interfaces {
-		byNetwork[p.NetworkID] = append(byNetwork[p.NetworkID], p)
-	}
-	oldViews, oldRouters := b.views, b.routers
-	b.views, b.routers = map[string]routerView{}, map[string]Router{}
-	for id, v := range oldViews {
-		if v.written > since {
-			b.views[id] = v
-		}
-	}
-	for _, id := range networkIDs {
-		if _, kept := b.views[id]; !kept {
-			b.views[id] = routerView{interfaces: byNetwork[id]}
-		}
-	}
+	old := b.routers
+	b.routers = make(map[string]seenRouter, len(routers))
 	for _, r := range routers {
-		b.routers[r.ID] = r
+		b.routers[r.ID] = seenRouter{Router: r}
 	}
-	if b.revision != since {
-		// A router made or deleted during the lists: keep what the Store did since.
-		for id, r := range oldRouters {
-			if _, listed := b.routers[id]; !listed {
-				b.routers[id] = r
-			}
+	for id, r := range old {
+		if r.written > since {
+			b.routers[id] = r
 		}
 	}
 }

@@ -12,12 +12,7 @@ import (
 // (whose names spec.router.externalNetwork may give), three calls, when a network of nets
 // carries RouterTag; else it costs nothing.
 func (s *Store) fillRouters(ctx context.Context, since uint64, nets []Network) error {
-	var marked []string
-	for _, n := range nets {
-		if RouterMarked(n) {
-			marked = append(marked, n.ID)
-		}
-	}
+	marked := markedNetworkIDs(nets, RouterTag)
 	if len(marked) == 0 {
 		s.routers.refill(since, nil, nil, nil)
 		return nil
@@ -58,7 +53,7 @@ func (s *Store) Routers(ctx context.Context, n Network) (owned []Router, interfa
 	for _, r := range inProject(routers, s.projectID) {
 		s.routers.putRouter(r)
 	}
-	s.routers.setView(n.ID, slices.DeleteFunc(ports, func(p Port) bool { return p.NetworkID != n.ID }))
+	s.routers.views.set(n.ID, slices.DeleteFunc(ports, func(p Port) bool { return p.NetworkID != n.ID }))
 	owned, interfaces, _ = s.routers.view(s.clusterID, uid, n.ID)
 	return owned, interfaces, nil
 }
@@ -117,7 +112,7 @@ func (s *Store) CreateRouter(ctx context.Context, n Network, gateway GatewayRequ
 	created, err := s.driver.CreateRouter(ctx, RouterRequest{Name: n.Name, Description: ClusterDescription(s.clusterID), Gateway: &gateway})
 	if err != nil {
 		if outcomeUnknown(err) {
-			s.routers.forgetView(n.ID)
+			s.routers.views.forget(n.ID)
 		}
 		if IsNotFound(err) {
 			// The external network went: its name may lead to another one now.
@@ -162,8 +157,12 @@ func (s *Store) DeleteRouter(ctx context.Context, r Router) error {
 func (s *Store) Attach(ctx context.Context, networkID, routerID, subnetID string) (Interface, error) {
 	i, err := s.driver.AddRouterInterface(ctx, routerID, subnetID)
 	if err != nil {
-		if outcomeUnknown(err) || KindOf(err) == KindConflict {
-			s.routers.forgetView(networkID)
+		if outcomeUnknown(err) || KindOf(err) == KindConflict || IsNotFound(err) {
+			// Read the network's routers again: the interface may be there, the router gone.
+			s.routers.views.forget(networkID)
+		}
+		if IsNotFound(err) {
+			s.routers.removeRouter(routerID)
 		}
 		return Interface{}, err
 	}

@@ -28,7 +28,7 @@ type Store struct {
 	projectID string
 	index     *index
 	addresses *addressBook
-	shares    *shareBook
+	shares    *networkBook[RBACPolicy]
 	routers   *routerBook
 }
 
@@ -37,7 +37,7 @@ type Store struct {
 func NewStore(driver Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
 		index: newIndex(ClusterDescription(clusterID), ClusterTag(clusterID), RetainTag, projectID), addresses: &addressBook{},
-		shares: newShareBook(), routers: newRouterBook()}
+		shares: newNetworkBook[RBACPolicy](), routers: newRouterBook()}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
@@ -62,7 +62,7 @@ type Recorded struct {
 // and the external networks when one carries RouterTag. The lists include
 // networks never tagged, whose create was interrupted or came from a deposed leader.
 func (s *Store) Fill(ctx context.Context) error {
-	since, sharesSince, routersSince := s.index.Revision(), s.shares.rev(), s.routers.rev()
+	since, sharesSince, routersSince := s.index.Revision(), s.shares.rev(), s.routers.views.rev()
 	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID, s.projectID)
 	if err != nil {
 		return err
@@ -152,7 +152,7 @@ func (s *Store) CreateNetwork(ctx context.Context, owner Owner, want DesiredNetw
 	// network is shared with no one yet.
 	s.index.PutNetwork(owner.UID, created, true)
 	s.shares.set(created.ID, nil)
-	s.routers.setView(created.ID, nil)
+	s.routers.views.set(created.ID, nil)
 	crashpoint.Reached(crashpoint.NetworkCreated)
 	tagged, err := s.tag(ctx, owner, created, marks)
 	if err != nil {
