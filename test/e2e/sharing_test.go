@@ -22,15 +22,12 @@ func TestSharingWithAnotherProjectAndPortSecurity(t *testing.T) {
 	t.Parallel()
 	ks := LocalKeystone(t)
 	teamB := ks.ProjectID(t, TenantB)
-	ns := NewNamespace(t)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	StartController(t, ControllerOptions{Namespaces: []string{ns},
-		Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s"), Env: ks.ControllerEnv()})
+	ns, _ := startTenantController(t, ks)
 	asA := ks.DriverAs(t, TenantA)
 
 	CreateNetworkWithSpec(t, ns, "shared", samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.70.0.0/24"},
 		SharedWith: []samplecrdv1.ProjectID{samplecrdv1.ProjectID(teamB)}, PortSecurityEnabled: ptr.To(false),
-		CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{SecretName: "openstack", CloudName: TenantA}})
+		CloudCredentialsRef: teamA()})
 	n := WaitNetwork(t, ns, "shared", 90*time.Second, "Ready, shared with team-b", func(n *samplecrdv1.Network) error {
 		if !n.IsReady() || len(n.Status.SharedWith) != 1 || n.Status.SharedWith[0].ProjectID != teamB {
 			return fmt.Errorf("%s, sharedWith %v", DescribeReady(n), n.Status.SharedWith)
@@ -103,14 +100,12 @@ func TestDeletingASharedNetworkLeavesNoPolicy(t *testing.T) {
 	t.Parallel()
 	ks := LocalKeystone(t)
 	teamB := ks.ProjectID(t, TenantB)
-	ns := NewNamespace(t)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ns, _ := startTenantController(t, ks)
 	asA := ks.DriverAs(t, TenantA)
 
 	CreateNetworkWithSpec(t, ns, "gone", samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.71.0.0/24"},
 		SharedWith:          []samplecrdv1.ProjectID{samplecrdv1.ProjectID(teamB)},
-		CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{SecretName: "openstack", CloudName: TenantA}})
+		CloudCredentialsRef: teamA()})
 	netID := WaitReady(t, ns, "gone", 90*time.Second).Status.NetworkID
 	DeleteNetwork(t, ns, "gone")
 	WaitGone(t, ns, "gone", 60*time.Second)
