@@ -18,7 +18,7 @@ import (
 // RoutersOf lists the routers d's user sees by filter.
 func RoutersOf(t testing.TB, d neutron.Driver, filter neutron.Filter) []neutron.Router {
 	t.Helper()
-	routers, err := d.ListRouters(Ctx(t, 30*time.Second), filter)
+	routers, err := d.ListRouters(Ctx(t, 90*time.Second), filter)
 	if err != nil {
 		t.Fatalf("listing routers %+v: %v", filter, err)
 	}
@@ -29,7 +29,7 @@ func RoutersOf(t testing.TB, d neutron.Driver, filter neutron.Filter) []neutron.
 // user sees the router interfaces.
 func AttachedOn(t testing.TB, d neutron.Driver, netID string) map[string][]string {
 	t.Helper()
-	ports, err := d.ListPorts(Ctx(t, 30*time.Second), neutron.Filter{NetworkIDs: []string{netID}, DeviceOwner: neutron.InterfaceOwner})
+	ports, err := d.ListPorts(Ctx(t, 90*time.Second), neutron.Filter{NetworkIDs: []string{netID}, DeviceOwner: neutron.InterfaceOwner})
 	if err != nil {
 		t.Fatalf("listing the router interfaces on network %s: %v", netID, err)
 	}
@@ -56,7 +56,7 @@ func (k Keystone) ClearGatewayAs(t testing.TB, cloud, routerID string) {
 func (k Keystone) CreateRouterAs(t testing.TB, cloud, name string) neutron.Router {
 	t.Helper()
 	d := k.DriverAs(t, cloud)
-	r, err := d.CreateRouter(Ctx(t, 30*time.Second), neutron.RouterRequest{Name: name, Description: t.Name()})
+	r, err := d.CreateRouter(Ctx(t, 90*time.Second), neutron.RouterRequest{Name: name, Description: t.Name()})
 	if err != nil {
 		t.Fatalf("creating router %s as %s: %v", name, cloud, err)
 	}
@@ -80,7 +80,7 @@ func (k Keystone) CreateRouterAs(t testing.TB, cloud, name string) neutron.Route
 // router routerID ("" for any) with exactly wantSubnets subnets attached.
 func WaitRouted(t testing.TB, ns, name, routerID string, wantSubnets int) *samplecrdv1.Network {
 	t.Helper()
-	return WaitNetwork(t, ns, name, 90*time.Second, "Ready, with its subnets attached to the router", func(n *samplecrdv1.Network) error {
+	return WaitNetwork(t, ns, name, 180*time.Second, "Ready, with its subnets attached to the router", func(n *samplecrdv1.Network) error {
 		r := n.Status.Router
 		if !n.IsReady() || n.Status.ObservedGeneration != n.Generation || r == nil || len(r.SubnetIDs) != wantSubnets || (routerID != "" && r.RouterID != routerID) {
 			return fmt.Errorf("%s, router %+v", DescribeReady(n), r)

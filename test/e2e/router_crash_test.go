@@ -69,7 +69,7 @@ func TestRouterCrashPoints(t *testing.T) {
 			if got := RoutersOf(t, member, ours); len(got) != 0 {
 				t.Errorf("routers left after the delete: %+v", got)
 			}
-			if nets, _ := member.ListNetworks(Ctx(t, 30*time.Second), neutron.Filter{IDs: []string{n.Status.NetworkID}}); len(nets) != 0 {
+			if nets, _ := member.ListNetworks(Ctx(t, 90*time.Second), neutron.Filter{IDs: []string{n.Status.NetworkID}}); len(nets) != 0 {
 				t.Errorf("network %s left after the delete", n.Status.NetworkID)
 			}
 		})

@@ -65,13 +65,13 @@ func TestOwnedRouterOnTheExternalNetwork(t *testing.T) {
 
 	// Drift: an interface removed by hand, then the gateway cleared by hand.
 	a := findItem(n, "a").SubnetID
-	if err := asA.RemoveRouterInterface(Ctx(t, 30*time.Second), r.RouterID, a); err != nil {
+	if err := asA.RemoveRouterInterface(Ctx(t, 90*time.Second), r.RouterID, a); err != nil {
 		t.Fatalf("removing the interface on %s by hand: %v", a, err)
 	}
-	WaitEvent(t, ns, "routed", "Warning", "NeutronDrift", "is not attached to router "+r.RouterID, 60*time.Second)
+	WaitEvent(t, ns, "routed", "Warning", "NeutronDrift", "is not attached to router "+r.RouterID, 120*time.Second)
 	waitAttached(t, asA, n.Status.NetworkID, r.RouterID, r.SubnetIDs)
 	ks.ClearGatewayAs(t, TenantA, r.RouterID)
-	WaitEvent(t, ns, "routed", "Warning", "NeutronDrift", "restoring router gateway from none to network "+public.ID, 60*time.Second)
+	WaitEvent(t, ns, "routed", "Warning", "NeutronDrift", "restoring router gateway from none to network "+public.ID, 120*time.Second)
 	WaitNetwork(t, ns, "routed", 60*time.Second, "the gateway back on public", func(*samplecrdv1.Network) error {
 		if got := RoutersOf(t, asA, neutron.Filter{IDs: []string{r.RouterID}}); len(got) != 1 || got[0].Gateway == nil || got[0].Gateway.NetworkID != public.ID {
 			return fmt.Errorf("router %+v", got)
@@ -80,12 +80,12 @@ func TestOwnedRouterOnTheExternalNetwork(t *testing.T) {
 	})
 
 	DeleteNetwork(t, ns, "routed")
-	WaitGone(t, ns, "routed", 60*time.Second)
+	WaitGone(t, ns, "routed", 120*time.Second)
 	WaitEvent(t, ns, "routed", "Normal", "NeutronDeleted", "deleted router "+r.RouterID, 30*time.Second)
 	if got := RoutersOf(t, asA, neutron.Filter{IDs: []string{r.RouterID}}); len(got) != 0 {
 		t.Errorf("router %s outlives its Network: %+v", r.RouterID, got)
 	}
-	if nets, _ := asA.ListNetworks(Ctx(t, 30*time.Second), neutron.Filter{IDs: []string{n.Status.NetworkID}}); len(nets) != 0 {
+	if nets, _ := asA.ListNetworks(Ctx(t, 90*time.Second), neutron.Filter{IDs: []string{n.Status.NetworkID}}); len(nets) != 0 {
 		t.Errorf("network %s outlives its Network", n.Status.NetworkID)
 	}
 }
@@ -120,7 +120,7 @@ func TestExistingRouterOfTheProject(t *testing.T) {
 	waitAttached(t, asA, n.Status.NetworkID, router.ID, []string{findItem(n, "b").SubnetID})
 
 	DeleteNetwork(t, ns, "on-existing")
-	WaitGone(t, ns, "on-existing", 60*time.Second)
+	WaitGone(t, ns, "on-existing", 120*time.Second)
 	if got := RoutersOf(t, asA, neutron.Filter{IDs: []string{router.ID}}); len(got) != 1 {
 		t.Fatalf("team-a's router %s is gone with the Network", router.ID)
 	}
@@ -132,10 +132,10 @@ func TestExistingRouterOfTheProject(t *testing.T) {
 	CreateNetworkWithSpec(t, ns, "stranded", samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.81.2.0/24"},
 		Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{ID: router.ID}}, CloudCredentialsRef: teamA()})
 	stranded := WaitRouted(t, ns, "stranded", router.ID, 1)
-	if err := asA.RemoveRouterInterface(Ctx(t, 30*time.Second), router.ID, stranded.Status.SubnetID); err != nil {
+	if err := asA.RemoveRouterInterface(Ctx(t, 90*time.Second), router.ID, stranded.Status.SubnetID); err != nil {
 		t.Fatal(err)
 	}
-	if err := asA.DeleteRouter(Ctx(t, 30*time.Second), router.ID); err != nil {
+	if err := asA.DeleteRouter(Ctx(t, 90*time.Second), router.ID); err != nil {
 		t.Fatal(err)
 	}
 	gone := WaitReason(t, ns, "stranded", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonRouterNotFound)
@@ -146,7 +146,7 @@ func TestExistingRouterOfTheProject(t *testing.T) {
 		t.Errorf("Stalled = %+v, want True: only a change can help", c)
 	}
 	DeleteNetwork(t, ns, "stranded")
-	WaitGone(t, ns, "stranded", 60*time.Second)
+	WaitGone(t, ns, "stranded", 120*time.Second)
 }
 
 // A port team-a made on a routed Network's subnet holds up its deletion, named with its
@@ -176,7 +176,7 @@ func TestRoutedDeletionWaitsForTheTenantsPort(t *testing.T) {
 	}
 
 	ks.DeletePortAs(t, TenantA, port.ID)
-	WaitGone(t, ns, "held", 60*time.Second)
+	WaitGone(t, ns, "held", 120*time.Second)
 	if got := RoutersOf(t, asA, neutron.Filter{IDs: []string{n.Status.Router.RouterID}}); len(got) != 0 {
 		t.Errorf("router outlives its Network: %+v", got)
 	}

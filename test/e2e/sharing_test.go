@@ -47,10 +47,10 @@ func TestSharingWithAnotherProjectAndPortSecurity(t *testing.T) {
 
 	// The policy deleted by hand: made again at a resync, and status names the new one.
 	first := n.Status.SharedWith[0].RBACPolicyID
-	if err := asA.DeleteRBACPolicy(Ctx(t, 30*time.Second), first); err != nil {
+	if err := asA.DeleteRBACPolicy(Ctx(t, 90*time.Second), first); err != nil {
 		t.Fatalf("deleting policy %s as team-a: %v", first, err)
 	}
-	WaitEvent(t, ns, "shared", "Warning", "NeutronDrift", "no longer shared with project "+teamB, 60*time.Second)
+	WaitEvent(t, ns, "shared", "Warning", "NeutronDrift", "no longer shared with project "+teamB, 120*time.Second)
 	WaitNetwork(t, ns, "shared", 60*time.Second, "a new policy for team-b", func(n *samplecrdv1.Network) error {
 		if len(n.Status.SharedWith) != 1 || n.Status.SharedWith[0].RBACPolicyID == first {
 			return fmt.Errorf("sharedWith %v", n.Status.SharedWith)
@@ -64,10 +64,10 @@ func TestSharingWithAnotherProjectAndPortSecurity(t *testing.T) {
 	// Port security on in the spec, in place; then off by hand, and back on.
 	UpdateNetworkSpec(t, ns, "shared", func(s *samplecrdv1.NetworkSpec) { s.PortSecurityEnabled = ptr.To(true) })
 	waitPortSecurity(t, asA, netID, true)
-	if _, err := asA.UpdateNetwork(Ctx(t, 30*time.Second), netID, neutron.NetworkAttrs{PortSecurityEnabled: ptr.To(false)}); err != nil {
+	if _, err := asA.UpdateNetwork(Ctx(t, 90*time.Second), netID, neutron.NetworkAttrs{PortSecurityEnabled: ptr.To(false)}); err != nil {
 		t.Fatalf("turning port security off by hand: %v", err)
 	}
-	WaitEvent(t, ns, "shared", "Warning", "NeutronDrift", "port security from off to on", 60*time.Second)
+	WaitEvent(t, ns, "shared", "Warning", "NeutronDrift", "port security from off to on", 120*time.Second)
 	waitPortSecurity(t, asA, netID, true)
 
 	// Dropped from the list: team-b loses the network, and the sharing mark goes.
@@ -89,8 +89,8 @@ func TestSharingWithAnotherProjectAndPortSecurity(t *testing.T) {
 	}
 
 	DeleteNetwork(t, ns, "shared")
-	WaitGone(t, ns, "shared", 60*time.Second)
-	if nets, _ := asA.ListNetworks(Ctx(t, 30*time.Second), neutron.Filter{IDs: []string{netID}}); len(nets) != 0 {
+	WaitGone(t, ns, "shared", 120*time.Second)
+	if nets, _ := asA.ListNetworks(Ctx(t, 90*time.Second), neutron.Filter{IDs: []string{netID}}); len(nets) != 0 {
 		t.Errorf("network %s is still in Neutron after the Network was deleted", netID)
 	}
 }
@@ -108,7 +108,7 @@ func TestDeletingASharedNetworkLeavesNoPolicy(t *testing.T) {
 		CloudCredentialsRef: teamA()})
 	netID := WaitReady(t, ns, "gone", 90*time.Second).Status.NetworkID
 	DeleteNetwork(t, ns, "gone")
-	WaitGone(t, ns, "gone", 60*time.Second)
+	WaitGone(t, ns, "gone", 120*time.Second)
 	if policies := sharesOf(t, asA, netID); len(policies) != 0 {
 		t.Errorf("policies %+v outlive network %s", policies, netID)
 	}
@@ -119,7 +119,7 @@ func TestDeletingASharedNetworkLeavesNoPolicy(t *testing.T) {
 
 func sharesOf(t testing.TB, d neutron.Driver, netID string) []neutron.RBACPolicy {
 	t.Helper()
-	policies, err := d.ListNetworkShares(Ctx(t, 30*time.Second), neutron.Filter{NetworkIDs: []string{netID}})
+	policies, err := d.ListNetworkShares(Ctx(t, 90*time.Second), neutron.Filter{NetworkIDs: []string{netID}})
 	if err != nil {
 		t.Fatalf("listing the policies of network %s: %v", netID, err)
 	}
@@ -128,7 +128,7 @@ func sharesOf(t testing.TB, d neutron.Driver, netID string) []neutron.RBACPolicy
 
 func readNetworkAs(t testing.TB, d neutron.Driver, netID string) neutron.Network {
 	t.Helper()
-	nets, err := d.ListNetworks(Ctx(t, 30*time.Second), neutron.Filter{IDs: []string{netID}})
+	nets, err := d.ListNetworks(Ctx(t, 90*time.Second), neutron.Filter{IDs: []string{netID}})
 	if err != nil || len(nets) != 1 {
 		t.Fatalf("reading network %s: %v, %d found", netID, err, len(nets))
 	}
