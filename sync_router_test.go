@@ -108,6 +108,11 @@ func routerCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			if net := ownNetwork(f.neutron); !slices.Equal(neutron.MarkedRouterIDs(net), []string{"tenant-router-id"}) {
+				t.Errorf("network tags %v do not name the project's router (from the create's tag call)", net.Tags)
+			}
+		},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			if r := got.Status.Router; r == nil || r.Owned || r.RouterID != "tenant-router-id" || len(r.SubnetIDs) != 1 {
 				t.Errorf("status.router = %+v, want tenant-router-id, not owned, one subnet", r)
@@ -190,6 +195,28 @@ func routerCases() []syncCase {
 			wantAttached(t, f.neutron, "router-of-kept", 1)
 			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) {
 				t.Errorf("the released network keeps the router mark: %v", net.Tags)
+			}
+		},
+	}, {
+		name:       "deleting a Network attached to the project's router by a pass whose status write failed: the tags name the router, its interface goes",
+		object:     deleting(withRouter(realizedNetwork("unrecorded", "10.61.0.0/24", ""), existing("tenant-router"))),
+		neutron:    putOnTenantRouter("unrecorded"),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer},
+		wantCalls:  []string{"list ports", "remove router interface", "delete network"},
+		wantEvents: []string{"Normal NeutronDeleted"},
+	}, {
+		name:       "spec.router removed after an attach status never recorded: the interface goes, then the router's name leaves the tags",
+		object:     withGeneration(realizedNetwork("unrecorded", "10.61.0.0/24", ""), 2),
+		neutron:    putOnTenantRouter("unrecorded"),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"remove router interface", "tag network"},
+		wantEvents: []string{"Normal SubnetDetached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "tenant-router-id", 0)
+			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) || len(neutron.MarkedRouterIDs(net)) != 0 {
+				t.Errorf("network tags %v keep router marks", net.Tags)
 			}
 		},
 	}, {
@@ -307,5 +334,19 @@ func wantOnlyPublic(t *testing.T, f *fixture, _ neutron.Owner) {
 	if nets, routers, ports := f.neutron.Networks(), f.neutron.Routers(), f.neutron.Ports(); len(nets) != 1 || nets[0].ID != public.ID ||
 		len(routers) != 0 || len(ports) != 0 || len(f.neutron.Subnets()) != 0 {
 		t.Errorf("Neutron holds networks %+v, routers %+v, ports %+v; want only %s", nets, routers, ports, public.ID)
+	}
+}
+
+// putOnTenantRouter is putRealized of 10.61.0.0/24 for the Network name, attached to the
+// project's router tenant-router, with the tags naming it: what an attach leaves when the
+// status write after it fails.
+func putOnTenantRouter(name string) func(*neutronfake.Driver, neutron.Owner) {
+	return func(d *neutronfake.Driver, owner neutron.Owner) {
+		putRealizedWith("10.61.0.0/24", nil)(d, owner)
+		markNetwork(d, neutron.RouterTag)
+		markNetwork(d, "k8s-router-id=tenant-router-id")
+		d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
+		d.PutPort(neutron.Port{ID: "if-1", NetworkID: "net-of-" + name, DeviceOwner: neutron.InterfaceOwner, DeviceID: "tenant-router-id",
+			FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-" + name, IPAddress: "10.61.0.1"}}})
 	}
 }

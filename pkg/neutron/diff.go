@@ -163,6 +163,7 @@ func Diff(want Desired, got Observed) Changes {
 	if got.Network == nil {
 		c.CreateNetwork = true
 		c.Share = slices.Clone(want.Network.SharedWith)
+		c.Marks = want.Marks()
 		diffRouter(want, got, &c)
 		for _, w := range want.Subnets {
 			c.Subnets = append(c.Subnets, SubnetChange{Want: w})

@@ -115,11 +115,14 @@ type Marks struct {
 	Retain  bool
 	Sharing bool
 	Router  bool
+	// RouterIDs are the project's routers (spec.router.existing) the network's subnets
+	// may be attached to: their interfaces on it are the controller's (routers.go).
+	RouterIDs []string
 }
 
 // MarksOf returns the marks n's tags carry.
 func MarksOf(n Network) Marks {
-	return Marks{Retain: Retained(n), Sharing: SharingMarked(n), Router: RouterMarked(n)}
+	return Marks{Retain: Retained(n), Sharing: SharingMarked(n), Router: RouterMarked(n), RouterIDs: MarkedRouterIDs(n)}
 }
 
 // markedTags returns tags with the owner's ownership tags and marks in place of any of
@@ -135,6 +138,9 @@ func markedTags(tags []string, owner Owner, marks Marks) []string {
 	if marks.Router {
 		out = append(out, RouterTag)
 	}
+	for _, id := range marks.RouterIDs {
+		out = append(out, routerIDTagPrefix+id)
+	}
 	return out
 }
 
@@ -142,7 +148,8 @@ func markedTags(tags []string, owner Owner, marks Marks) []string {
 // network released from the cluster keeps.
 func unmarkedTags(tags []string, clusterID, ownerUID string) []string {
 	return slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
-		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag || t == RouterTag
+		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag || t == RouterTag ||
+			strings.HasPrefix(t, routerIDTagPrefix)
 	})
 }
 

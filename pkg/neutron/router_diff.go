@@ -62,13 +62,16 @@ type RouterChanges struct {
 	GatewayDiff *Difference
 	// Attach are the items whose subnets get an interface on the router.
 	Attach []string
-	// Unmark says RouterTag comes off the network once the rest is done.
-	Unmark bool
+	// Unmark says RouterTag comes off the network once the rest is done; UntagRouters
+	// that the tags are to name only the router attached to then (Marks.RouterIDs).
+	Unmark       bool
+	UntagRouters bool
+	KeepIDs      []string
 }
 
 // None reports whether the router matches already.
 func (c RouterChanges) None() bool {
-	return len(c.Detach) == 0 && len(c.Delete) == 0 && !c.Create && c.Gateway == nil && len(c.Attach) == 0 && !c.Unmark
+	return len(c.Detach) == 0 && len(c.Delete) == 0 && !c.Create && c.Gateway == nil && len(c.Attach) == 0 && !c.Unmark && !c.UntagRouters
 }
 
 // diffRouter compares the router side of a network, whose subnets' changes c already has.
@@ -77,10 +80,25 @@ func diffRouter(want Desired, got Observed, c *Changes) {
 	if got.Network == nil {
 		if want.Router != nil {
 			c.Router = RouterChanges{Create: want.Router.Owned(), Target: got.Routers.Existing, Attach: attachedItems(want)}
+			if e := got.Routers.Existing; e != nil && !want.Router.Owned() {
+				c.Marks.RouterIDs = []string{e.ID}
+			}
 		}
 		return
 	}
-	if want.Router != nil && !marked {
+	// The project's router to attach to is named in the tags before the first attach; the
+	// routers named there stay until their interfaces are gone.
+	tagged := MarkedRouterIDs(*got.Network)
+	var wantedID string
+	if want.Router != nil && !want.Router.Owned() && got.Routers.Existing != nil {
+		wantedID = got.Routers.Existing.ID
+	}
+	c.Marks.RouterIDs = tagged
+	if wantedID != "" && !slices.Contains(tagged, wantedID) {
+		c.Marks.RouterIDs = slices.Sorted(slices.Values(append(slices.Clone(tagged), wantedID)))
+		c.RetagNetwork = true
+	}
+	if (want.Router != nil && !marked) || (!slices.Equal(tagged, c.Marks.RouterIDs)) {
 		c.RetagNetwork = true
 	}
 	c.Marks.Router = want.Router != nil || marked
@@ -88,6 +106,10 @@ func diffRouter(want Desired, got Observed, c *Changes) {
 		return
 	}
 	rc := RouterChanges{Unmark: want.Router == nil && marked}
+	if wantedID != "" {
+		rc.KeepIDs = []string{wantedID}
+	}
+	rc.UntagRouters = len(tagged) > 0 && !slices.Equal(tagged, rc.KeepIDs)
 	owned := got.Routers.Owned
 	switch {
 	case want.Router != nil && want.Router.Owned():
@@ -118,7 +140,7 @@ func diffRouter(want Desired, got Observed, c *Changes) {
 		}
 		rc.Attach = append(rc.Attach, ch.Want.Item)
 	}
-	managed := []string{got.Routers.Recorded}
+	managed := append([]string{got.Routers.Recorded}, tagged...)
 	for _, r := range owned {
 		managed = append(managed, r.ID)
 	}

@@ -186,7 +186,7 @@ func (s *Store) Detach(ctx context.Context, networkID string, i Interface) error
 // and the error names those ports. A network without RouterTag and without a recorded
 // router costs nothing here. It returns the routers deleted.
 func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter string) ([]string, error) {
-	if !RouterMarked(n) && recordedRouter == "" {
+	if !RouterMarked(n) && recordedRouter == "" && len(MarkedRouterIDs(n)) == 0 {
 		return nil, nil
 	}
 	ports, err := s.driver.ListPorts(ctx, Filter{NetworkIDs: []string{n.ID}})
@@ -197,11 +197,11 @@ func (s *Store) detachRouters(ctx context.Context, n Network, recordedRouter str
 	if err != nil {
 		return nil, err
 	}
-	managed := []string{recordedRouter}
+	managed := append([]string{recordedRouter}, MarkedRouterIDs(n)...)
 	for _, r := range owned {
 		managed = append(managed, r.ID)
 	}
-	managed = slices.Compact(slices.Sorted(slices.Values(managed)))
+	managed = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(managed))), func(id string) bool { return id == "" })
 	if others := portsOfOthers(ports, managed); len(others) > 0 {
 		return nil, &Error{Op: "delete network", Kind: KindInUse, Code: 409, Type: "NetworkInUse", Message: fmt.Sprintf(
 			"Neutron network %s has ports of others on it, so nothing was detached or deleted yet. Ports using it: %s", n.ID, portsText(others))}

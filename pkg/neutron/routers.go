@@ -20,6 +20,12 @@ import (
 // RouterTag is carried by a network the controller attaches to a router.
 const RouterTag = "k8s-router=managed"
 
+// routerIDTagPrefix starts the tag that names a router of the project (not the owner's)
+// the network's subnets may be attached to: it goes on before the first interface and
+// comes off after the last, so that an interface whose attach was never recorded in status
+// (a crash, a lost reply, a failed status write) is still known as the controller's.
+const routerIDTagPrefix = "k8s-router-id="
+
 // InterfaceOwner is the device owner of the port a router has on a subnet.
 const InterfaceOwner = "network:router_interface"
 
@@ -82,6 +88,18 @@ func (r Router) GatewayAddresses() []string {
 
 // RouterMarked reports whether n carries RouterTag.
 func RouterMarked(n Network) bool { return slices.Contains(n.Tags, RouterTag) }
+
+// MarkedRouterIDs returns the project's routers n's tags name.
+func MarkedRouterIDs(n Network) []string {
+	var ids []string
+	for _, t := range n.Tags {
+		if id, ok := strings.CutPrefix(t, routerIDTagPrefix); ok && id != "" {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
 
 // routerOwnerUID returns the UID of the owner whose router r is, from the name its create
 // gave it, when r carries the cluster's description.

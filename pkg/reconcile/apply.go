@@ -87,14 +87,18 @@ func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 }
 
 // unmark takes the sharing and router marks off the network once what they marked is
-// gone: one PUT of its tags for both.
+// gone, and the project's routers it no longer attaches to: one PUT of its tags for all.
 func (p *pass) unmark(ctx context.Context, net neutron.Network) (neutron.Network, error) {
-	if !p.changes.UnmarkSharing && !p.changes.Router.Unmark {
+	rc := p.changes.Router
+	if !p.changes.UnmarkSharing && !rc.Unmark && !rc.UntagRouters {
 		return net, nil
 	}
 	marks := p.changes.Marks
 	marks.Sharing = marks.Sharing && !p.changes.UnmarkSharing
-	marks.Router = marks.Router && !p.changes.Router.Unmark
+	marks.Router = marks.Router && !rc.Unmark
+	if rc.UntagRouters {
+		marks.RouterIDs = rc.KeepIDs
+	}
 	return p.store.Retag(ctx, p.owner, net, marks)
 }
 
@@ -141,7 +145,7 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 	changes, observed := p.changes, p.observed
 	switch {
 	case changes.CreateNetwork:
-		created, err := p.store.CreateNetwork(ctx, p.owner, p.desired.Network, p.desired.Marks())
+		created, err := p.store.CreateNetwork(ctx, p.owner, p.desired.Network, p.changes.Marks)
 		if err != nil {
 			return neutron.Network{}, err
 		}
