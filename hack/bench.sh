@@ -14,10 +14,12 @@
 #
 # Environment:
 #   BENCH_ARGS         extra driver flags
-#   BASELINE           a commit (hash, tag, branch) whose controller runs in every round beside
-#                      the current one (driver flags -baseline, -baseline-commit; also
-#                      -scale-baseline). Built once, from `git archive` of the commit, into
-#                      _output/baseline/<full hash>/network-controller, and reused from there.
+#   BASELINE           a commit (hash, tag, branch) whose controller runs in every round of the
+#                      one-subnet form beside the current one (driver flags -baseline,
+#                      -baseline-commit; also -scale-baseline); the dual-stack and routed
+#                      stages measure the current build only. Built once, from `git archive`
+#                      of the commit, into _output/baseline/<full hash>/network-controller,
+#                      and reused from there.
 #   NEUTRON_PORT       port of the local Neutron (default 19696, as hack/local-neutron.sh)
 #   NEUTRON_STATE_DIR  its state folder (default _output/local/neutron), for its request log
 set -euo pipefail

@@ -37,6 +37,10 @@ type options struct {
 	dualRounds int
 	dualN      int
 
+	routedRounds   int
+	routedN        int
+	routedExternal string
+
 	resyncN      int
 	resyncPorts  int
 	resyncPeriod time.Duration
@@ -80,6 +84,9 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.restartN, "restart-n", 1000, "Realized Networks held across the restart measurement; 0 skips it.")
 	fs.IntVar(&o.dualRounds, "dual-rounds", 1, "Rounds of the dual-stack stage: raw loop + controller, Networks of the list form with an IPv4 and an IPv6 item; the first also measures the raw loop with Neutron's bulk subnet create. 0 skips the stage.")
 	fs.IntVar(&o.dualN, "dual-n", 0, "Networks created and deleted per dual-stack round; 0: -n.")
+	fs.IntVar(&o.routedRounds, "routed-rounds", 1, "Rounds of the routed stage: raw loop + controller, one-subnet Networks each with a router of its own whose gateway is on -routed-external (spec.router); the current controller only. 0 skips the stage.")
+	fs.IntVar(&o.routedN, "routed-n", 50, "Networks created and deleted per routed round, at most 200 (each router's gateway takes an address of the external network; the local cloud's public has 241).")
+	fs.StringVar(&o.routedExternal, "routed-external", "public", "Name of the external network (router:external) of the routed stage's routers.")
 	fs.IntVar(&o.resyncN, "resync-n", -1, "List-form Networks of the resync stage, which measures the Neutron resync's cost with ports on their subnets; -1: -restart-n; 0 skips the stage.")
 	fs.IntVar(&o.resyncPorts, "resync-ports", 100, "Ports the resync stage puts on its Networks' subnets, one each on as many Networks (at most -resync-n).")
 	fs.DurationVar(&o.resyncPeriod, "resync-period", 5*time.Second, "-neutron-resync-period of the controller whose resyncs the resync stage measures.")
@@ -127,11 +134,14 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds or -scale-n above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds or -scale-n above 0")
 	}
 	if o.dualRounds < 0 || o.dualN < 0 || o.dualN > 65536 {
 		errs = append(errs, "-dual-rounds must be at least 0, and -dual-n between 0 and 65536")
+	}
+	if o.routedRounds < 0 || o.routedRounds > 0 && (o.routedN < 1 || o.routedN > 200 || o.routedExternal == "") {
+		errs = append(errs, "-routed-rounds must be at least 0; with it, -routed-n between 1 and 200 and -routed-external not empty")
 	}
 	if o.resyncN < 0 || o.resyncN > 65536 || o.resyncPorts < 0 || o.resyncN > 0 && o.resyncPeriod <= 0 {
 		errs = append(errs, "-resync-n must be between -1 and 65536, -resync-ports at least 0, and -resync-period positive")
@@ -212,6 +222,12 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 	res.printDual(os.Stdout)
+	if o.routedRounds > 0 {
+		if res.routed, err = newRoutedRounds(b).run(ctx); err != nil {
+			return err
+		}
+	}
+	res.printRouted(os.Stdout)
 	if o.restartN > 0 {
 		rs, err := b.restartStage(ctx)
 		if err != nil {

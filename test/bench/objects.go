@@ -273,6 +273,19 @@ func createListNetworks(items func(i int) []benchItem) func(context.Context, ver
 	}
 }
 
+// createRoutedNetworks returns a change function that creates one-subnet Networks on the
+// controller's own cloud, the i-th with the subnet benchRoutedOf(i) and a router of its own
+// whose gateway is on the external network named external (spec.router.externalNetwork).
+func createRoutedNetworks(external string) func(context.Context, versioned.Interface, string, []string) error {
+	return func(ctx context.Context, client versioned.Interface, namespace string, names []string) error {
+		return parallel(ctx, len(names), apiWorkers, func(ctx context.Context, i int) error {
+			spec := samplecrdv1.NetworkSpec{SubnetFields: subnetFields(benchRoutedOf(i)),
+				Router: &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: external}}}
+			return createNetworkSpec(ctx, client, namespace, names[i], spec)
+		})
+	}
+}
+
 // subnetFields are the spec's fields of the subnet b, in either form.
 func subnetFields(b benchSubnet) samplecrdv1.SubnetFields {
 	f := samplecrdv1.SubnetFields{CIDR: b.CIDR, DNSNameservers: b.DNS,

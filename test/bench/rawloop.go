@@ -61,6 +61,9 @@ const (
 	rawDual
 	// rawDualBulk: the same two subnets in one bulk POST of both.
 	rawDualBulk
+	// rawRouted: the subnet benchRoutedOf(i), then a router of the network's own with its
+	// gateway on the external network, and the subnet attached to it: the routed stage.
+	rawRouted
 )
 
 // rawLoop is the baseline: what a script doing the same job by hand would send.
@@ -69,12 +72,31 @@ type rawLoop struct {
 	workers int
 	prefix  string // name prefix of everything it creates, for cleanup
 	shape   rawShape
+	// external names the external network of rawRouted's routers.
+	external string
+	// routed are, for rawRouted, the i-th network's subnet and router, for delete.
+	routed []rawRouter
 }
 
+// rawRouter is what the routed raw loop made besides a network: its subnet, attached to
+// its router.
+type rawRouter struct{ subnetID, routerID string }
+
 // create makes n networks: POST network, PUT its tags, then its subnets (POST subnet for
-// each, or one bulk POST, by the shape). It returns the network IDs.
+// each, or one bulk POST, by the shape); for rawRouted, first one lookup of the external
+// network by name, and for each network, after its subnet, POST router with its gateway
+// and PUT add_router_interface. It returns the network IDs.
 func (r *rawLoop) create(ctx context.Context, n int) ([]string, error) {
 	ids := make([]string, n)
+	var externalID string
+	if r.shape == rawRouted {
+		// Once per loop, as the controller looks it up once per process.
+		id, err := externalNetworkID(ctx, r.sc, r.external)
+		if err != nil {
+			return ids, fmt.Errorf("raw loop: %w", err)
+		}
+		externalID, r.routed = id, make([]rawRouter, n)
+	}
 	err := parallel(ctx, n, r.workers, func(ctx context.Context, i int) error {
 		name := fmt.Sprintf("%s-%04d", r.prefix, i)
 		net, err := networks.Create(ctx, r.sc, networks.CreateOpts{
@@ -104,6 +126,22 @@ func (r *rawLoop) create(ctx context.Context, n int) ([]string, error) {
 				if _, err := subnets.Create(ctx, r.sc, o).Extract(); err != nil {
 					return fmt.Errorf("raw loop: creating subnet %s on network %s: %w", o.CIDR, net.ID, err)
 				}
+			}
+			return nil
+		case rawRouted:
+			b := benchRoutedOf(i)
+			sub, err := subnets.Create(ctx, r.sc, subnetCreateOpts(b, net.ID, name)).Extract()
+			if err != nil {
+				return fmt.Errorf("raw loop: creating subnet %s on network %s: %w", b.CIDR, net.ID, err)
+			}
+			r.routed[i].subnetID = sub.ID
+			routerID, err := createRouter(ctx, r.sc, name, "network-controller bench raw loop "+name, externalID)
+			if err != nil {
+				return fmt.Errorf("raw loop: %w", err)
+			}
+			r.routed[i].routerID = routerID
+			if err := routerInterface(ctx, r.sc, "add", routerID, sub.ID); err != nil {
+				return fmt.Errorf("raw loop: %w", err)
 			}
 			return nil
 		default:
@@ -164,11 +202,28 @@ func createSubnetsBulk(ctx context.Context, sc *gophercloud.ServiceClient, opts 
 	return nil
 }
 
-// delete sends one DELETE per network; Neutron removes its subnet with it.
+// delete sends one DELETE per network; Neutron removes its subnet with it. For rawRouted,
+// the controller's calls before it: GET the network's ports (to stop, naming them, when a
+// port other than its router's interface is on it), PUT remove_router_interface, DELETE
+// router.
 func (r *rawLoop) delete(ctx context.Context, ids []string) error {
 	return parallel(ctx, len(ids), r.workers, func(ctx context.Context, i int) error {
 		if ids[i] == "" {
 			return nil
+		}
+		if r.shape == rawRouted && r.routed[i].routerID != "" {
+			rt := r.routed[i]
+			if err := refuseOthersPorts(ctx, r.sc, ids[i], rt.routerID); err != nil {
+				return fmt.Errorf("raw loop: %w", err)
+			}
+			if rt.subnetID != "" {
+				if err := routerInterface(ctx, r.sc, "remove", rt.routerID, rt.subnetID); err != nil {
+					return fmt.Errorf("raw loop: %w", err)
+				}
+			}
+			if err := deleteRouter(ctx, r.sc, rt.routerID); err != nil {
+				return fmt.Errorf("raw loop: %w", err)
+			}
 		}
 		if err := deleteNetwork(ctx, r.sc, ids[i]); err != nil {
 			return fmt.Errorf("raw loop: %w", err)
@@ -239,6 +294,16 @@ type benchItem struct {
 // (with gateway) and an IPv6 /64 item "ipv6" with both modes slaac, whatever -plain-subnets.
 func benchDualOf(i int) []benchItem {
 	return []benchItem{{name: "ipv4", subnet: benchIPv4Of(i, false)}, {name: "ipv6", subnet: benchIPv6Of(i)}}
+}
+
+// benchRoutedOf is the subnet of the i-th routed Network: the IPv4 /24 of benchIPv4Of
+// with a gateway (a subnet attached to a router must have one), or with -plain-subnets the
+// plain /24 (its gateway the default).
+func benchRoutedOf(i int) benchSubnet {
+	if plainSubnets {
+		return benchSubnetOf(i)
+	}
+	return benchIPv4Of(i, false)
 }
 
 // benchIPv4ItemOf is the i-th list-form Network of the resync stage: one IPv4 /24 item "ipv4".

@@ -249,3 +249,56 @@ func TestDescribePortsQuery(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintRouted(t *testing.T) {
+	// Rounds of 10: per Network 5 calls to create and 4 to delete, and one lookup of the
+	// external network per round.
+	s := func(create, del time.Duration) stageResult {
+		return stageResult{
+			create: phase{dur: create, calls: callCounts{"POST": 30, "PUT": 20, "GET": 1},
+				ops: callCounts{"create network": 10, "tag network": 10, "create subnet": 10, "create router": 10, "add router interface": 10, "list networks": 1}},
+			delete: phase{dur: del, calls: callCounts{"GET": 10, "PUT": 10, "DELETE": 20},
+				ops: callCounts{"list ports": 10, "remove router interface": 10, "delete router": 10, "delete network": 10}},
+		}
+	}
+	rounds := []roundResult{
+		{raw: s(10*time.Second, 10*time.Second), controller: s(11*time.Second, 9*time.Second)},
+		{raw: s(10*time.Second, 10*time.Second), controller: s(13*time.Second, 12*time.Second)},
+	}
+	var out strings.Builder
+	printRouted(&out, options{routedN: 10, routedExternal: "public", workers: 4, baseline: "x", baselineCommit: "commit bbb"}, rounds)
+	text := out.String()
+	for _, want := range []string{
+		"Routed: 10 one-subnet Networks per round, each with a router of its own whose gateway is on external network public",
+		"the baseline, commit bbb, is not run in this stage",
+		"controller  5.10 (POST 3.00, PUT 2.00, GET 0.10)  4.00 (DELETE 2.00, GET 1.00, PUT 1.00)  9.10",
+		"controller: create 5.10 (add router interface 1.00, create network 1.00, create router 1.00, create subnet 1.00, tag network 1.00, list networks 0.10)",
+		"delete 4.00 (delete network 1.00, delete router 1.00, list ports 1.00, remove router interface 1.00)",
+		"controller: 9.00 per Network (9.10 counting the external network's lookup, 1.0 per round); 7.00 without the tags' PUT (1.00) and the ports' list before the delete (1.00)",
+		"API minimum for the same result: 7",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+	// create 1.10x and 1.30x, delete 0.90x and 1.20x.
+	if !regexp.MustCompile(`median +1\.20x +1\.05x`).MatchString(text) {
+		t.Errorf("no median line of 1.20x and 1.05x:\n%s", text)
+	}
+	out.Reset()
+	printRouted(&out, options{routedN: 10}, nil)
+	if out.Len() != 0 {
+		t.Errorf("a skipped stage printed %q", out.String())
+	}
+}
+
+func TestRoutedLifecycleOf(t *testing.T) {
+	ps := []phase{
+		{ops: callCounts{"create network": 50, "tag network": 50, "create subnet": 50, "create router": 50, "add router interface": 50, "list networks": 1}},
+		{ops: callCounts{"list ports": 50, "remove router interface": 50, "delete router": 50, "delete network": 50}},
+	}
+	l := routedLifecycleOf(ps, 50, 1)
+	if l.perNetwork != 9 || l.lookupsPerRound != 1 || l.tags != 1 || l.ports != 1 || l.perNetwork-l.tags-l.ports != routedMinimum {
+		t.Errorf("routedLifecycleOf = %+v", l)
+	}
+}

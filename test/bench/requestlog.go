@@ -115,8 +115,8 @@ func (l *requestLog) each(from, to int64, fn func(r serverlog.NeutronRequest, li
 }
 
 // operationOf names a Neutron request by what it does, in the words of the controller's
-// own metric: "create network", "tag network", "list ports", "delete network", "ping"
-// (the first page of one network, the controller's /readyz check).
+// own metric: "create network", "tag network", "list ports", "delete network", "add router
+// interface", "ping" (the first page of one network, the controller's /readyz check).
 func operationOf(method, path string) string {
 	p, query, _ := strings.Cut(path, "?")
 	parts := strings.Split(strings.Trim(strings.TrimPrefix(p, "/v2.0"), "/"), "/")
@@ -141,6 +141,9 @@ func operationOf(method, path string) string {
 		return "delete " + one
 	case len(parts) == 3 && parts[2] == "tags" && method == "PUT":
 		return "tag " + one
+	case len(parts) == 3 && parts[0] == "routers" && method == "PUT":
+		// A router's actions: add_router_interface, remove_router_interface.
+		return strings.ReplaceAll(parts[2], "_", " ")
 	}
 	return method + " " + p
 }

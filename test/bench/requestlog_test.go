@@ -60,6 +60,11 @@ func TestOperationOf(t *testing.T) {
 		{"GET", "/v2.0/subnetpools?name=x", "list subnet pools"},
 		{"PUT", "/v2.0/subnets/1", "update subnet"},
 		{"DELETE", "/v2.0/ports/1", "delete port"},
+		{"POST", "/v2.0/routers", "create router"},
+		{"PUT", "/v2.0/routers/r1/add_router_interface", "add router interface"},
+		{"PUT", "/v2.0/routers/r1/remove_router_interface", "remove router interface"},
+		{"DELETE", "/v2.0/routers/r1", "delete router"},
+		{"GET", "/v2.0/networks?name=public&router%3Aexternal=true", "list networks"},
 		{"GET", "/", "GET /"},
 		{"POST", "/v2.0/networks/1/x", "POST /v2.0/networks/1/x"},
 	} {

@@ -41,6 +41,8 @@ type roundsKind struct {
 	create  func(context.Context, versioned.Interface, string, []string) error
 	// bulkOnce measures, in the first round, the raw loop with bulk subnet create as well.
 	bulkOnce bool
+	// external is the external network of the routed stage's routers, by name.
+	external string
 }
 
 // rounds measures the raw loop and the controller builds, round after round.
@@ -72,6 +74,16 @@ func newRounds(b *bench) rounds {
 func newDualRounds(b *bench) rounds {
 	kind := roundsKind{tag: "d", title: "dual round", logName: "dual-round", rawWork: "network+tag+2 subnets",
 		n: b.o.dualN, count: b.o.dualRounds, shape: rawDual, create: createListNetworks(benchDualOf), bulkOnce: true}
+	return rounds{b: b, kind: kind, builds: []build{{name: "controller", ctl: b.ctl}}}
+}
+
+// newRoutedRounds returns the routed rounds: -routed-rounds rounds of -routed-n one-subnet
+// Networks, each with a router of its own whose gateway is on the external network
+// -routed-external (spec.router.externalNetwork.name). The controller only: a -baseline
+// may predate spec.router, and would make the networks without routers.
+func newRoutedRounds(b *bench) rounds {
+	kind := roundsKind{tag: "rt", title: "routed round", logName: "routed-round", rawWork: "network+tag+subnet+router with gateway+interface",
+		n: b.o.routedN, count: b.o.routedRounds, shape: rawRouted, create: createRoutedNetworks(b.o.routedExternal), external: b.o.routedExternal}
 	return rounds{b: b, kind: kind, builds: []build{{name: "controller", ctl: b.ctl}}}
 }
 
@@ -142,7 +154,7 @@ func (rr roundResult) summary() string {
 func (s rounds) raw(ctx context.Context, r int, shape rawShape) (stageResult, error) {
 	b, k := s.b, s.kind
 	var res stageResult
-	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-%s%d", b.runID, k.tag, r), shape: shape}
+	loop := &rawLoop{sc: b.neutron, workers: b.o.workers, prefix: fmt.Sprintf("bench-raw-%s-%s%d", b.runID, k.tag, r), shape: shape, external: k.external}
 	what := k.rawWork
 	if shape == rawDualBulk {
 		loop.prefix += "-bulk"
@@ -208,6 +220,13 @@ func (s rounds) controller(ctx context.Context, r int, bd build) (stageResult, e
 	}
 	if len(left) > 0 {
 		logf("WARNING: %s %d: %d Neutron networks are left after the %s deleted every Network", k.title, r, len(left), bd.name)
+	}
+	if k.shape == rawRouted {
+		if routers, err := b.benchRouters(ctx); err != nil {
+			return res, err
+		} else if len(routers) > 0 {
+			logf("WARNING: %s %d: %d Neutron routers are left after the %s deleted every Network", k.title, r, len(routers), bd.name)
+		}
 	}
 	return res, nil
 }

@@ -106,7 +106,8 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 	if b.tracker, err = startTracker(ctx, nets, o.namespace); err != nil {
 		return nil, err
 	}
-	logf("run %s: N=%d workers=%d rounds=%d dual-rounds=%d dual-n=%d restart-n=%d resync-n=%d; controller logs in %s", b.runID, o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.restartN, o.resyncN, o.logDir)
+	logf("run %s: N=%d workers=%d rounds=%d dual-rounds=%d dual-n=%d routed-rounds=%d routed-n=%d restart-n=%d resync-n=%d; controller logs in %s",
+		b.runID, o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.routedRounds, o.routedN, o.restartN, o.resyncN, o.logDir)
 	return b, nil
 }
 

@@ -55,3 +55,14 @@ func TestBenchDualItems(t *testing.T) {
 		t.Errorf("benchIPv4ItemOf(5) = %+v", it)
 	}
 }
+
+// The routed stage's subnets have a gateway, which a subnet attached to a router needs.
+func TestBenchRoutedSubnets(t *testing.T) {
+	for _, i := range []int{0, 1, 2, 3, 7, 199} {
+		b := benchRoutedOf(i)
+		if b.NoGateway || b.IPVersion != 4 {
+			t.Errorf("routed subnet %d: %+v, want IPv4 with a gateway", i, b)
+		}
+		planOf(t, "routed subnet", b)
+	}
+}
