@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,12 +58,15 @@ func chaosSeed(t *testing.T) int64 {
 	return time.Now().UnixNano()
 }
 
-// TestChaos runs random create (a third in the list form, half of those dual stack),
-// gateway or item change, delete and re-create operations while the controller is
-// SIGKILLed and restarted at random, Neutron answers through a proxy that fails, loses
-// replies to writes it carried out and delays, and the kube-apiserver and neutron-server
-// are each restarted once. Afterwards one controller left alone must make
-// Neutron exactly match the objects: nothing missing, doubled, leaked or stuck.
+// TestChaos runs random create (a third in the list form, half of those dual stack; a
+// third routed, on public or on a router of the project, a quarter shared with other
+// projects, a quarter without port security), gateway or item change, router added,
+// replaced or removed, sharing and port security change, delete and re-create
+// operations while the controller is SIGKILLed and restarted at random, Neutron answers
+// through a proxy that fails, loses replies to writes it carried out and delays, and the
+// kube-apiserver and neutron-server are each restarted once. Afterwards one controller
+// left alone must make Neutron exactly match the objects: nothing missing, doubled,
+// leaked or stuck, routers, router interfaces and RBAC policies included (AuditCluster).
 //
 // E2E_CHAOS_SEED=<seed> replays the operations and faults of a run (the seed is logged;
 // timing still differs).
@@ -74,6 +78,15 @@ func TestChaos(t *testing.T) {
 
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
+	// Registered after NewClusterID, so that they detach the routers first: a router
+	// interface keeps a network from being deleted.
+	CleanupClusterRouters(t, clusterID)
+	PublicNetwork(t)
+	existing := CreateAdminRouter(t, "chaos-router-"+clusterID)
+	t.Logf("the project's router that spec.router.existing names: %s (%s)", existing.Name, existing.ID)
+	// Every noauth request acts in one project, the router's: up to two RBAC policies for
+	// each of chaosNames Networks, and those of Networks still being deleted.
+	RaiseQuota(t, existing.ProjectID, "rbac_policy", 4*chaosNames)
 	proxy := StartFaultProxy(t, NeutronEndpoint, seed+1, chaosFaults)
 	opts := ControllerOptions{ClusterID: clusterID, Args: []string{
 		"-neutron-endpoint=" + proxy.URL(),
@@ -99,8 +112,12 @@ func TestChaos(t *testing.T) {
 		}
 	})
 
-	w := &chaosWorld{t: t, rng: rng, nets: nets, ns: ns, ops: map[string]int{}, live: map[string]bool{}}
+	w := newChaosWorld(t, rng, nets, ns, existing.Name)
 	ctrl, started := StartController(t, opts), time.Now()
+	controllers := []*Controller{ctrl}
+	// Registered after the first controller made the test's temporary folder, so that it
+	// runs before that folder is removed, and after every later controller stopped.
+	t.Cleanup(func() { keepChaosLogs(t, seed, controllers, w.journal) })
 	kills := 0
 	exits := map[int]int{} // exit codes of controllers that stopped by themselves
 	nextKill := time.Now().Add(w.lifetime())
@@ -148,11 +165,13 @@ func TestChaos(t *testing.T) {
 			code, _ := ctrl.Wait(time.Second) // it has exited: returns at once
 			exits[code]++
 			ctrl, started = StartController(t, opts), time.Now()
+			controllers = append(controllers, ctrl)
 			nextKill = started.Add(w.lifetime())
 		case time.Now().After(nextKill) && !ctrl.Exited():
 			ctrl.Kill()
 			kills++
 			ctrl, started = StartController(t, opts), time.Now()
+			controllers = append(controllers, ctrl)
 			nextKill = started.Add(w.lifetime())
 		}
 		time.Sleep(time.Duration(rng.Int63n(int64(chaosMaxOpPause))))
@@ -170,17 +189,22 @@ func TestChaos(t *testing.T) {
 
 	t.Logf("chaos run: seed=%d\n"+
 		"  operations: %d in %s (%s)\n"+
+		"  Networks created with: %s\n"+
 		"  controller SIGKILLs: %d; controller exits by itself (exit code: count): %v; kube-apiserver restarts: 1; neutron-server restarts: 1\n"+
 		"  faults injected: %s",
-		seed, w.total(), chaosTime.Round(time.Second), w.describeOps(), kills, exits, faults)
+		seed, w.total(), chaosTime.Round(time.Second), w.describeOps(), w.describeFeatures(), kills, exits, faults)
 	if faults.Error500 == 0 || faults.Lost502+faults.LostReset == 0 {
 		t.Errorf("the proxy injected too few faults to mean anything: %s", faults)
+	}
+	if len(w.firstFeatures) > 0 {
+		t.Errorf("no Network was created with %v", w.firstFeatures)
 	}
 
 	// One controller, left alone, with Neutron answering faithfully (still through the
 	// proxy, whose counters then only count requests).
 	proxy.SetRates(FaultRates{})
 	final := StartController(t, opts)
+	controllers = append(controllers, final)
 	audit, converged := WaitAuditClean(t, nets, chaosConvergence, clusterID, ns)
 	t.Logf("chaos run (seed %d): converged %.1f s after the last controller started; %s",
 		seed, converged.Seconds(), audit.Counts())
@@ -196,8 +220,35 @@ func TestChaos(t *testing.T) {
 		}
 	}
 	empty, _ := WaitAuditClean(t, nets, time.Minute, clusterID, ns)
-	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
+	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 || empty.Routers != 0 || empty.Interfaces != 0 || empty.Policies != 0 {
 		t.Errorf("after deleting every Network: %s", empty.Counts())
 	}
 	final.Stop()
+}
+
+// keepChaosLogs copies, when the test failed, the log of every controller of the run and
+// the journal of its operations into E2E_CHAOS_LOG_DIR, or a new folder of the system's
+// temporary folder, named by the seed: the test's own folder goes with the test.
+func keepChaosLogs(t *testing.T, seed int64, controllers []*Controller, journal []string) {
+	if !t.Failed() {
+		return
+	}
+	dir := os.Getenv("E2E_CHAOS_LOG_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), fmt.Sprintf("network-controller-chaos-%d", seed))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("keeping the controllers' logs: %v", err)
+		return
+	}
+	for i, c := range controllers {
+		name := filepath.Join(dir, fmt.Sprintf("controller-%02d-pid-%d.log", i, c.PID()))
+		if err := os.WriteFile(name, []byte(c.Logs()), 0o644); err != nil {
+			t.Logf("keeping the log of controller pid %d: %v", c.PID(), err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "operations.log"), []byte(strings.Join(journal, "\n")+"\n"), 0o644); err != nil {
+		t.Logf("keeping the journal of the operations: %v", err)
+	}
+	t.Logf("the logs of the run's %d controllers and the journal of its operations (operations.log) are in %s", len(controllers), dir)
 }

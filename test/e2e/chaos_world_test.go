@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
 	"slices"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	versioned "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
@@ -35,6 +37,40 @@ type chaosWorld struct {
 	// of live objects and not only on their absence.
 	growOnly bool
 	gone     []string // names the test deleted (candidates for a re-create)
+
+	// existingRouter is the name of the project's router that spec.router.existing names.
+	existingRouter string
+	// features counts the Networks created with each of router-external, router-existing,
+	// router-v4-only (router.subnets names the list form's v4 item), shared and
+	// port-security-off.
+	features map[string]int
+	// firstFeatures are the features the next creates take, one each, whatever the
+	// random draws say, so that every run has each of them.
+	firstFeatures []string
+	// routed and regatewayed are the names whose Network had spec.router, or had the
+	// gateway of its one-subnet form changed, since it was created. Neutron refuses to
+	// change the gateway of a subnet attached to a router (409 GatewayIpInUse: the
+	// router's interface holds the address), and the controller does not detach the
+	// subnet for it: such a Network stays NeutronConflict. So no Network gets both.
+	routed, regatewayed map[string]bool
+	// journal has a line for every operation: its time, the name, its kind and what it
+	// sent or met. A failed test keeps it with the controllers' logs.
+	journal []string
+}
+
+// chaosFeatures are the features of chaosWorld.firstFeatures.
+var chaosFeatures = []string{"router-external", "router-existing", "shared", "port-security-off"}
+
+// chaosProjects are the projects the Networks are shared with. The noauth Neutron takes
+// any project ID, as long as it is one by its syntax.
+var chaosProjects = []samplecrdv1.ProjectID{
+	"c4a05000000000000000000000000001", "c4a05000000000000000000000000002", "c4a05000000000000000000000000003",
+}
+
+func newChaosWorld(t *testing.T, rng *rand.Rand, nets versioned.Interface, ns, existingRouter string) *chaosWorld {
+	return &chaosWorld{t: t, rng: rng, nets: nets, ns: ns, ops: map[string]int{}, live: map[string]bool{},
+		existingRouter: existingRouter, features: map[string]int{}, firstFeatures: slices.Clone(chaosFeatures),
+		routed: map[string]bool{}, regatewayed: map[string]bool{}}
 }
 
 func (w *chaosWorld) lifetime() time.Duration {
@@ -49,15 +85,27 @@ func (w *chaosWorld) total() int {
 	return n
 }
 
-func (w *chaosWorld) describeOps() string {
-	kinds := make([]string, 0, len(w.ops))
-	for k := range w.ops {
+// count counts an operation of kind on name, and notes it in the journal with detail
+// (the spec created, the patch sent, the error).
+func (w *chaosWorld) count(name, kind, detail string) {
+	w.ops[kind]++
+	w.journal = append(w.journal, fmt.Sprintf("%s %s %s %s", time.Now().Format("15:04:05.000000"), name, kind, detail))
+}
+
+func (w *chaosWorld) describeOps() string { return describeCounts(w.ops) }
+
+// describeFeatures says how many Networks were created with each feature.
+func (w *chaosWorld) describeFeatures() string { return describeCounts(w.features) }
+
+func describeCounts(counts map[string]int) string {
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
 	parts := make([]string, 0, len(kinds))
 	for _, k := range kinds {
-		parts = append(parts, fmt.Sprintf("%s=%d", k, w.ops[k]))
+		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -90,9 +138,9 @@ func (w *chaosWorld) step() {
 	}
 	r := w.rng.Float64()
 	switch {
-	case len(live) > 0 && r < 0.25:
-		w.setGateway(w.pick(live))
-	case !w.growOnly && len(live) > 3 && r < 0.45:
+	case len(live) > 0 && r < 0.3:
+		w.change(w.pick(live))
+	case !w.growOnly && len(live) > 3 && r < 0.5:
 		w.delete(w.pick(live))
 	case len(w.gone) > 0 && r < 0.7 && w.recreate():
 	case len(fresh) > 0:
@@ -101,7 +149,7 @@ func (w *chaosWorld) step() {
 	case !w.growOnly && len(live) > 0 && r < 0.7:
 		w.delete(w.pick(live))
 	case len(live) > 0:
-		w.setGateway(w.pick(live))
+		w.change(w.pick(live))
 	}
 }
 
@@ -158,6 +206,8 @@ func chaosFamily(cidr string) string {
 
 // create creates the Network, a third of the time in the list form with an IPv4 item and,
 // half of those times, an IPv6 one (dual stack), and reports whether it was created.
+// A third of the Networks are routed, a quarter shared, a quarter without port security
+// (decorate).
 func (w *chaosWorld) create(name, kind string) bool {
 	cidr, gateway := w.spec(name)
 	spec := samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr, Gateway: gateway}}
@@ -170,6 +220,9 @@ func (w *chaosWorld) create(name, kind string) bool {
 		spec = samplecrdv1.NetworkSpec{Subnets: w.items(name, w.rng.Intn(2) == 0)}
 		form = fmt.Sprintf("list-%d", len(spec.Subnets))
 	}
+	features := w.decorate(&spec)
+	delete(w.regatewayed, name)
+	w.routed[name] = spec.Router != nil
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err := w.nets.SamplecrdV1().Networks(w.ns).Create(ctx, &samplecrdv1.Network{
@@ -178,17 +231,91 @@ func (w *chaosWorld) create(name, kind string) bool {
 	}, metav1.CreateOptions{})
 	switch {
 	case err == nil:
-		w.ops[kind+"-"+form]++
+		specJSON, _ := json.Marshal(spec)
+		w.count(name, kind+"-"+form, string(specJSON))
 		w.live[name] = true
+		for _, f := range features {
+			w.features[f]++
+			w.firstFeatures = slices.DeleteFunc(w.firstFeatures, func(first string) bool { return first == f })
+		}
 		return true
 	case apierrors.IsAlreadyExists(err):
 		// Still being deleted (finalizer pending).
-		w.ops[kind+"-refused-exists"]++
+		w.count(name, kind+"-refused-exists", "")
 	default:
-		w.ops[kind+"-failed"]++
+		w.count(name, kind+"-failed", err.Error())
 		w.t.Logf("create %s/%s: %v", w.ns, name, err)
 	}
 	return false
+}
+
+// decorate gives spec, at random, a router (a third of the time: on public, or a quarter
+// of those the project's router existingRouter; a list form's router attaches only its
+// v4 item a third of the time), sharing with one or two projects (a quarter) and port
+// security off (a quarter), and the first feature of firstFeatures whatever the draws
+// say. It returns the features spec has.
+func (w *chaosWorld) decorate(spec *samplecrdv1.NetworkSpec) (features []string) {
+	first := ""
+	if len(w.firstFeatures) > 0 {
+		first = w.firstFeatures[0]
+	}
+	routed, shared, insecure := w.rng.Intn(3) == 0, w.rng.Intn(4) == 0, w.rng.Intn(4) == 0
+	if routed || first == "router-external" || first == "router-existing" {
+		spec.Router = w.router(len(spec.Subnets) > 0, first)
+		features = append(features, routerFeatures(spec.Router)...)
+	}
+	if shared || first == "shared" {
+		spec.SharedWith = w.projects()
+		features = append(features, "shared")
+	}
+	if insecure || first == "port-security-off" {
+		spec.PortSecurityEnabled = ptr.To(false)
+		features = append(features, "port-security-off")
+	}
+	return features
+}
+
+// router returns a random spec.router: on public, or a quarter of the time (and always
+// when first is router-existing; never when it is router-external) the project's router;
+// for the list form, attaching only the v4 item a third of the time.
+func (w *chaosWorld) router(list bool, first string) *samplecrdv1.NetworkRouter {
+	existing, v4Only := w.rng.Intn(4) == 0, w.rng.Intn(3) == 0
+	switch first {
+	case "router-external":
+		existing = false
+	case "router-existing":
+		existing = true
+	}
+	r := &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: PublicNetworkName}}
+	if existing {
+		r = &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{Name: w.existingRouter}}
+	}
+	if list && v4Only {
+		r.Subnets = []string{"v4"}
+	}
+	return r
+}
+
+func routerFeatures(r *samplecrdv1.NetworkRouter) []string {
+	out := []string{"router-external"}
+	if r.Existing != nil {
+		out = []string{"router-existing"}
+	}
+	if len(r.Subnets) > 0 {
+		out = append(out, "router-v4-only")
+	}
+	return out
+}
+
+// projects returns one or two of chaosProjects, at random.
+func (w *chaosWorld) projects() []samplecrdv1.ProjectID {
+	perm := w.rng.Perm(len(chaosProjects))
+	out := make([]samplecrdv1.ProjectID, 1+w.rng.Intn(2))
+	for i := range out {
+		out[i] = chaosProjects[perm[i]]
+	}
+	slices.Sort(out)
+	return out
 }
 
 // items returns the list form's items of a Network: an IPv4 item and, with dual, an IPv6
@@ -219,27 +346,112 @@ func (w *chaosWorld) toggleItem(n *samplecrdv1.Network) (kind, patch string) {
 	return kind, string(b)
 }
 
-func (w *chaosWorld) setGateway(name string) {
+// change changes a live Network: half of the time its subnets (the one-subnet form's
+// gateway, or the list form's IPv6 item), else its router, its sharing or its port
+// security. A Network that had a router never has its one-subnet gateway changed (its
+// router is changed instead), and one whose gateway changed never gets a router (its
+// sharing is changed instead): see chaosWorld.routed.
+func (w *chaosWorld) change(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	n, err := w.nets.SamplecrdV1().Networks(w.ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
-		w.settle(name, "gateway", err)
+		w.settle(name, "change", err)
 		return
 	}
-	kind, patch := "gateway-set", fmt.Sprintf(`{"spec":{"gateway":%q}}`, w.gatewayIn(n.Spec.CIDR))
-	switch {
-	case len(n.Spec.Subnets) > 0:
-		kind, patch = w.toggleItem(n)
-	case n.Spec.Gateway != "" && w.rng.Intn(4) == 0:
-		kind, patch = "gateway-clear", `{"spec":{"gateway":null}}`
+	oneSubnet := len(n.Spec.Subnets) == 0
+	var kind, patch string
+	patchType := types.MergePatchType
+	what := w.rng.Intn(6)
+	if what < 3 && oneSubnet && w.routed[name] {
+		what = 3
 	}
-	_, err = w.nets.SamplecrdV1().Networks(w.ns).Patch(ctx, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{})
+	if what == 3 && oneSubnet && w.regatewayed[name] {
+		what = 4
+	}
+	switch what {
+	case 0, 1, 2:
+		kind, patch = w.subnetChange(n)
+		if oneSubnet {
+			w.regatewayed[name] = true
+		}
+	case 3:
+		kind, patch = w.routerChange(n)
+		patchType = types.JSONPatchType
+	case 4:
+		kind, patch = w.sharingChange(n)
+	default:
+		kind, patch = w.portSecurityChange(n)
+	}
+	_, err = w.nets.SamplecrdV1().Networks(w.ns).Patch(ctx, name, patchType, []byte(patch), metav1.PatchOptions{})
 	if err != nil {
 		w.settle(name, kind, err)
 		return
 	}
-	w.ops[kind]++
+	w.count(name, kind, patch)
+}
+
+// subnetChange moves the one-subnet form's gateway (or clears it, back to the first
+// usable address, a quarter of the times it has one), or toggles the list form's IPv6
+// item.
+func (w *chaosWorld) subnetChange(n *samplecrdv1.Network) (kind, patch string) {
+	switch {
+	case len(n.Spec.Subnets) > 0:
+		return w.toggleItem(n)
+	case n.Spec.Gateway != "" && w.rng.Intn(4) == 0:
+		return "gateway-clear", `{"spec":{"gateway":null}}`
+	}
+	return "gateway-set", fmt.Sprintf(`{"spec":{"gateway":%q}}`, w.gatewayIn(n.Spec.CIDR))
+}
+
+// routerChange adds a router to a Network without, and removes or replaces (at random,
+// possibly by the same) the router of one with: a JSON patch, as a merge patch cannot
+// drop externalNetwork when it sets existing.
+func (w *chaosWorld) routerChange(n *samplecrdv1.Network) (kind, patch string) {
+	var r *samplecrdv1.NetworkRouter
+	switch {
+	case n.Spec.Router == nil:
+		kind, r = "router-add", w.router(len(n.Spec.Subnets) > 0, "")
+	case w.rng.Intn(2) == 0:
+		return "router-remove", `[{"op":"remove","path":"/spec/router"}]`
+	default:
+		kind, r = "router-replace", w.router(len(n.Spec.Subnets) > 0, "")
+	}
+	w.routed[n.Name] = true
+	b, err := json.Marshal([]map[string]any{{"op": "add", "path": "/spec/router", "value": r}})
+	if err != nil {
+		w.t.Fatalf("marshalling the router of %s: %v", n.Name, err)
+	}
+	return kind, string(b)
+}
+
+// sharingChange shares the Network with one or two other projects, or, a third of the
+// times it is shared, with none.
+func (w *chaosWorld) sharingChange(n *samplecrdv1.Network) (kind, patch string) {
+	if len(n.Spec.SharedWith) > 0 && w.rng.Intn(3) == 0 {
+		return "share-none", `{"spec":{"sharedWith":null}}`
+	}
+	b, err := json.Marshal(map[string]any{"spec": map[string]any{"sharedWith": w.projects()}})
+	if err != nil {
+		w.t.Fatalf("marshalling the projects of %s: %v", n.Name, err)
+	}
+	return "share-set", string(b)
+}
+
+// portSecurityChange sets port security to one of off, on and unset (left to Neutron)
+// other than what the spec has.
+func (w *chaosWorld) portSecurityChange(n *samplecrdv1.Network) (kind, patch string) {
+	choices := map[string]string{"port-security-off": "false", "port-security-on": "true", "port-security-unset": "null"}
+	current := "port-security-unset"
+	if p := n.Spec.PortSecurityEnabled; p != nil && *p {
+		current = "port-security-on"
+	} else if p != nil {
+		current = "port-security-off"
+	}
+	delete(choices, current)
+	kinds := slices.Sorted(maps.Keys(choices))
+	kind = kinds[w.rng.Intn(len(kinds))]
+	return kind, fmt.Sprintf(`{"spec":{"portSecurityEnabled":%s}}`, choices[kind])
 }
 
 func (w *chaosWorld) delete(name string) {
@@ -250,7 +462,7 @@ func (w *chaosWorld) delete(name string) {
 		w.settle(name, "delete", err)
 		return
 	}
-	w.ops["delete"]++
+	w.count(name, "delete", "")
 	delete(w.live, name)
 	if !slices.Contains(w.gone, name) {
 		w.gone = append(w.gone, name)
@@ -260,10 +472,10 @@ func (w *chaosWorld) delete(name string) {
 // settle counts a failed operation and corrects what the test believes exists.
 func (w *chaosWorld) settle(name, kind string, err error) {
 	if apierrors.IsNotFound(err) {
-		w.ops[kind+"-refused-not-found"]++
+		w.count(name, kind+"-refused-not-found", "")
 		delete(w.live, name)
 		return
 	}
-	w.ops[kind+"-failed"]++
+	w.count(name, kind+"-failed", err.Error())
 	w.t.Logf("%s %s/%s: %v", kind, w.ns, name, err)
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"sort"
@@ -16,6 +17,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	versioned "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
 
@@ -24,18 +26,36 @@ import (
 // rather than by how the controller finds its resources: Neutron is listed in full
 // through the admin endpoint and filtered here. A network belongs to the cluster when a
 // tag or its description names the cluster ID, and to an object when a tag, its name or
-// its description names the object's UID; a subnet belongs to its network.
+// its description names the object's UID; a subnet belongs to its network. A router
+// belongs to the cluster when its description names the cluster ID, and to an object
+// when its name names the object's UID; a router interface and an RBAC policy belong to
+// the network they are on.
 type ClusterAudit struct {
-	Live     int // objects without a deletion timestamp
-	Networks int // Neutron networks of the cluster
-	Subnets  int // Neutron subnets on those networks
+	Live       int // objects without a deletion timestamp
+	Networks   int // Neutron networks of the cluster
+	Subnets    int // Neutron subnets on those networks
+	Routers    int // Neutron routers of the cluster
+	Interfaces int // router interfaces on the cluster's networks
+	Policies   int // RBAC policies on the cluster's networks
 
-	NotReady   []string // live objects not Ready=True for their current generation
-	Missing    []string // live objects without a Neutron network or subnet
-	Duplicates []string // live objects with more than one network, networks with more than one subnet
-	Mismatched []string // subnet CIDR or gateway, or status IDs, not as the spec says
-	Leaked     []string // networks of the cluster that no live object owns
-	Stuck      []string // objects with a deletion timestamp
+	NotReady []string // live objects not Ready=True for their current generation
+	// Missing are live objects without a Neutron network or subnet, a router the spec
+	// asks for, a subnet's interface on it, or an RBAC policy of a project spec.sharedWith
+	// lists.
+	Missing []string
+	// Duplicates are live objects with more than one network or router of their own,
+	// networks with more than one subnet (for one item), and two RBAC policies for one
+	// project.
+	Duplicates []string
+	// Mismatched are subnets, routers' gateways, port security or the ownership marks
+	// not as the spec says, and status not as Neutron has it.
+	Mismatched []string
+	// Leaked are networks and routers of the cluster that no live object owns or whose
+	// object no longer asks for them, router interfaces on the cluster's networks to a
+	// router that is not their Network's, and RBAC policies for projects spec.sharedWith
+	// does not list or on networks that do not exist.
+	Leaked []string
+	Stuck  []string // objects with a deletion timestamp
 }
 
 // Problems is the number of findings; 0 means Neutron is exactly as desired.
@@ -45,8 +65,10 @@ func (a ClusterAudit) Problems() int {
 
 // Counts gives the number of findings of each kind on one line.
 func (a ClusterAudit) Counts() string {
-	return fmt.Sprintf("live objects=%d, Neutron networks=%d subnets=%d; not ready=%d, missing=%d, duplicates=%d, mismatched=%d, leaked=%d, stuck deleting=%d",
-		a.Live, a.Networks, a.Subnets, len(a.NotReady), len(a.Missing), len(a.Duplicates), len(a.Mismatched), len(a.Leaked), len(a.Stuck))
+	return fmt.Sprintf("live objects=%d, Neutron networks=%d subnets=%d routers=%d router interfaces=%d RBAC policies=%d; "+
+		"not ready=%d, missing=%d, duplicates=%d, mismatched=%d, leaked=%d, stuck deleting=%d",
+		a.Live, a.Networks, a.Subnets, a.Routers, a.Interfaces, a.Policies,
+		len(a.NotReady), len(a.Missing), len(a.Duplicates), len(a.Mismatched), len(a.Leaked), len(a.Stuck))
 }
 
 // Err is nil when there is no finding, otherwise every finding.
@@ -91,7 +113,7 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 			elsewhere = append(elsewhere, o)
 		}
 	}
-	neutronState, err := ReadNeutron()
+	neutronState, err := ReadAuditState()
 	if err != nil {
 		return a, err
 	}
@@ -102,10 +124,33 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 		}
 	}
 	subnetsOf := neutronState.SubnetsOf
+	policiesOn := map[string][]NeutronRBACPolicy{} // by network ID
+	for _, p := range neutronState.Policies {
+		policiesOn[p.ObjectID] = append(policiesOn[p.ObjectID], p)
+	}
 	a.Networks = len(ours)
 	for _, n := range ours {
 		a.Subnets += len(subnetsOf[n.ID])
+		a.Interfaces += len(neutronState.Interfaces[n.ID])
+		a.Policies += len(policiesOn[n.ID])
 	}
+	var ourRouters []NeutronRouter
+	for _, r := range neutronState.Routers {
+		if strings.Contains(r.Description, clusterID) {
+			ourRouters = append(ourRouters, r)
+		}
+	}
+	a.Routers = len(ourRouters)
+	routersOf := func(uid string) []NeutronRouter {
+		var out []NeutronRouter
+		for _, r := range ourRouters {
+			if strings.Contains(r.Name, uid) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	ownedRouters := map[string]bool{} // router IDs a live object owns
 
 	owned := map[string]bool{} // network IDs a live object owns
 	for _, o := range objects {
@@ -125,6 +170,19 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 				mine = append(mine, n)
 				owned[n.ID] = true
 			}
+		}
+		own := routersOf(string(o.UID))
+		for _, r := range own {
+			ownedRouters[r.ID] = true
+		}
+		var only *NeutronNetwork
+		if len(mine) == 1 {
+			only = &mine[0]
+		}
+		a.auditRouter(key, &o, only, subnetsOf, own, neutronState)
+		if only != nil {
+			a.auditSharing(key, &o, *only, policiesOn[only.ID])
+			a.auditPortSecurity(key, &o, *only, neutronState.PortSecurity[only.ID])
 		}
 		switch {
 		case len(mine) == 0:
@@ -159,17 +217,268 @@ func AuditCluster(ctx context.Context, nets versioned.Interface, clusterID strin
 				owned[n.ID] = true
 			}
 		}
+		for _, r := range routersOf(string(o.UID)) {
+			ownedRouters[r.ID] = true
+		}
 	}
 	for _, n := range ours {
 		if !owned[n.ID] {
-			a.Leaked = append(a.Leaked, fmt.Sprintf("network %s (tags %v, description %q, %d subnets) has no live object",
-				n.ID, n.Tags, n.Description, len(subnetsOf[n.ID])))
+			a.Leaked = append(a.Leaked, fmt.Sprintf("network %s (tags %v, description %q, %d subnets, %d router interfaces, %d RBAC policies) has no live object",
+				n.ID, n.Tags, n.Description, len(subnetsOf[n.ID]), len(neutronState.Interfaces[n.ID]), len(policiesOn[n.ID])))
+		}
+	}
+	for _, r := range ourRouters {
+		if !ownedRouters[r.ID] {
+			a.Leaked = append(a.Leaked, fmt.Sprintf("router %s (name %q, gateway %v) has no live object", r.ID, r.Name, r.GatewayAddresses()))
+		}
+	}
+	exists := map[string]bool{}
+	for _, n := range neutronState.Networks {
+		exists[n.ID] = true
+	}
+	for _, p := range neutronState.Policies {
+		if exists[p.ObjectID] {
+			continue
+		}
+		gone, err := policyOnMissingNetwork(p)
+		if err != nil {
+			return a, err
+		}
+		if gone {
+			a.Leaked = append(a.Leaked, fmt.Sprintf("RBAC policy %s (%s for project %s, by project %s) is on network %s, which does not exist",
+				p.ID, p.Action, p.TargetProject, p.ProjectID, p.ObjectID))
 		}
 	}
 	for _, l := range [][]string{a.NotReady, a.Missing, a.Duplicates, a.Mismatched, a.Leaked, a.Stuck} {
 		sort.Strings(l)
 	}
 	return a, nil
+}
+
+// auditRouter compares the routing of an object with Neutron: own, the routers of the
+// cluster that name its UID (the router the controller makes for it), and, when the
+// object has exactly one network n, the router interfaces on n, n's router mark and, once
+// the object is Ready, status.router. Only a router the spec asks for may exist, only
+// the subnets the spec attaches may be attached, and only to that router, which must be
+// the one status names.
+func (a *ClusterAudit) auditRouter(key string, o *samplecrdv1.Network, n *NeutronNetwork, subnetsOf map[string][]NeutronSubnet,
+	own []NeutronRouter, s AuditState) {
+	want := o.Spec.Router
+	var target *NeutronRouter
+	switch {
+	case want == nil || want.ExternalNetwork == nil:
+		for _, r := range own {
+			a.Leaked = append(a.Leaked, fmt.Sprintf("%s: router %s (name %q) is the Network's own, but %s",
+				key, r.ID, r.Name, routerSpecText(want)))
+		}
+	case len(own) == 0:
+		a.Missing = append(a.Missing, fmt.Sprintf("%s has no router of its own, %s", key, routerSpecText(want)))
+	case len(own) > 1:
+		a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s has %d routers %v of its own", key, len(own), ids(own)))
+	default:
+		target = &own[0]
+		ext := s.externalNetworkID(*want.ExternalNetwork)
+		if target.Gateway == nil || ext == "" || target.Gateway.NetworkID != ext {
+			a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: router %s has gateway %+v, want one on external network %s (%s)",
+				key, target.ID, target.Gateway, refText(want.ExternalNetwork), noneIfEmpty(ext)))
+		}
+	}
+	if want != nil && want.Existing != nil {
+		if target = s.router(*want.Existing); target == nil {
+			a.Missing = append(a.Missing, fmt.Sprintf("%s: %s, which Neutron does not have (or several)", key, routerSpecText(want)))
+		}
+	}
+	if n == nil {
+		return // no network, or several: Missing or Duplicates says so
+	}
+	subs := subnetsOf[n.ID]
+	attach := map[string]bool{} // the subnets spec.router attaches, by ID
+	if want != nil {
+		for _, sub := range subs {
+			if len(o.Spec.Subnets) == 0 {
+				attach[sub.ID] = true
+				continue
+			}
+			for _, item := range o.Spec.Subnets {
+				if prefixEqual(sub.CIDR, item.CIDR) && (len(want.Subnets) == 0 || slices.Contains(want.Subnets, item.Name)) {
+					attach[sub.ID] = true
+				}
+			}
+		}
+	}
+	recorded := ""
+	if o.Status.Router != nil {
+		recorded = o.Status.Router.RouterID
+	}
+	attached := map[string]bool{} // subnets attached to target, as they should be
+	for _, p := range s.Interfaces[n.ID] {
+		for _, ip := range p.FixedIPs {
+			switch {
+			case target == nil || p.DeviceID != target.ID || p.DeviceID != recorded:
+				a.Leaked = append(a.Leaked, fmt.Sprintf("%s: subnet %s is attached (port %s) to router %s, which is not the Network's router: %s, status.router names %s",
+					key, ip.SubnetID, p.ID, p.DeviceID, routerSpecText(want), noneIfEmpty(recorded)))
+			case !attach[ip.SubnetID]:
+				a.Leaked = append(a.Leaked, fmt.Sprintf("%s: subnet %s is attached (port %s) to router %s, but spec.router.subnets %v does not attach it",
+					key, ip.SubnetID, p.ID, p.DeviceID, want.Subnets))
+			default:
+				attached[ip.SubnetID] = true
+			}
+		}
+	}
+	if target != nil {
+		for _, sub := range subs {
+			if attach[sub.ID] && !attached[sub.ID] {
+				a.Missing = append(a.Missing, fmt.Sprintf("%s: subnet %s (%s) is not attached to router %s", key, sub.ID, sub.CIDR, target.ID))
+			}
+		}
+	}
+	switch marked := slices.Contains(n.Tags, neutron.RouterTag); {
+	case want != nil && !marked:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: network %s lacks the tag %s, though the spec has a router", key, n.ID, neutron.RouterTag))
+	case want == nil && marked:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: network %s still carries the tag %s, though the spec has no router", key, n.ID, neutron.RouterTag))
+	}
+	if !o.IsReady() {
+		return
+	}
+	st := o.Status.Router
+	switch {
+	case want == nil && st != nil:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: status.router %+v, but the spec has no router", key, *st))
+	case want != nil && st == nil:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: Ready without status.router, %s", key, routerSpecText(want)))
+	case want != nil && target != nil:
+		if st.RouterID != target.ID || st.Owned != (want.ExternalNetwork != nil) || !sameSet(st.SubnetIDs, slices.Collect(maps.Keys(attached))) ||
+			!sameSet(st.ExternalGatewayAddresses, target.GatewayAddresses()) {
+			a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: status.router %+v, Neutron has router %s (owned %v) with subnets %v attached and gateway %v",
+				key, *st, target.ID, want.ExternalNetwork != nil, slices.Sorted(maps.Keys(attached)), target.GatewayAddresses()))
+		}
+	}
+}
+
+// routerSpecText says what spec.router asks for, for findings.
+func routerSpecText(r *samplecrdv1.NetworkRouter) string {
+	switch {
+	case r == nil:
+		return "the spec has no router"
+	case r.ExternalNetwork != nil:
+		return "spec.router.externalNetwork names " + refText(r.ExternalNetwork)
+	default:
+		return "spec.router.existing names " + refText(r.Existing)
+	}
+}
+
+func refText(r *samplecrdv1.NeutronRef) string {
+	if r == nil {
+		return "nothing"
+	}
+	return neutron.RefText(r.ID, r.Name)
+}
+
+// externalNetworkID returns the ID of the external network ref names, "" when there is
+// none or several.
+func (s AuditState) externalNetworkID(ref samplecrdv1.NeutronRef) string {
+	if ref.ID != "" {
+		return ref.ID
+	}
+	if found := s.External[ref.Name]; len(found) == 1 {
+		return found[0]
+	}
+	return ""
+}
+
+// router returns the router ref names, nil when there is none or several.
+func (s AuditState) router(ref samplecrdv1.NeutronRef) *NeutronRouter {
+	var found []NeutronRouter
+	for _, r := range s.Routers {
+		if (ref.ID != "" && r.ID == ref.ID) || (ref.ID == "" && r.Name == ref.Name) {
+			found = append(found, r)
+		}
+	}
+	if len(found) != 1 {
+		return nil
+	}
+	return &found[0]
+}
+
+// auditSharing compares the RBAC policies on an object's one network n with
+// spec.sharedWith: one access_as_shared policy per project listed and no other, the
+// sharing mark on n while it has any, and, once the object is Ready, status.sharedWith.
+func (a *ClusterAudit) auditSharing(key string, o *samplecrdv1.Network, n NeutronNetwork, policies []NeutronRBACPolicy) {
+	want := make([]string, 0, len(o.Spec.SharedWith))
+	for _, p := range o.Spec.SharedWith {
+		want = append(want, string(p))
+	}
+	byProject := map[string][]NeutronRBACPolicy{}
+	var inNeutron []string // project=policy of the policies that share n as the spec says
+	for _, p := range policies {
+		if p.Action != "access_as_shared" || !slices.Contains(want, p.TargetProject) {
+			a.Leaked = append(a.Leaked, fmt.Sprintf("%s: RBAC policy %s (%s for project %s) on network %s, but spec.sharedWith is %v",
+				key, p.ID, p.Action, p.TargetProject, n.ID, want))
+			continue
+		}
+		byProject[p.TargetProject] = append(byProject[p.TargetProject], p)
+		inNeutron = append(inNeutron, p.TargetProject+"="+p.ID)
+	}
+	for _, project := range want {
+		switch got := byProject[project]; {
+		case len(got) == 0:
+			a.Missing = append(a.Missing, fmt.Sprintf("%s: network %s is not shared with project %s", key, n.ID, project))
+		case len(got) > 1:
+			a.Duplicates = append(a.Duplicates, fmt.Sprintf("%s: network %s is shared with project %s by %d RBAC policies %v", key, n.ID, project, len(got), ids(got)))
+		}
+	}
+	switch marked := slices.Contains(n.Tags, neutron.SharingTag); {
+	case (len(want) > 0 || len(policies) > 0) && !marked:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: network %s has %d RBAC policies and spec.sharedWith %v, but lacks the tag %s",
+			key, n.ID, len(policies), want, neutron.SharingTag))
+	case len(want) == 0 && len(policies) == 0 && marked:
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: network %s still carries the tag %s, though it is shared with no one", key, n.ID, neutron.SharingTag))
+	}
+	if !o.IsReady() {
+		return
+	}
+	var inStatus []string
+	for _, sh := range o.Status.SharedWith {
+		inStatus = append(inStatus, sh.ProjectID+"="+sh.RBACPolicyID)
+	}
+	if !sameSet(inStatus, inNeutron) {
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: status.sharedWith %v, Neutron has %v", key, inStatus, inNeutron))
+	}
+}
+
+// auditPortSecurity compares an object's one network's port security (got, as Neutron
+// reports it) with spec.portSecurityEnabled when set and, once the object is Ready, with
+// status.portSecurityEnabled.
+func (a *ClusterAudit) auditPortSecurity(key string, o *samplecrdv1.Network, n NeutronNetwork, got *bool) {
+	if want := o.Spec.PortSecurityEnabled; want != nil && (got == nil || *got != *want) {
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: network %s has port security %s, spec %v", key, n.ID, boolText(got), *want))
+	}
+	if o.IsReady() && boolText(o.Status.PortSecurityEnabled) != boolText(got) {
+		a.Mismatched = append(a.Mismatched, fmt.Sprintf("%s: status.portSecurityEnabled %s, network %s has %s",
+			key, boolText(o.Status.PortSecurityEnabled), n.ID, boolText(got)))
+	}
+}
+
+// prefixEqual reports whether a and b are the same prefix, however written.
+func prefixEqual(a, b string) bool {
+	x, errX := netip.ParsePrefix(a)
+	y, errY := netip.ParsePrefix(b)
+	return errX == nil && errY == nil && x == y
+}
+
+func noneIfEmpty(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*b)
 }
 
 // auditItems compares a network of a list-form object with the object's items: one
