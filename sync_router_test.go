@@ -60,6 +60,17 @@ func routerCases() []syncCase {
 			wantAttached(t, f.neutron, "router-of-detached", 1)
 		},
 	}, {
+		name:       "a routed subnet's gateway changed in the spec: the interface goes, the subnet changes, the interface comes back on the new gateway",
+		object:     withGeneration(withRouterInStatus(withRouter(realizedNetwork("regated", "10.60.0.0/24", "10.60.0.5"), external("public"))), 2),
+		neutron:    putRouted(true, true),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantCalls:  []string{"remove router interface", "update subnet", "add router interface"},
+		wantEvents: []string{"Normal SubnetDetached", "Normal GatewayUpdated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "router-of-regated", 1)
+		},
+	}, {
 		name:   "the owned router's gateway removed by hand: restored",
 		object: withRouterInStatus(withRouter(realizedNetwork("gateless", "10.60.0.0/24", ""), external("public"))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {

@@ -180,6 +180,7 @@ quota_subnet = -1
 quota_port = -1
 quota_router = -1
 quota_floatingip = -1
+quota_rbac_policy = -1
 quota_security_group = -1
 quota_security_group_rule = -1
 

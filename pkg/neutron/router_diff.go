@@ -134,7 +134,10 @@ func diffRouter(want Desired, got Observed, c *Changes) {
 		if want.Router == nil || !want.Router.attaches(ch.Want.Item) {
 			continue
 		}
-		if ch.Got != nil && rc.Target != nil && slices.Contains(AttachedSubnets(got.Routers.Interfaces, rc.Target.ID), ch.Got.ID) {
+		// A new gateway is refused while the router's interface holds the old one: the
+		// interface goes before the subnet's update and comes back after it.
+		if ch.Got != nil && rc.Target != nil && slices.Contains(AttachedSubnets(got.Routers.Interfaces, rc.Target.ID), ch.Got.ID) &&
+			ch.Update.GatewayIP == nil {
 			keep[ch.Got.ID] = true
 			continue
 		}

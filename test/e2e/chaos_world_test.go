@@ -47,12 +47,6 @@ type chaosWorld struct {
 	// firstFeatures are the features the next creates take, one each, whatever the
 	// random draws say, so that every run has each of them.
 	firstFeatures []string
-	// routed and regatewayed are the names whose Network had spec.router, or had the
-	// gateway of its one-subnet form changed, since it was created. Neutron refuses to
-	// change the gateway of a subnet attached to a router (409 GatewayIpInUse: the
-	// router's interface holds the address), and the controller does not detach the
-	// subnet for it: such a Network stays NeutronConflict. So no Network gets both.
-	routed, regatewayed map[string]bool
 	// journal has a line for every operation: its time, the name, its kind and what it
 	// sent or met. A failed test keeps it with the controllers' logs.
 	journal []string
@@ -70,7 +64,7 @@ var chaosProjects = []samplecrdv1.ProjectID{
 func newChaosWorld(t *testing.T, rng *rand.Rand, nets versioned.Interface, ns, existingRouter string) *chaosWorld {
 	return &chaosWorld{t: t, rng: rng, nets: nets, ns: ns, ops: map[string]int{}, live: map[string]bool{},
 		existingRouter: existingRouter, features: map[string]int{}, firstFeatures: slices.Clone(chaosFeatures),
-		routed: map[string]bool{}, regatewayed: map[string]bool{}}
+	}
 }
 
 func (w *chaosWorld) lifetime() time.Duration {
@@ -221,8 +215,6 @@ func (w *chaosWorld) create(name, kind string) bool {
 		form = fmt.Sprintf("list-%d", len(spec.Subnets))
 	}
 	features := w.decorate(&spec)
-	delete(w.regatewayed, name)
-	w.routed[name] = spec.Router != nil
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, err := w.nets.SamplecrdV1().Networks(w.ns).Create(ctx, &samplecrdv1.Network{
@@ -348,9 +340,8 @@ func (w *chaosWorld) toggleItem(n *samplecrdv1.Network) (kind, patch string) {
 
 // change changes a live Network: half of the time its subnets (the one-subnet form's
 // gateway, or the list form's IPv6 item), else its router, its sharing or its port
-// security. A Network that had a router never has its one-subnet gateway changed (its
-// router is changed instead), and one whose gateway changed never gets a router (its
-// sharing is changed instead): see chaosWorld.routed.
+// security. A routed subnet's gateway changes too: the controller detaches it for the
+// change and attaches it again.
 func (w *chaosWorld) change(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -359,22 +350,12 @@ func (w *chaosWorld) change(name string) {
 		w.settle(name, "change", err)
 		return
 	}
-	oneSubnet := len(n.Spec.Subnets) == 0
 	var kind, patch string
 	patchType := types.MergePatchType
 	what := w.rng.Intn(6)
-	if what < 3 && oneSubnet && w.routed[name] {
-		what = 3
-	}
-	if what == 3 && oneSubnet && w.regatewayed[name] {
-		what = 4
-	}
 	switch what {
 	case 0, 1, 2:
 		kind, patch = w.subnetChange(n)
-		if oneSubnet {
-			w.regatewayed[name] = true
-		}
 	case 3:
 		kind, patch = w.routerChange(n)
 		patchType = types.JSONPatchType
@@ -417,7 +398,6 @@ func (w *chaosWorld) routerChange(n *samplecrdv1.Network) (kind, patch string) {
 	default:
 		kind, r = "router-replace", w.router(len(n.Spec.Subnets) > 0, "")
 	}
-	w.routed[n.Name] = true
 	b, err := json.Marshal([]map[string]any{{"op": "add", "path": "/spec/router", "value": r}})
 	if err != nil {
 		w.t.Fatalf("marshalling the router of %s: %v", n.Name, err)

@@ -149,6 +149,7 @@ func TestExistingRouterOfTheProject(t *testing.T) {
 	WaitGone(t, ns, "stranded", 120*time.Second)
 }
 
+// A routed subnet's gateway changes (the interface is detached for it and attached again).
 // A port team-a made on a routed Network's subnet holds up its deletion, named with its
 // device in the condition and an Event, and nothing is detached or deleted meanwhile;
 // once the port goes, the deletion completes.
@@ -160,7 +161,13 @@ func TestRoutedDeletionWaitsForTheTenantsPort(t *testing.T) {
 
 	CreateNetworkWithSpec(t, ns, "held", samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.82.0.0/24"},
 		Router: &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: PublicNetworkName}}, CloudCredentialsRef: teamA()})
+	WaitRouted(t, ns, "held", "", 1)
+	// A new gateway for the routed subnet: detached for the change, attached again on it.
+	UpdateNetworkSpec(t, ns, "held", func(s *samplecrdv1.NetworkSpec) { s.Gateway = "10.82.0.5" })
 	n := WaitRouted(t, ns, "held", "", 1)
+	if n.Status.Gateway != "10.82.0.5" {
+		t.Errorf("status.gateway = %s after the change, want 10.82.0.5", n.Status.Gateway)
+	}
 	port := ks.CreatePortAs(t, TenantA, n.Status.NetworkID, n.Status.SubnetID)
 
 	DeleteNetwork(t, ns, "held")
