@@ -16,6 +16,9 @@ type routerBook struct {
 	// externals are external network IDs by name, as last filled or looked up, until a
 	// router call finds one gone.
 	externals map[string]string
+	// lookups lets one worker at a time look an external network up, so that workers
+	// starting together ask Neutron once, not once each.
+	lookups sync.Mutex
 }
 
 type seenRouter struct {

@@ -93,6 +93,11 @@ func (s *Store) ExternalNetworkID(ctx context.Context, ref Ref) (id string, foun
 	if id, ok := s.routers.external(ref.Name); ok {
 		return id, true, nil
 	}
+	s.routers.lookups.Lock()
+	defer s.routers.lookups.Unlock()
+	if id, ok := s.routers.external(ref.Name); ok {
+		return id, true, nil
+	}
 	// No project filter: an external network is mostly the cloud admin's.
 	nets, err := s.driver.ListNetworks(ctx, Filter{Name: ref.Name, External: true})
 	if err != nil {
