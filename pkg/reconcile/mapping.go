@@ -121,8 +121,8 @@ func subnetSpecOf(spec samplecrdv1.SubnetFields) subnetplan.Spec {
 	}
 }
 
-// setRealized records in status what realises the spec: the network and the projects it
-// is shared with; the one-subnet form's subnet in subnetID, gateway and enableDHCP, the
+// setRealized records in status what realises the spec: the network, the projects it is
+// shared with and the router its subnets are attached to; the one-subnet form's subnet in subnetID, gateway and enableDHCP, the
 // list form's in subnets, with their addresses as last counted (or as status had them,
 // for a subnet not counted yet).
 func setRealized(status *samplecrdv1.NetworkStatus, out outcome) {
