@@ -85,7 +85,7 @@ func TestLocalSubnetPoolsServeMembers(t *testing.T) {
 		subnet string
 		want   []neutron.Port
 	}{
-		{v6.ID, []neutron.Port{{ID: port.ID, NetworkID: net.ID, FixedIPs: port.FixedIPs}}},
+		{v6.ID, []neutron.Port{{ID: port.ID, NetworkID: net.ID, DeviceID: port.DeviceID, FixedIPs: port.FixedIPs}}},
 		{v4.ID, nil},
 	} {
 		ports, err := member.ListPorts(ctx, neutron.Filter{ProjectID: project, NetworkIDs: []string{net.ID}, SubnetID: tc.subnet})
