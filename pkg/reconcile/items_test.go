@@ -51,3 +51,31 @@ func TestDesiredRefusesItemsTheCRDRefuses(t *testing.T) {
 		})
 	}
 }
+
+// What goes to Neutron from spec.router and spec.sharedWith is checked again, as the CRD
+// checks it, for a CRD installed without its rules.
+func TestDesiredRefusesRoutersAndSharingTheCRDRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec samplecrdv1.NetworkSpec
+		want string
+	}{
+		{"every project", samplecrdv1.NetworkSpec{SharedWith: []samplecrdv1.ProjectID{"*"}}, `sharedWith item "*" is not an OpenStack project ID`},
+		{"a path for a project", samplecrdv1.NetworkSpec{SharedWith: []samplecrdv1.ProjectID{"../admin"}}, `sharedWith item "../admin"`},
+		{"a project twice", samplecrdv1.NetworkSpec{SharedWith: []samplecrdv1.ProjectID{"p1", "p1"}}, "lists project p1 twice"},
+		{"a router id that is not a UUID", samplecrdv1.NetworkSpec{Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{ID: "x?y"}}},
+			`router existing id "x?y" is not the UUID`},
+		{"both kinds of router", samplecrdv1.NetworkSpec{Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{Name: "a"},
+			ExternalNetwork: &samplecrdv1.NeutronRef{Name: "b"}}}, "exactly one of externalNetwork or existing"},
+		{"a router item that is no item", samplecrdv1.NetworkSpec{Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{Name: "a"}, Subnets: []string{"z"}}},
+			"router subnets names z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.spec.CIDR = "10.0.0.0/24"
+			_, err := Desired(&samplecrdv1.Network{Spec: tc.spec})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Desired = %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -57,9 +57,9 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 	if err != nil {
 		return neutron.Desired{}, err
 	}
-	sharedWith := make([]string, 0, len(network.Spec.SharedWith))
-	for _, project := range network.Spec.SharedWith {
-		sharedWith = append(sharedWith, string(project))
+	sharedWith, err := desiredSharing(network.Spec)
+	if err != nil {
+		return neutron.Desired{}, err
 	}
 	return neutron.Desired{
 		Network: neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: network.Spec.PortSecurityEnabled},
