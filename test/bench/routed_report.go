@@ -68,9 +68,9 @@ func printRouted(w io.Writer, o options, rounds []roundResult) {
 	fmt.Fprintln(w, "  (k8s-cluster and k8s-uid for people and tools, and k8s-router=managed, by which a store fill after a restart knows")
 	fmt.Fprintln(w, "  to list routers; Neutron takes no tags in a create), and GET the network's ports before a delete (to refuse,")
 	fmt.Fprintln(w, "  naming them, when someone else's port is on it, before detaching anything). The lookup of the external network by")
-	fmt.Fprintln(w, "  name (list networks) is not per Network: the raw loop makes it once per round; the controller remembers the answer")
-	fmt.Fprintln(w, "  for the life of its process, but each worker that takes up a routed Network before the first answer came makes one")
-	fmt.Fprintf(w, "  of its own (at most -workers, %d).\n", o.workers)
+	fmt.Fprintln(w, "  name (list networks) is not per Network: the raw loop makes it once per round; the controller once per process")
+	fmt.Fprintln(w, "  start (its workers take turns for it) and remembers the answer, which each resync's list of external networks")
+	fmt.Fprintln(w, "  refreshes.")
 }
 
 // routedLifecycle is a routed lifecycle's Neutron calls: per Network without the external
