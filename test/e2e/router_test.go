@@ -132,11 +132,20 @@ func TestExistingRouterOfTheProject(t *testing.T) {
 	CreateNetworkWithSpec(t, ns, "stranded", samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.81.2.0/24"},
 		Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{ID: router.ID}}, CloudCredentialsRef: teamA()})
 	stranded := WaitRouted(t, ns, "stranded", router.ID, 1)
-	if err := asA.RemoveRouterInterface(Ctx(t, 90*time.Second), router.ID, stranded.Status.SubnetID); err != nil {
-		t.Fatal(err)
-	}
-	if err := asA.DeleteRouter(Ctx(t, 90*time.Second), router.ID); err != nil {
-		t.Fatal(err)
+	// The controller attaches the subnet again at its next resync if it is quicker than
+	// the router's delete: detach and delete until the delete goes through.
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if err := asA.RemoveRouterInterface(Ctx(t, 90*time.Second), router.ID, stranded.Status.SubnetID); err != nil {
+			t.Fatal(err)
+		}
+		err := asA.DeleteRouter(Ctx(t, 90*time.Second), router.ID)
+		if err == nil {
+			break
+		}
+		if kind := neutron.KindOf(err); (kind != neutron.KindInUse && kind != neutron.KindConflict) || time.Now().After(deadline) {
+			t.Fatalf("deleting router %s as team-a: %v", router.ID, err)
+		}
 	}
 	gone := WaitReason(t, ns, "stranded", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonRouterNotFound)
 	if msg := gone.ReadyCondition().Message; !strings.Contains(msg, router.ID) {
