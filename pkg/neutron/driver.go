@@ -81,6 +81,8 @@ type Filter struct {
 	SubnetID string
 	// DeviceOwner: ports of this device owner (ports only).
 	DeviceOwner string
+	// DeviceID: ports of this device, e.g. a router's interfaces (ports only).
+	DeviceID string
 	// External: external networks (router:external) only (networks only).
 	External bool
 	// ProjectID: resources of this project only. Without it Neutron also returns what

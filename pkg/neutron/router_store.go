@@ -2,8 +2,11 @@ package neutron
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+
+	"k8s.io/klog/v2"
 
 	"github.com/samplecrd/network-controller/pkg/crashpoint"
 )
@@ -30,7 +33,7 @@ func (s *Store) fillRouters(ctx context.Context, since uint64, nets []Network) e
 		return fmt.Errorf("listing the external networks: %w", err)
 	}
 	s.routers.refill(since, marked, inProject(routers, s.projectID), interfaces)
-	s.routers.setExternals(externals)
+	s.routers.setExternals(externals, s.projectID)
 	return nil
 }
 
@@ -84,8 +87,9 @@ func (s *Store) ExistingRouter(ctx context.Context, ref Ref) (r Router, found bo
 }
 
 // ExternalNetworkID returns the ID of the external network ref names: its ID as given, or
-// looked up by name (one call, remembered until a router call finds it gone). found is false when no
-// external network the project can see has the name, or several have.
+// looked up by name (one call, remembered until a router call finds it gone): the
+// project's own when it has one of that name. found is false when no external network
+// the project can see has the name, or several have.
 func (s *Store) ExternalNetworkID(ctx context.Context, ref Ref) (id string, found bool, err error) {
 	if ref.ID != "" {
 		return ref.ID, true, nil
@@ -103,7 +107,7 @@ func (s *Store) ExternalNetworkID(ctx context.Context, ref Ref) (id string, foun
 	if err != nil {
 		return "", false, fmt.Errorf("looking up external network %s: %w", ref, err)
 	}
-	nets = slices.DeleteFunc(nets, func(n Network) bool { return n.Name != ref.Name })
+	nets = ownFirst(slices.DeleteFunc(nets, func(n Network) bool { return n.Name != ref.Name }), s.projectID)
 	if len(nets) != 1 {
 		return "", false, nil
 	}
@@ -145,16 +149,49 @@ func (s *Store) SetGateway(ctx context.Context, r Router, gateway GatewayRequest
 }
 
 // DeleteRouter deletes r, which must be a router of this cluster. Already gone counts as
-// done.
+// done. A router still in use has interfaces on subnets of other networks, which no
+// Network of the controller's makes (none attaches to a router made for another), so
+// they are someone's by hand or an older version's: r is its owner's, and they go
+// first, so that nothing holds its owner's delete up. The common delete costs no list.
 func (s *Store) DeleteRouter(ctx context.Context, r Router) error {
 	if _, ok := routerOwnerUID(r, s.clusterID); !ok {
 		return fmt.Errorf("refusing to delete Neutron router %s: it does not carry this cluster's description", r.ID)
 	}
-	if err := s.driver.DeleteRouter(ctx, r.ID); err != nil && !IsNotFound(err) {
+	err := s.driver.DeleteRouter(ctx, r.ID)
+	if routerInUse(err) {
+		if err = s.detachAll(ctx, r.ID); err == nil {
+			err = s.driver.DeleteRouter(ctx, r.ID)
+		}
+	}
+	if err != nil && !IsNotFound(err) {
 		return err
 	}
 	s.routers.removeRouter(r.ID)
 	return nil
+}
+
+// detachAll removes every interface of the router routerID (one list, one call each).
+func (s *Store) detachAll(ctx context.Context, routerID string) error {
+	ports, err := s.driver.ListPorts(ctx, Filter{DeviceID: routerID, DeviceOwner: InterfaceOwner})
+	if err != nil {
+		return fmt.Errorf("listing the interfaces of router %s: %w", routerID, err)
+	}
+	for _, p := range ports {
+		for _, subnetID := range AttachedSubnets([]Port{p}, routerID) {
+			if err := s.Detach(ctx, p.NetworkID, Interface{RouterID: routerID, SubnetID: subnetID, PortID: p.ID}); err != nil {
+				return fmt.Errorf("detaching subnet %s of network %s from router %s: %w", subnetID, p.NetworkID, routerID, err)
+			}
+			klog.FromContext(ctx).Info("Detached a subnet of another network from a router before deleting it",
+				"routerID", routerID, "subnetID", subnetID, "networkID", p.NetworkID)
+		}
+	}
+	return nil
+}
+
+// routerInUse reports whether err is Neutron's refusal to delete a router with interfaces.
+func routerInUse(err error) bool {
+	var ne *Error
+	return errors.As(err, &ne) && ne.Type == "RouterInUse"
 }
 
 // Attach attaches subnetID of networkID to routerID. An attach whose outcome is unknown

@@ -110,6 +110,10 @@ func routerOwnerUID(r Router, clusterID string) (string, bool) {
 	return OwnerUID(Network{Name: r.Name})
 }
 
+// MadeForANetwork reports whether r is a router a network-controller made for a Network,
+// of this cluster or another: it carries a cluster's description.
+func MadeForANetwork(r Router) bool { return strings.HasPrefix(r.Description, descriptionStart) }
+
 // AttachedSubnets returns the subnets routerID has an interface on, among ports.
 func AttachedSubnets(ports []Port, routerID string) []string {
 	var out []string

@@ -305,6 +305,9 @@ func portQuery(f neutron.Filter) string {
 	if f.DeviceOwner != "" {
 		query = withRepeated(query, "device_owner", []string{f.DeviceOwner})
 	}
+	if f.DeviceID != "" {
+		query = withRepeated(query, "device_id", []string{f.DeviceID})
+	}
 	return withRepeated(query, "fields", portFields)
 }
 

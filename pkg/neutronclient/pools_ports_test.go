@@ -86,11 +86,15 @@ func TestListPorts(t *testing.T) {
 	if _, err := c.ListPorts(context.Background(), neutron.Filter{SubnetID: "s 1&x=y"}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := c.ListPorts(context.Background(), neutron.Filter{DeviceOwner: "network:router_interface", DeviceID: "r1"}); err != nil {
+		t.Fatal(err)
+	}
 	const fields = "fields=id&fields=network_id&fields=device_owner&fields=device_id&fields=fixed_ips"
 	wantRequests(t, *got,
 		request{"GET", "/v2.0/ports?project_id=pr&network_id=n1&network_id=n2&fixed_ips=subnet_id%3Ds1&" + fields, ""},
 		// A subnet ID cannot add parameters of its own.
-		request{"GET", "/v2.0/ports?fixed_ips=subnet_id%3Ds+1%26x%3Dy&" + fields, ""})
+		request{"GET", "/v2.0/ports?fixed_ips=subnet_id%3Ds+1%26x%3Dy&" + fields, ""},
+		request{"GET", "/v2.0/ports?device_owner=network%3Arouter_interface&device_id=r1&" + fields, ""})
 }
 
 // An empty list is no error, and a failed one is classified like any other call.

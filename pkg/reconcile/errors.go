@@ -78,6 +78,13 @@ func routerNotFound(message string) *Failure {
 	return &Failure{Reason: samplecrdv1.ReasonRouterNotFound, Message: message, Terminal: true}
 }
 
+// routerOfAnotherNetwork is a router spec.router.existing names that the controller made
+// for a Network: attaching to it would bridge the two Networks, and hold its owner's
+// delete up. Only a change of the spec can help.
+func routerOfAnotherNetwork(message string) *Failure {
+	return &Failure{Reason: samplecrdv1.ReasonRouterOfAnotherNetwork, Message: message, Terminal: true}
+}
+
 // maxMessageLength bounds a condition's message and an Event's: well under the CRD's
 // 32768 and the 1024 an Event keeps, whatever a tenant's Secret or Neutron's answer holds.
 const maxMessageLength = 1000

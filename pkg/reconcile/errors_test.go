@@ -39,6 +39,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonSubnetInUse, neutronErr(neutron.KindInUse)},
 		{samplecrdv1.ReasonNeutronResourceNotOwned, notOwned("status named net-1")},
 		{samplecrdv1.ReasonRouterNotFound, routerNotFound("spec.router.existing names router r-1")},
+		{samplecrdv1.ReasonRouterOfAnotherNetwork, routerOfAnotherNetwork("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
 		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},
 		{samplecrdv1.ReasonImportedNetworkDeleted, imported(neutron.ImportDeleted)},

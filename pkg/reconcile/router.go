@@ -43,6 +43,15 @@ func (p *pass) observeRouters(ctx context.Context) error {
 				"spec.router.existing names router %s, which is not in project %s (deleted, renamed, or several of that name); name another router, or remove spec.router",
 				want.Existing, p.network.Status.ProjectID))
 		}
+		if neutron.MadeForANetwork(r) {
+			named := want.Existing.String()
+			if want.Existing.ID == "" {
+				named += " (" + r.ID + ")"
+			}
+			return routerOfAnotherNetwork(fmt.Sprintf(
+				"spec.router.existing names router %s, which the controller made for a Network: only that Network attaches to it, and it is deleted with it; name a router of the project the controller did not make, or use spec.router.externalNetwork",
+				named))
+		}
 		p.observed.Routers.Existing = &r
 	}
 	if want.External != nil {

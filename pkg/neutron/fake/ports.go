@@ -31,7 +31,7 @@ func (d *Driver) Ports() []neutron.Port {
 	return mapValues(d.ports)
 }
 
-// ListPorts lists ports by network, subnet and project; a port's project is taken to be
+// ListPorts lists ports by network, subnet, device and project; a port's project is taken to be
 // its network's (neutron.Port carries none).
 func (d *Driver) ListPorts(_ context.Context, f neutron.Filter) ([]neutron.Port, error) {
 	d.mu.Lock()
@@ -43,7 +43,8 @@ func (d *Driver) ListPorts(_ context.Context, f neutron.Filter) ([]neutron.Port,
 	for _, p := range d.ports {
 		if (len(f.NetworkIDs) == 0 || slices.Contains(f.NetworkIDs, p.NetworkID)) &&
 			(f.SubnetID == "" || slices.ContainsFunc(p.FixedIPs, func(ip neutron.FixedIP) bool { return ip.SubnetID == f.SubnetID })) &&
-			(f.ProjectID == "" || d.networks[p.NetworkID].ProjectID == f.ProjectID) && (f.DeviceOwner == "" || p.DeviceOwner == f.DeviceOwner) {
+			(f.ProjectID == "" || d.networks[p.NetworkID].ProjectID == f.ProjectID) && (f.DeviceOwner == "" || p.DeviceOwner == f.DeviceOwner) &&
+			(f.DeviceID == "" || p.DeviceID == f.DeviceID) {
 			out = append(out, p)
 		}
 	}

@@ -36,6 +36,9 @@ const (
 	// ReasonRouterNotFound (terminal): the router spec.router.existing names is not in the
 	// project (deleted by someone else); each Neutron resync looks again.
 	ReasonRouterNotFound = "RouterNotFound"
+	// ReasonRouterOfAnotherNetwork (terminal): the router spec.router.existing names is one
+	// the controller made for a Network: only that Network attaches to it.
+	ReasonRouterOfAnotherNetwork = "RouterOfAnotherNetwork"
 )
 
 // Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
@@ -114,7 +117,7 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
