@@ -11,7 +11,9 @@ import (
 // Networks the controller did not create, which a Network imports to report them (its
 // spec.import). Nothing here writes to Neutron: the lookups are lists, and Resolve decides
 // from what they returned. Unlike the Store's own lists they are not limited to its
-// project: a network shared with the project is one a Network may import and report.
+// project: a network shared with the project is one a Network may import and report. A
+// name finds the project's own networks first: one shared in under the same name is
+// never picked over the project's own, and several of the project's are ambiguous.
 
 // ImportRef names an imported network, by ID or by exact name, and the subnet of it to
 // report.
@@ -71,6 +73,8 @@ type ImportResult struct {
 // networks' subnets.
 type Visible struct {
 	clusterID string
+	// projectID is the credentials' project, whose own networks a name finds first.
+	projectID string
 	networks  []Network
 	// subnets are the subnets of each network an import names without ambiguity.
 	subnets map[string][]Subnet
@@ -93,6 +97,7 @@ func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
 			foreign = append(foreign, n)
 		}
 	}
+	foreign = ownFirst(foreign, v.projectID)
 	switch {
 	case len(foreign) > 1:
 		return ImportResult{Problem: ImportAmbiguous, Message: fmt.Sprintf(
@@ -145,7 +150,8 @@ func (v Visible) carriesMarks(n Network) bool {
 	return n.Description == ClusterDescription(v.clusterID) || slices.Contains(n.Tags, ClusterTag(v.clusterID))
 }
 
-// single returns the one network without the cluster's marks that ref names, if exactly one.
+// single returns the one network without the cluster's marks that ref names, if exactly
+// one (of the project's own, when it has any of that name).
 func (v Visible) single(ref ImportRef) (Network, bool) {
 	var found []Network
 	for _, n := range v.networks {
@@ -153,7 +159,7 @@ func (v Visible) single(ref ImportRef) (Network, bool) {
 			found = append(found, n)
 		}
 	}
-	if len(found) != 1 {
+	if found = ownFirst(found, v.projectID); len(found) != 1 {
 		return Network{}, false
 	}
 	return found[0], true
@@ -171,7 +177,7 @@ func (s *Store) LookupImport(ctx context.Context, ref ImportRef) (Visible, error
 	if err != nil {
 		return Visible{}, fmt.Errorf("looking up imported Neutron network %s: %w", ref, err)
 	}
-	v := Visible{clusterID: s.clusterID, networks: nets}
+	v := Visible{clusterID: s.clusterID, projectID: s.projectID, networks: nets}
 	return v, s.listImportedSubnets(ctx, &v, []ImportRef{ref})
 }
 
@@ -188,7 +194,7 @@ func (s *Store) ListVisible(ctx context.Context, refs []ImportRef) (Visible, err
 	if err != nil {
 		return Visible{}, fmt.Errorf("listing the Neutron networks imports may name: %w", err)
 	}
-	v := Visible{clusterID: s.clusterID, networks: nets, held: map[ImportRef]bool{}}
+	v := Visible{clusterID: s.clusterID, projectID: s.projectID, networks: nets, held: map[ImportRef]bool{}}
 	for _, ref := range refs {
 		if s.holds(ref) {
 			v.held[ref] = true

@@ -170,3 +170,6 @@ func (n Network) Project() string { return n.ProjectID }
 
 // Project returns the project that owns the subnet.
 func (s Subnet) Project() string { return s.ProjectID }
+
+// Project returns the project that owns the pool.
+func (p SubnetPool) Project() string { return p.ProjectID }

@@ -122,19 +122,19 @@ func (b *routerBook) putExternal(name, id string) {
 	b.externals[name] = id
 }
 
-// setExternals replaces the external networks by name with those listed; a name several
-// have is left out, so that its lookup says so.
-func (b *routerBook) setExternals(nets []Network) {
+// setExternals replaces the external networks by name with those listed, the project
+// projectID's own first; a name several have is left out, so that its lookup says so.
+func (b *routerBook) setExternals(nets []Network, projectID string) {
+	byName := map[string][]Network{}
+	for _, n := range nets {
+		byName[n.Name] = append(byName[n.Name], n)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	count := map[string]int{}
-	for _, n := range nets {
-		count[n.Name]++
-	}
 	clear(b.externals)
-	for _, n := range nets {
-		if count[n.Name] == 1 {
-			b.externals[n.Name] = n.ID
+	for name, named := range byName {
+		if named = ownFirst(named, projectID); len(named) == 1 {
+			b.externals[name] = named[0].ID
 		}
 	}
 }

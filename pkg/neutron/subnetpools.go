@@ -7,7 +7,8 @@ import (
 )
 
 // subnetPool returns the one subnet pool the store's project can use (its own, or one
-// shared with it) that ref names. What the caller's token cannot see, Neutron does not
+// shared with it) that ref names: by name, the project's own when it has one of that
+// name. What the caller's token cannot see, Neutron does not
 // list: a tenant cannot reach another project's pool by naming it.
 func (s *Store) subnetPool(ctx context.Context, ref PoolRef) (SubnetPool, error) {
 	filter := Filter{Name: ref.Name}
@@ -19,9 +20,9 @@ func (s *Store) subnetPool(ctx context.Context, ref PoolRef) (SubnetPool, error)
 		return SubnetPool{}, fmt.Errorf("looking up subnet pool %s: %w", ref, err)
 	}
 	// Only an exact match counts, whatever filters a Neutron applied.
-	pools = slices.DeleteFunc(pools, func(p SubnetPool) bool {
+	pools = ownFirst(slices.DeleteFunc(pools, func(p SubnetPool) bool {
 		return (ref.ID != "" && p.ID != ref.ID) || (ref.ID == "" && p.Name != ref.Name)
-	})
+	}), s.projectID)
 	switch len(pools) {
 	case 1:
 		return pools[0], nil
