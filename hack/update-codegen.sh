@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates deepcopy functions and the typed clientset, listers and informers for
-# pkg/apis from the vendored k8s.io/code-generator, and the CustomResourceDefinition
-# crd/network.yaml from the vendored controller-gen. Run after changing pkg/apis.
+# pkg/apis from the vendored k8s.io/code-generator, and the CustomResourceDefinitions
+# crd/network.yaml and crd/clusteridentity.yaml from the vendored controller-gen. Run after changing pkg/apis.
 set -o errexit -o nounset -o pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -35,10 +35,10 @@ kube::codegen::gen_client \
     --boilerplate "${REPO_ROOT}/hack/boilerplate.go.txt" \
     "${REPO_ROOT}/pkg/apis"
 
-# The CRD: controller-gen writes it from the types and their +kubebuilder markers into a
-# scratch folder (as <group>_<plural>.yaml), and hack/crdpatch adds the maxLength of the
-# strings no marker reaches while writing it to crd/network.yaml, the name every script
-# and test applies.
+# The CRDs: controller-gen writes one per kind from the types and their +kubebuilder
+# markers into a scratch folder (as <group>_<plural>.yaml), and hack/crdpatch adds the
+# maxLength of the strings no marker reaches while writing each to its file in crd/, the
+# names every script and test applies (kubectl apply -f crd/).
 go install sigs.k8s.io/controller-tools/cmd/controller-gen
 CRD_OUT="$(mktemp -d)"
 trap 'rm -rf "${CRD_OUT}"' EXIT
@@ -46,11 +46,16 @@ trap 'rm -rf "${CRD_OUT}"' EXIT
     crd:headerFile="${REPO_ROOT}/hack/boilerplate.crd.yaml.txt" \
     paths=./pkg/apis/... \
     output:crd:dir="${CRD_OUT}"
-generated=("${CRD_OUT}"/*)
-if [[ "${generated[*]}" != "${CRD_OUT}/samplecrd.k8s.io_networks.yaml" ]]; then
-    echo "update-codegen: controller-gen wrote ${generated[*]##*/}, not just samplecrd.k8s.io_networks.yaml;" \
-        "a new kind needs its own file in crd/ here" >&2
-    exit 1
-fi
+declare -A crd_files=(
+    [samplecrd.k8s.io_networks.yaml]=network.yaml
+    [samplecrd.k8s.io_clusteridentities.yaml]=clusteridentity.yaml
+)
 mkdir -p "${REPO_ROOT}/crd"
-go run ./hack/crdpatch "${generated[0]}" "${REPO_ROOT}/crd/network.yaml"
+for generated in "${CRD_OUT}"/*; do
+    name="${generated##*/}"
+    if [[ -z "${crd_files[${name}]:-}" ]]; then
+        echo "update-codegen: controller-gen wrote ${name}, which has no file in crd/ here; a new kind needs one" >&2
+        exit 1
+    fi
+    go run ./hack/crdpatch "${generated}" "${REPO_ROOT}/crd/${crd_files[${name}]}"
+done

@@ -4,7 +4,7 @@
 // (pkg/apis/samplecrd/v1's TestCRDSchemaConventions checks that). hack/update-codegen.sh
 // runs it:
 //
-//	crdpatch CONTROLLER-GEN-OUTPUT crd/network.yaml
+//	crdpatch CONTROLLER-GEN-OUTPUT crd/network.yaml (and crd/clusteridentity.yaml)
 //
 // The output is written the way controller-gen writes it (its header, then the object
 // through gopkg.in/yaml.v2), so the patched file differs from controller-gen's only in
@@ -22,18 +22,26 @@ import (
 // maxLengths are the values added, by path from openAPIV3Schema through "properties" and
 // "items". Each must not have a maxLength yet: when a newer controller-gen or
 // apimachinery sets one, drop it here rather than override it.
+// An entry with a plural applies to that CRD only; the others to every CRD.
 var maxLengths = []struct {
-	path []string
-	max  int
+	plural string
+	path   []string
+	max    int
 }{
 	// metav1.TypeMeta: a group (a DNS subdomain, 253), "/" and a version (a DNS label, 63).
-	{[]string{"properties", "apiVersion"}, 317},
+	{"", []string{"properties", "apiVersion"}, 317},
 	// metav1.TypeMeta: a kind is at most a DNS label long.
-	{[]string{"properties", "kind"}, 63},
+	{"", []string{"properties", "kind"}, 63},
 	// metav1.Condition: True, False or Unknown.
-	{[]string{"properties", "status", "properties", "conditions", "items", "properties", "status"}, 7},
+	{"", []string{"properties", "status", "properties", "conditions", "items", "properties", "status"}, 7},
 	// metav1.Condition: an RFC 3339 date-time.
-	{[]string{"properties", "status", "properties", "conditions", "items", "properties", "lastTransitionTime"}, 64},
+	{"", []string{"properties", "status", "properties", "conditions", "items", "properties", "lastTransitionTime"}, 64},
+	// metav1.LabelSelector: a label value, a label key (a DNS subdomain prefix, "/" and a
+	// name), an operator (DoesNotExist is the longest).
+	{"clusteridentities", []string{"properties", "spec", "properties", "namespaceSelector", "properties", "matchLabels", "additionalProperties"}, 63},
+	{"clusteridentities", []string{"properties", "spec", "properties", "namespaceSelector", "properties", "matchExpressions", "items", "properties", "key"}, 317},
+	{"clusteridentities", []string{"properties", "spec", "properties", "namespaceSelector", "properties", "matchExpressions", "items", "properties", "operator"}, 12},
+	{"clusteridentities", []string{"properties", "spec", "properties", "namespaceSelector", "properties", "matchExpressions", "items", "properties", "values", "items"}, 63},
 }
 
 func main() {
@@ -66,6 +74,8 @@ func run(in, out string) error {
 	if len(versions) == 0 {
 		return fmt.Errorf("%s: no spec.versions", in)
 	}
+	names, _ := spec["names"].(map[any]any)
+	plural, _ := names["plural"].(string)
 	for _, v := range versions {
 		version, _ := v.(map[any]any)
 		schema, err := walk(version, "schema", "openAPIV3Schema")
@@ -73,6 +83,9 @@ func run(in, out string) error {
 			return fmt.Errorf("%s: version %v: %w", in, version["name"], err)
 		}
 		for _, m := range maxLengths {
+			if m.plural != "" && m.plural != plural {
+				continue
+			}
 			node, err := walk(schema, m.path...)
 			if err != nil {
 				return fmt.Errorf("%s: version %v: %w", in, version["name"], err)

@@ -36,8 +36,16 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.AllocationPoolApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("CloudCredentialsRef"):
 		return &samplecrdv1.CloudCredentialsRefApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ClusterIdentity"):
+		return &samplecrdv1.ClusterIdentityApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ClusterIdentitySpec"):
+		return &samplecrdv1.ClusterIdentitySpecApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("ClusterIdentityStatus"):
+		return &samplecrdv1.ClusterIdentityStatusApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HostRoute"):
 		return &samplecrdv1.HostRouteApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("IdentityAllow"):
+		return &samplecrdv1.IdentityAllowApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("Network"):
 		return &samplecrdv1.NetworkApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("NetworkImport"):
@@ -56,6 +64,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.ProjectShareApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("RouterStatus"):
 		return &samplecrdv1.RouterStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("SecretReference"):
+		return &samplecrdv1.SecretReferenceApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetAddresses"):
 		return &samplecrdv1.SubnetAddressesApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("SubnetFields"):

@@ -23,10 +23,19 @@ import (
 // columns point into the schema, and the conventions every field must follow.
 var crdFile = filepath.Join("..", "..", "..", "..", "crd", "network.yaml")
 
-// loadCRD parses crd/network.yaml into generic maps, through JSON as kubectl does
-// (so numbers are float64). UnmarshalStrict rejects duplicate keys, which would
-// otherwise silently hide part of the schema.
+// identityCRDFile is the CRD of ClusterIdentity, generated beside crdFile.
+var identityCRDFile = filepath.Join("..", "..", "..", "..", "crd", "clusteridentity.yaml")
+
+// loadCRD parses crd/network.yaml into generic maps.
 func loadCRD(t *testing.T) map[string]any {
+	t.Helper()
+	return loadCRDFile(t, crdFile)
+}
+
+// loadCRDFile parses a CRD file into generic maps, through JSON as kubectl does (so
+// numbers are float64). UnmarshalStrict rejects duplicate keys, which would otherwise
+// silently hide part of the schema.
+func loadCRDFile(t *testing.T, crdFile string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(crdFile)
 	if err != nil {
@@ -88,9 +97,41 @@ func schemaOf(t *testing.T, crd map[string]any) map[string]any {
 	return getMap(t, crd, "spec", "versions", "0", "schema", "openAPIV3Schema")
 }
 
-func TestCRDNamesMatchAPI(t *testing.T) {
-	crd := loadCRD(t)
+// crdKinds are the CRDs of this package's kinds: file, kind, list kind, plural and scope.
+var crdKinds = []struct {
+	file, kind, listKind, plural, scope string
+}{
+	{crdFile, reflect.TypeFor[Network]().Name(), reflect.TypeFor[NetworkList]().Name(), "networks", "Namespaced"},
+	{identityCRDFile, reflect.TypeFor[ClusterIdentity]().Name(), reflect.TypeFor[ClusterIdentityList]().Name(), "clusteridentities", "Cluster"},
+}
 
+func TestCRDNamesMatchAPI(t *testing.T) {
+	// The kinds registered in the scheme by this package (not the meta/v1 helpers
+	// AddToGroupVersion adds) are exactly the CRDs' kinds and list kinds.
+	scheme := runtime.NewScheme()
+	if err := AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	pkg := reflect.TypeFor[Network]().PkgPath()
+	var registered, named []string
+	for kind, typ := range scheme.KnownTypes(SchemeGroupVersion) {
+		if typ.PkgPath() == pkg {
+			registered = append(registered, kind)
+		}
+	}
+	for _, want := range crdKinds {
+		crd := loadCRDFile(t, want.file)
+		named = append(named, checkCRDNames(t, crd, want.kind, want.listKind, want.plural, want.scope)...)
+	}
+	if slices.Sort(registered); !slices.Equal(registered, slices.Sorted(slices.Values(named))) {
+		t.Errorf("registered kinds %v, the CRDs name kinds and list kinds %v", registered, named)
+	}
+}
+
+// checkCRDNames checks one CRD's names, group, version and scope, and returns its kind
+// and list kind.
+func checkCRDNames(t *testing.T, crd map[string]any, wantKind, wantListKind, wantPlural, wantScope string) []string {
+	t.Helper()
 	if got := getString(t, crd, "apiVersion"); got != "apiextensions.k8s.io/v1" {
 		t.Errorf("apiVersion = %q, want apiextensions.k8s.io/v1", got)
 	}
@@ -106,63 +147,51 @@ func TestCRDNamesMatchAPI(t *testing.T) {
 			t.Errorf("api-approved.kubernetes.io = %q: outside the Kubernetes project it must start with \"unapproved\"", approval)
 		}
 	}
-
-	// The kinds registered in the scheme by this package (not the meta/v1 helpers
-	// AddToGroupVersion adds) are exactly kind and listKind.
-	scheme := runtime.NewScheme()
-	if err := AddToScheme(scheme); err != nil {
-		t.Fatal(err)
-	}
-	pkg := reflect.TypeFor[Network]().PkgPath()
-	var registered []string
-	for kind, typ := range scheme.KnownTypes(SchemeGroupVersion) {
-		if typ.PkgPath() == pkg {
-			registered = append(registered, kind)
-		}
-	}
-	sort.Strings(registered)
 	kind := getString(t, crd, "spec", "names", "kind")
 	listKind := getString(t, crd, "spec", "names", "listKind")
-	if want := []string{kind, listKind}; !slices.Equal(registered, want) {
-		t.Errorf("registered kinds %v, CRD names kind and listKind %v", registered, want)
-	}
-	if kind != reflect.TypeFor[Network]().Name() || listKind != reflect.TypeFor[NetworkList]().Name() {
-		t.Errorf("CRD kind %q listKind %q, want Network and NetworkList", kind, listKind)
+	if kind != wantKind || listKind != wantListKind {
+		t.Errorf("CRD kind %q listKind %q, want %s and %s", kind, listKind, wantKind, wantListKind)
 	}
 	plural := getString(t, crd, "spec", "names", "plural")
-	if plural != strings.ToLower(kind)+"s" {
-		t.Errorf("plural = %q, want %q", plural, strings.ToLower(kind)+"s")
+	if plural != wantPlural {
+		t.Errorf("%s: plural = %q, want %q", kind, plural, wantPlural)
 	}
 	if got := getString(t, crd, "spec", "names", "singular"); got != strings.ToLower(kind) {
-		t.Errorf("singular = %q, want %q", got, strings.ToLower(kind))
+		t.Errorf("%s: singular = %q, want %q", kind, got, strings.ToLower(kind))
 	}
 	if got, want := getString(t, crd, "metadata", "name"), Resource(plural).String(); got != want {
 		t.Errorf("metadata.name = %q, want %q", got, want)
 	}
-	if got := getString(t, crd, "spec", "scope"); got != "Namespaced" {
-		t.Errorf("scope = %q, want Namespaced", got)
+	if got := getString(t, crd, "spec", "scope"); got != wantScope {
+		t.Errorf("%s: scope = %q, want %s", kind, got, wantScope)
 	}
 
 	versions := get(t, crd, "spec", "versions").([]any)
 	if len(versions) != 1 {
-		t.Fatalf("CRD has %d versions, want 1", len(versions))
+		t.Fatalf("%s: CRD has %d versions, want 1", kind, len(versions))
 	}
 	if got := getString(t, crd, "spec", "versions", "0", "name"); got != SchemeGroupVersion.Version || got != samplecrd.Version {
-		t.Errorf("version = %q, want %q", got, SchemeGroupVersion.Version)
+		t.Errorf("%s: version = %q, want %q", kind, got, SchemeGroupVersion.Version)
 	}
 	for _, flag := range []string{"served", "storage"} {
 		if got, _ := get(t, crd, "spec", "versions", "0", flag).(bool); !got {
-			t.Errorf("version %s: %s is not true", SchemeGroupVersion.Version, flag)
+			t.Errorf("%s: version %s: %s is not true", kind, SchemeGroupVersion.Version, flag)
 		}
 	}
 	// The controller writes status through the status subresource.
 	getMap(t, crd, "spec", "versions", "0", "subresources", "status")
+	return []string{kind, listKind}
 }
 
 // TestCRDPrinterColumnsExist checks that every printer column points at a field the
 // schema has, so that renaming a field cannot leave an always-empty column behind.
 func TestCRDPrinterColumnsExist(t *testing.T) {
-	crd := loadCRD(t)
+	for _, k := range crdKinds {
+		t.Run(k.kind, func(t *testing.T) { checkPrinterColumns(t, loadCRDFile(t, k.file)) })
+	}
+}
+
+func checkPrinterColumns(t *testing.T, crd map[string]any) {
 	root := schemaOf(t, crd)
 	filter := regexp.MustCompile(`\[\?\(@\.(\w+)=="[^"]*"\)\]`)
 	columns, _ := get(t, crd, "spec", "versions", "0", "additionalPrinterColumns").([]any)
@@ -205,18 +234,20 @@ func TestCRDPrinterColumnsExist(t *testing.T) {
 // doc comment or a MaxLength marker fails here), plus the list semantics of conditions
 // that types.go declares with +listType=map and +listMapKey=type.
 func TestCRDSchemaConventions(t *testing.T) {
+	for _, k := range crdKinds {
+		root := schemaOf(t, loadCRDFile(t, k.file))
+		for _, p := range checkConventions("", root) {
+			t.Errorf("%s: %s", k.kind, p)
+		}
+		conditions := getMap(t, root, "properties", "status", "properties", "conditions")
+		if got := conditions["x-kubernetes-list-type"]; got != "map" {
+			t.Errorf("%s: status.conditions: x-kubernetes-list-type = %v, want map", k.kind, got)
+		}
+		if got, _ := conditions["x-kubernetes-list-map-keys"].([]any); len(got) != 1 || got[0] != "type" {
+			t.Errorf("%s: status.conditions: x-kubernetes-list-map-keys = %v, want [type]", k.kind, got)
+		}
+	}
 	root := schemaOf(t, loadCRD(t))
-	for _, p := range checkConventions("", root) {
-		t.Error(p)
-	}
-
-	conditions := getMap(t, root, "properties", "status", "properties", "conditions")
-	if got := conditions["x-kubernetes-list-type"]; got != "map" {
-		t.Errorf("status.conditions: x-kubernetes-list-type = %v, want map", got)
-	}
-	if got, _ := conditions["x-kubernetes-list-map-keys"].([]any); len(got) != 1 || got[0] != "type" {
-		t.Errorf("status.conditions: x-kubernetes-list-map-keys = %v, want [type]", got)
-	}
 
 	// types.go says cidr cannot change once set.
 	cidr := getMap(t, root, "properties", "spec", "properties", "cidr")

@@ -18,6 +18,10 @@ limitations under the License.
 
 package v1
 
+// ClusterIdentityListerExpansion allows custom methods to be added to
+// ClusterIdentityLister.
+type ClusterIdentityListerExpansion interface{}
+
 // NetworkListerExpansion allows custom methods to be added to
 // NetworkLister.
 type NetworkListerExpansion interface{}

@@ -24,6 +24,8 @@ import (
 
 // Interface provides access to all the informers in this group version.
 type Interface interface {
+	// ClusterIdentities returns a ClusterIdentityInformer.
+	ClusterIdentities() ClusterIdentityInformer
 	// Networks returns a NetworkInformer.
 	Networks() NetworkInformer
 }
@@ -37,6 +39,11 @@ type version struct {
 // New returns a new Interface.
 func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
 	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// ClusterIdentities returns a ClusterIdentityInformer.
+func (v *version) ClusterIdentities() ClusterIdentityInformer {
+	return &clusterIdentityInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }
 
 // Networks returns a NetworkInformer.

@@ -28,6 +28,10 @@ type FakeSamplecrdV1 struct {
 	*testing.Fake
 }
 
+func (c *FakeSamplecrdV1) ClusterIdentities() v1.ClusterIdentityInterface {
+	return newFakeClusterIdentities(c)
+}
+
 func (c *FakeSamplecrdV1) Networks(namespace string) v1.NetworkInterface {
 	return newFakeNetworks(c, namespace)
 }
