@@ -23,7 +23,7 @@ func TestRouterOfAnotherNamespace(t *testing.T) {
 	PublicNetwork(t)
 	owner, intruder := NewNamespace(t), NewNamespace(t)
 	StartController(t, ControllerOptions{Namespaces: []string{owner, intruder},
-		Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s", "-retry-max-delay=3s"), Env: ks.ControllerEnv()})
+		Args: append(ks.ControllerArgs(MemberCloud), "-retry-max-delay=3s"), Env: ks.ControllerEnv()})
 	asMember := ks.DriverAs(t, MemberCloud)
 
 	CreateNetworkWithSpec(t, owner, "victim", samplecrdv1.NetworkSpec{
