@@ -70,7 +70,7 @@ type Config struct {
 type Controller struct {
 	// networks are the informers of Networks in the watched namespaces.
 	networks *scope.Informers
-	// synced are the informers workers need: the Networks'. Each credentials Secret's
+	// synced are the informers workers need: the Networks' and the grants'. Each credentials Secret's
 	// watch is waited for by the first Network that needs it.
 	synced []cache.InformerSynced
 	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
@@ -90,9 +90,9 @@ type Controller struct {
 	now func() time.Time
 }
 
-// NewController wires the event handlers of the Network informers, and of the watches of
-// credentials Secrets (nil: no Secrets are watched), into the workqueues. Events go to
-// recorder.
+// NewController wires the event handlers of the Network informers, of the watches of
+// credentials Secrets (nil: no Secrets are watched) and of the grants into the workqueues.
+// Events go to recorder.
 func NewController(
 	ctx context.Context,
 	kubeclientset kubernetes.Interface,
@@ -100,6 +100,7 @@ func NewController(
 	networks *scope.Informers,
 	secrets *secretwatch.Watches,
 	tenants *tenancy.Registry,
+	grants GrantBook,
 	recorder record.EventRecorder,
 	m *metrics.Metrics,
 	config Config,
@@ -107,14 +108,14 @@ func NewController(
 	logger := klog.FromContext(ctx)
 	c := &Controller{
 		networks:  networks,
-		synced:    []cache.InformerSynced{networks.HasSynced},
+		synced:    []cache.InformerSynced{networks.HasSynced, grants.HasSynced},
 		workqueue: newNetworkQueue(config.RetryBaseDelay, config.RetryMaxDelay, config.FIFOQueue, m),
 		tenants:   tenants,
 		metrics:   m,
 		config:    config,
 		now:       time.Now,
 	}
-	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants,
+	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants,
 		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID}
 	if secrets != nil {
 		if err := credguard.IndexNetworks(networks); err != nil {
@@ -128,6 +129,9 @@ func NewController(
 			return nil, err
 		}
 		c.guard, reconcilerConfig.Guard = guard, guard
+	}
+	if err := c.watchGrants(grants); err != nil {
+		return nil, err
 	}
 	c.reconciler = reconcile.New(reconcilerConfig)
 	c.resync = resync.New(resync.Config{Tenants: tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,

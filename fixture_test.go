@@ -23,6 +23,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -51,6 +52,7 @@ type fixture struct {
 	recorder   *record.FakeRecorder
 	controller *Controller
 	indexer    cache.Indexer
+	grants     *fixtureGrants
 }
 
 func newFixture(t *testing.T, objects ...*samplecrdv1.Network) *fixture {
@@ -97,12 +99,15 @@ func newFixtureWith(t *testing.T, projectID string, configure func(*Config), obj
 	}
 	configure(&config)
 	recorder := record.NewFakeRecorder(100)
-	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, recorder, metrics.New(), config)
+	// Every power, as an operator's identity listing all a case uses would grant; the
+	// fence's cases take them away (fixtureGrants.set).
+	book := &fixtureGrants{powers: grants.Unfenced}
+	c, err := NewController(ctx, k8sfake.NewClientset(), client, scope.Single(networkInformer.Informer()), nil, tenants, book, recorder, metrics.New(), config)
 	if err != nil {
 		t.Fatalf("NewController: %v", err)
 	}
 
-	f := &fixture{t: t, ctx: ctx, client: client, neutron: driver, recorder: recorder, controller: c,
+	f := &fixture{t: t, ctx: ctx, client: client, neutron: driver, recorder: recorder, controller: c, grants: book,
 		indexer: networkInformer.Informer().GetIndexer()}
 	for _, o := range objects {
 		f.putCache(o)
@@ -302,6 +307,26 @@ func eventKinds(events []string) []string {
 		}
 	}
 	return out
+}
+
+// fixtureGrants grants every namespace the same powers, and tells the controller when
+// they change.
+type fixtureGrants struct {
+	powers  grants.Powers
+	changed func(namespace string)
+}
+
+func (g *fixtureGrants) OwnCloud(string) grants.Powers { return g.powers }
+func (g *fixtureGrants) HasSynced() bool               { return true }
+func (g *fixtureGrants) OnChange(changed func(namespace string)) error {
+	g.changed = changed
+	return nil
+}
+
+// set changes the powers, as an operator's change of an identity selecting namespace would.
+func (g *fixtureGrants) set(namespace string, powers grants.Powers) {
+	g.powers = powers
+	g.changed(namespace)
 }
 
 // noSecrets is a cluster without Secrets.

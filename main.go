@@ -25,6 +25,7 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/leaderelect"
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
@@ -165,7 +166,9 @@ func run(opts options) error {
 		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
 			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
-	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, NewRecorder(ctx, kubeClient), m, config)
+	identities, namespaces := grantInformers(networkClient, metadataClient)
+	grantBook := grants.NewBook(identities, namespaces)
+	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kubeClient), m, config)
 	if err != nil {
 		return err
 	}
@@ -193,6 +196,8 @@ func run(opts options) error {
 	}
 	secretWatches.Start(ctx)
 	networkInformers.Run(ctx)
+	go identities.RunWithContext(ctx)
+	go namespaces.RunWithContext(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 
 	if !opts.leaderElect {

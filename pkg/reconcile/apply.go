@@ -10,6 +10,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -24,6 +25,10 @@ type pass struct {
 	observed neutron.Observed
 	changes  neutron.Changes
 	recorder record.EventRecorder
+	// powers are what the namespace may do in the project; withheld what the spec asks
+	// for beyond them, taken out of desired.
+	powers   grants.Powers
+	withheld []string
 }
 
 // itemSubnet is the subnet of one item of the spec ("" for the one-subnet form).

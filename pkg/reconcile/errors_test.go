@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -40,6 +41,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonNeutronResourceNotOwned, notOwned("status named net-1")},
 		{samplecrdv1.ReasonRouterNotFound, routerNotFound("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonRouterOfAnotherNetwork, routerOfAnotherNetwork("spec.router.existing names router r-1")},
+		{samplecrdv1.ReasonNotGranted, notGranted("team-a", []string{"spec.import (allow.import)"}, grants.Powers{})},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
 		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},
 		{samplecrdv1.ReasonImportedNetworkDeleted, imported(neutron.ImportDeleted)},

@@ -21,4 +21,5 @@ const (
 	reasonRouterDeleted    = "RouterDeleted"
 	reasonSubnetAttached   = "SubnetAttached"
 	reasonSubnetDetached   = "SubnetDetached"
+	reasonRetainNotGranted = "RetainNotGranted"
 )

@@ -34,6 +34,14 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 		return r.status.failed(ctx, network, "", err)
 	}
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
+		if powers := r.powersOf(network); !powers.AllowsRetain() {
+			// Resources kept in a shared project without marks would belong to no one.
+			klog.FromContext(ctx).Info("Deleting Neutron resources of a Retain Network: Retain is not granted in this project", "identities", powers.Identities)
+			r.recorder.Eventf(network, corev1.EventTypeWarning, reasonRetainNotGranted,
+				"deletionPolicy Retain is not granted: namespace %s shares this project with other namespaces, and %s it (allow.retain); deleting the Neutron resources instead",
+				network.Namespace, powers.Denied())
+			return r.finalizeDelete(ctx, tenant.Store, network)
+		}
 		return r.finalizeRetain(ctx, tenant.Store, network)
 	}
 	return r.finalizeDelete(ctx, tenant.Store, network)

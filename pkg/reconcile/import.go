@@ -75,6 +75,10 @@ func (r *Reconciler) RecheckImports(ctx context.Context, project tenancy.Project
 	}
 	queued := 0
 	for _, network := range networks {
+		if c := network.ReadyCondition(); c != nil && c.Reason == samplecrdv1.ReasonNotGranted {
+			// Refused before any lookup; a grant, not Neutron, changes that.
+			continue
+		}
 		result := visible.Resolve(ImportRef(network), network.Status.NetworkID)
 		if equality.Semantic.DeepEqual(network.Status, *importedStatus(network, result)) {
 			continue

@@ -40,7 +40,11 @@ import (
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
 func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
+	powers := r.powersOf(network)
 	if network.IsImported() {
+		if !powers.AllowsImport() {
+			return r.status.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
+		}
 		return r.reconcileImport(ctx, network)
 	}
 	tenant, err := tenantOf(ctx, r.tenants, network)
@@ -64,7 +68,8 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if err != nil {
 		return r.status.failed(ctx, network, "", invalidSpec(err.Error()))
 	}
-	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder}
+	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers}
+	p.withheld = withhold(&p.desired, powers)
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}
@@ -81,6 +86,10 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if p.changes.Immutable != "" {
 		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))
 	}
+	if len(p.withheld) > 0 && p.observed.Network == nil {
+		// Nothing to undo: nothing is made for a spec that is refused.
+		return r.status.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, powers))
+	}
 
 	if p.network, err = r.status.markProgress(ctx, network, p.changes); err != nil {
 		return err
@@ -89,6 +98,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if err != nil {
 		// The status names the network, so it tells what exists while the subnets wait.
 		return r.status.failedApplying(ctx, p.network, out, err)
+	}
+	if len(p.withheld) > 0 {
+		return r.status.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))
 	}
 	return r.status.ready(ctx, p.network, out)
 }

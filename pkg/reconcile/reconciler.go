@@ -22,6 +22,7 @@ type Reconciler struct {
 	// the way every change reaches Neutron.
 	tenants    *tenancy.Registry
 	guard      CredentialsGuard
+	grants     Grants
 	recorder   record.EventRecorder
 	status     *statusWriter
 	finalizers finalizers
@@ -46,7 +47,9 @@ type Config struct {
 	FieldManager string
 	Tenants      *tenancy.Registry
 	// Guard protects credentials Secrets; nil when no Secrets are watched.
-	Guard    CredentialsGuard
+	Guard CredentialsGuard
+	// Grants are the powers of namespaces in the controller's own cloud.
+	Grants   Grants
 	Recorder record.EventRecorder
 	Metrics  *metrics.Metrics
 	// ClusterID goes into the ownership marks of every Neutron resource.
@@ -65,6 +68,7 @@ func New(cfg Config) *Reconciler {
 	return &Reconciler{
 		tenants:    cfg.Tenants,
 		guard:      cfg.Guard,
+		grants:     cfg.Grants,
 		recorder:   cfg.Recorder,
 		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
 		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},

@@ -52,6 +52,12 @@ func (p *pass) observeRouters(ctx context.Context) error {
 				"spec.router.existing names router %s, which the controller made for a Network: only that Network attaches to it, and it is deleted with it; name a router of the project the controller did not make, or use spec.router.externalNetwork",
 				named))
 		}
+		if !p.powers.AllowsRouter(r.ID, r.Name) {
+			// Not attached, and detached if it was: the pass goes on as for no router.
+			p.withheld = append(p.withheld, fmt.Sprintf("spec.router.existing router %s %q (allow.existingRouters)", r.ID, r.Name))
+			p.desired.Router = nil
+			return nil
+		}
 		p.observed.Routers.Existing = &r
 	}
 	if want.External != nil {

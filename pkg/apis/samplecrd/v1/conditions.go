@@ -39,6 +39,11 @@ const (
 	// ReasonRouterOfAnotherNetwork (terminal): the router spec.router.existing names is one
 	// the controller made for a Network: only that Network attaches to it.
 	ReasonRouterOfAnotherNetwork = "RouterOfAnotherNetwork"
+	// ReasonNotGranted (terminal): in a project other namespaces share, the spec asks for
+	// a power (deletionPolicy Retain, spec.import, spec.sharedWith, spec.router.existing)
+	// that no ClusterIdentity selecting the namespace allows; what the grant no longer
+	// covers is undone.
+	ReasonNotGranted = "NotGranted"
 )
 
 // Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
@@ -117,7 +122,7 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonNotGranted, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,

@@ -1,0 +1,57 @@
+package reconcile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// Grants says what the Networks of a namespace may do in the controller's own cloud,
+// which every namespace without credentials of its own shares.
+type Grants interface {
+	OwnCloud(namespace string) grants.Powers
+}
+
+// powersOf returns the Network's powers in the project its credentials reach: all of
+// them in a project its own Secret reaches, those granted in the controller's own cloud.
+func (r *Reconciler) powersOf(network *samplecrdv1.Network) grants.Powers {
+	if network.Spec.CloudCredentialsRef != nil {
+		return grants.Unfenced
+	}
+	return r.grants.OwnCloud(network.Namespace)
+}
+
+// withhold takes out of desired the deletion policy and the shares the powers do not
+// allow, so that the pass undoes them, and returns what it took, for the refusal.
+func withhold(desired *neutron.Desired, powers grants.Powers) []string {
+	var withheld []string
+	if desired.Network.Retain && !powers.AllowsRetain() {
+		desired.Network.Retain = false
+		withheld = append(withheld, "deletionPolicy Retain (allow.retain)")
+	}
+	var denied []string
+	desired.Network.SharedWith = slices.DeleteFunc(desired.Network.SharedWith, func(project string) bool {
+		if powers.AllowsShare(project) {
+			return false
+		}
+		denied = append(denied, project)
+		return true
+	})
+	if len(denied) > 0 {
+		withheld = append(withheld, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(denied, ", ")))
+	}
+	return withheld
+}
+
+// notGranted is a spec asking for powers no identity selecting the namespace grants in
+// a shared project: only a change of the spec, or an operator's grant, can help.
+func notGranted(namespace string, withheld []string, powers grants.Powers) *Failure {
+	return &Failure{Reason: samplecrdv1.ReasonNotGranted, Terminal: true, Message: fmt.Sprintf(
+		"namespace %s shares this project with other namespaces, and %s %s; nothing of these was done, and what was done before is undone. "+
+			"Remove them from the spec, or ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them",
+		namespace, powers.Denied(), strings.Join(withheld, "; "))}
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"testing"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+)
+
+// grantCases fence the namespaces that share the controller's own cloud: deletionPolicy
+// Retain, spec.import, spec.sharedWith and spec.router.existing each need a grant of a
+// ClusterIdentity selecting the namespace. Without it a new Network is refused with
+// nothing made, and a grant taken away is undone at the next pass.
+func grantCases() []syncCase {
+	return []syncCase{{
+		name:        "Retain without a grant: NotGranted, nothing made",
+		object:      withDeletionPolicy(newNetwork("kept", "10.31.0.0/24", ""), samplecrdv1.DeletionPolicyRetain),
+		before:      grant(grants.Powers{}),
+		want:        stops,
+		wantWrites:  []string{writeFinalizer, writeStatus},
+		wantEvents:  []string{"Warning NotGranted"},
+		wantObject:  wantNotReady(samplecrdv1.ReasonNotGranted, "deletionPolicy Retain (allow.retain)"),
+		wantNeutron: wantNeutronEmpty,
+	}, {
+		name:       "Retain granted: made as before",
+		object:     withDeletionPolicy(newNetwork("kept", "10.31.0.0/24", ""), samplecrdv1.DeletionPolicyRetain),
+		before:     grant(grants.Powers{Retain: true, Identities: []string{"ops"}}),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "create subnet"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
+		wantObject: wantReady("10.31.0.1"),
+	}, {
+		name:        "sharedWith a project the identity does not list: NotGranted naming it and the identity, nothing made",
+		object:      withSharedWith(newNetwork("shared", "10.31.1.0/24", ""), "team-b", "team-c"),
+		before:      grant(grants.Powers{SharedWith: []string{"team-b"}, Identities: []string{"ops"}}),
+		want:        stops,
+		wantWrites:  []string{writeFinalizer, writeStatus},
+		wantEvents:  []string{"Warning NotGranted"},
+		wantObject:  wantNotReady(samplecrdv1.ReasonNotGranted, "(ops) do not allow spec.sharedWith project team-c (allow.sharedWith)"),
+		wantNeutron: wantNeutronEmpty,
+	}, {
+		name:       "import without a grant: NotGranted before any lookup, no finalizer",
+		object:     importedNetwork("foreign", samplecrdv1.NetworkImport{NetworkID: "ext-1"}, ""),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { putForeign(d, "ext-1", "app", "10.60.0.0/24") },
+		before:     grant(grants.Powers{}),
+		want:       stops,
+		wantWrites: []string{writeStatus},
+		wantEvents: []string{"Warning NotGranted"},
+		wantObject: wantNotReady(samplecrdv1.ReasonNotGranted, "no ClusterIdentity selects it, so it may not use spec.import (allow.import)"),
+	}, {
+		name:       "router.existing names a router of the project no identity lists: NotGranted, nothing made or attached",
+		object:     withRouter(newNetwork("routed", "10.31.2.0/24", ""), existing("edge")),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutRouter(neutron.Router{ID: "edge-id", Name: "edge"}) },
+		before:     grant(grants.Powers{ExistingRouters: []samplecrdv1.NeutronRef{{Name: "other"}, {ID: "other-id"}}}),
+		want:       stops,
+		wantWrites: []string{writeFinalizer, writeStatus},
+		wantCalls:  []string{"list routers"},
+		wantEvents: []string{"Warning NotGranted"},
+		wantObject: wantNotReady(samplecrdv1.ReasonNotGranted, `spec.router.existing router edge-id "edge" (allow.existingRouters)`),
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantNetworks(t, f, 0)
+			wantAttached(t, f.neutron, "edge-id", 0)
+		},
+	}, {
+		name:   "router.existing by ID, the identity lists the router by name: attached",
+		object: withRouter(newNetwork("routed", "10.31.2.0/24", ""), existingID("0b9c7e2a-1d3f-4a5b-8c6d-7e8f9a0b1c2d")),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			d.PutRouter(neutron.Router{ID: "0b9c7e2a-1d3f-4a5b-8c6d-7e8f9a0b1c2d", Name: "edge"})
+		},
+		before:     grant(grants.Powers{ExistingRouters: []samplecrdv1.NeutronRef{{Name: "edge"}}}),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "0b9c7e2a-1d3f-4a5b-8c6d-7e8f9a0b1c2d", 1)
+		},
+	}, {
+		name:   "the sharing grant taken away: the policy deleted, then NotGranted",
+		object: withSharesInStatus(withSharedWith(realizedNetwork("was-shared", "10.40.0.0/24", ""), "team-b")),
+		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
+		}),
+		before:     grant(grants.Powers{}),
+		want:       stops,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"delete rbac policy", "tag network"},
+		wantEvents: []string{"Normal NetworkUnshared", "Warning NotGranted"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantShares(t, f.neutron, "net-of-was-shared")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonNotGranted, "team-b (allow.sharedWith)")(t, got)
+			if len(got.Status.SharedWith) != 0 {
+				t.Errorf("status.sharedWith = %v, want none", got.Status.SharedWith)
+			}
+		},
+	}, {
+		name:       "the router grant taken away: the subnet detached from the operator's router, then NotGranted",
+		object:     withExistingRouterInStatus(withRouter(realizedNetwork("was-routed", "10.61.0.0/24", ""), existing("tenant-router"))),
+		neutron:    putOnTenantRouter("was-routed"),
+		before:     grant(grants.Powers{}),
+		want:       stops,
+		wantWrites: []string{writeStatus},
+		wantCalls:  []string{"remove router interface", "tag network"},
+		wantEvents: []string{"Normal SubnetDetached", "Warning NotGranted"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+			wantAttached(t, f.neutron, "tenant-router-id", 0)
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotReady(samplecrdv1.ReasonNotGranted, `router tenant-router-id "tenant-router"`)(t, got)
+			if got.Status.Router != nil {
+				t.Errorf("status.router = %+v, want none", got.Status.Router)
+			}
+		},
+	}, {
+		name:   "a Retain Network deleted after its grant was taken away: deleted, with a Warning",
+		object: deleting(withDeletionPolicy(realizedNetwork("was-kept", "10.30.0.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.30.0.0/24", "10.30.0.1")
+			addTags(d, "net-of-was-kept", neutron.RetainTag)
+		},
+		before:      grant(grants.Powers{}),
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer},
+		wantCalls:   []string{"delete network"},
+		wantEvents:  []string{"Warning RetainNotGranted", "Normal NeutronDeleted"},
+		wantNeutron: wantNeutronEmpty,
+		wantObject:  wantFinalizerRemoved,
+	}}
+}
+
+// grant gives the fixture's namespaces powers, as identities selecting them would.
+func grant(powers grants.Powers) func(*fixture) {
+	return func(f *fixture) { f.grants.powers = powers }
+}
+
+func wantNetworks(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	if nets := f.neutron.Networks(); len(nets) != n {
+		t.Errorf("Neutron holds networks %+v, want %d", nets, n)
+	}
+}
+
+// A Network refused for want of a grant waits for no spec change: the grant's arrival
+// queues it, and its next pass makes it.
+func TestGrantArrivingQueuesRefusedNetwork(t *testing.T) {
+	network := withDeletionPolicy(newNetwork("kept", "10.31.0.0/24", ""), samplecrdv1.DeletionPolicyRetain)
+	f := newFixture(t, network)
+	f.grants.powers = grants.Powers{}
+	f.startLeading()
+	checkOutcome(t, "sync", stops, f.sync(network))
+	f.putCache(f.refresh(network.Namespace, network.Name))
+	if n := f.controller.workqueue.Len(); n != 0 {
+		t.Fatalf("queue holds %d items after a terminal refusal, want 0", n)
+	}
+
+	f.grants.set(network.Namespace, grants.Powers{Retain: true, Identities: []string{"ops"}})
+	if n := f.controller.workqueue.Len(); n != 1 {
+		t.Fatalf("queue holds %d items after the grant, want the refused Network", n)
+	}
+	f.controller.processNextWorkItem(f.ctx)
+	wantReady("10.31.0.1")(t, f.refresh(network.Namespace, network.Name))
+}
