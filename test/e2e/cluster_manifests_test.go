@@ -253,8 +253,8 @@ func TestClusterKustomize(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"ClusterRole/network-controller", "ClusterRole/network-controller-credentials", "ClusterRole/network-controller-metrics-auth", "ClusterRole/network-controller-metrics-reader",
-		"ClusterRoleBinding/network-controller", "ClusterRoleBinding/network-controller-metrics-auth", "Deployment/network-controller",
+		"ClusterRole/network-controller", "ClusterRole/network-controller-credentials", "ClusterRole/network-controller-grants", "ClusterRole/network-controller-metrics-auth", "ClusterRole/network-controller-metrics-reader",
+		"ClusterRoleBinding/network-controller", "ClusterRoleBinding/network-controller-grants", "ClusterRoleBinding/network-controller-metrics-auth", "Deployment/network-controller",
 		"Namespace/network-controller", "NetworkPolicy/network-controller", "PodDisruptionBudget/network-controller", "Role/network-controller-leader-election",
 		"RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
 		"ValidatingAdmissionPolicy/network-controller-secrets", "ValidatingAdmissionPolicyBinding/network-controller-secrets",

@@ -134,6 +134,7 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		"name: network-controller-credentials", "name: network-controller-credentials-"+suffix,
 		"policyName: network-controller-secrets", "policyName: network-controller-secrets-"+suffix,
 		"name: network-controller-metrics-", "name: e2e-"+suffix+"-network-controller-metrics-",
+		"name: network-controller-grants", "name: e2e-"+suffix+"-network-controller-grants",
 	).Replace(rendered)
 
 	var apply, args, cleanup []string
@@ -144,10 +145,11 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		}
 		switch obj.GetKind() {
 		case "ClusterRole":
-			// Only the rights behind -metrics-secure, which read no object, and the
-			// credentials role, which only RoleBindings bind.
-			if rules := clusterRoleRules(t, obj); rules != metricsAuthRules && rules != metricsReaderRules && rules != credentialsRules {
-				t.Fatalf("deploy/namespaced/ has ClusterRole %s with rules %s; beyond the metrics reviews and the credentials role it must grant only Roles", obj.GetName(), rules)
+			// Only the rights behind -metrics-secure, which read no object, the
+			// credentials role, which only RoleBindings bind, and the read of identities
+			// and namespaces' labels.
+			if rules := clusterRoleRules(t, obj); rules != metricsAuthRules && rules != metricsReaderRules && rules != credentialsRules && rules != grantsRules {
+				t.Fatalf("deploy/namespaced/ has ClusterRole %s with rules %s; beyond the metrics reviews, the credentials role and the grants' reads it must grant only Roles", obj.GetName(), rules)
 			}
 			apply = append(apply, doc)
 			cleanup = append(cleanup, "clusterrole/"+obj.GetName())
@@ -187,6 +189,7 @@ const (
 	metricsAuthRules   = "authentication.k8s.io/tokenreviews:create; authorization.k8s.io/subjectaccessreviews:create"
 	metricsReaderRules = "/metrics:get"
 	credentialsRules   = "/secrets:get; /secrets:list; /secrets:patch; /secrets:watch"
+	grantsRules        = "/namespaces:list; /namespaces:watch; samplecrd.k8s.io/clusteridentities:get; samplecrd.k8s.io/clusteridentities:list; samplecrd.k8s.io/clusteridentities:watch"
 )
 
 // clusterRoleRules prints a ClusterRole's rules in one line, sorted.

@@ -35,6 +35,7 @@ var rbacManifests = []string{
 	"base/31-rolebinding-leader-election.yaml",
 	"base/32-clusterrole-metrics-auth.yaml",
 	"base/33-clusterrole-metrics-reader.yaml",
+	"base/34-clusterrole-grants.yaml",
 	"base/70-validatingadmissionpolicy.yaml",
 }
 
@@ -73,6 +74,8 @@ func TestRBACInCluster(t *testing.T) {
 		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-auth",
 		"clusterrolebinding.rbac.authorization.k8s.io/network-controller-metrics-auth",
 		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-reader",
+		"clusterrole.rbac.authorization.k8s.io/network-controller-grants",
+		"clusterrolebinding.rbac.authorization.k8s.io/network-controller-grants",
 		"networkpolicy.networking.k8s.io/network-controller",
 		"role.rbac.authorization.k8s.io/network-controller-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/network-controller-leader-election",
@@ -227,6 +230,13 @@ var expectedCredentialsRole = []rbacv1.PolicyRule{
 var expectedMetricsAuthRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
 	{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}},
+}
+
+// expectedGrantsRole is what deploy/base/34-clusterrole-grants.yaml grants: the
+// ClusterIdentity objects and the namespaces' labels they select by.
+var expectedGrantsRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"clusteridentities"}, Verbs: []string{"get", "list", "watch"}},
+	{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
 }
 
 var expectedLeaseRole = []rbacv1.PolicyRule{

@@ -40,6 +40,13 @@ func checkRules(t *testing.T) {
 	if got, want := normalizeRules(auth.Rules), normalizeRules(expectedMetricsAuthRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("ClusterRole network-controller-metrics-auth rules:\n got %v\nwant %v", got, want)
 	}
+	grants, err := kube.RbacV1().ClusterRoles().Get(ctx, "network-controller-grants", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizeRules(grants.Rules), normalizeRules(expectedGrantsRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("ClusterRole network-controller-grants rules:\n got %v\nwant %v", got, want)
+	}
 	role, err := kube.RbacV1().Roles(deployNamespace).Get(ctx, "network-controller-leader-election", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -120,6 +127,7 @@ func checkCanI(t *testing.T) {
 	}
 	add(expectedClusterRole, "--all-namespaces")
 	add(expectedMetricsAuthRole)
+	add(expectedGrantsRole)
 	add(expectedLeaseRole, "-n", deployNamespace)
 	for _, args := range yes {
 		if !canI(t, args...) {
@@ -150,8 +158,10 @@ func checkCanI(t *testing.T) {
 		{"list", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"watch", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"delete", "leases.coordination.k8s.io", "-n", deployNamespace},
-		{"list", "namespaces"},
 		{"get", "namespaces/default"},
+		{"create", "clusteridentities.samplecrd.k8s.io"},
+		{"update", "clusteridentities.samplecrd.k8s.io"},
+		{"delete", "clusteridentities.samplecrd.k8s.io"},
 		{"update", "namespaces/kube-system"},
 		{"delete", "events", "--all-namespaces"},
 		{"create", "serviceaccounts", "--subresource=token", "-n", deployNamespace},
