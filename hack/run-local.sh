@@ -86,9 +86,22 @@ else
     neutron_flags=(-os-cloud k8s)
 fi
 
-echo "run-local: installing the Network CRD"
+echo "run-local: installing the CRDs (Network, ClusterIdentity)"
 kubectl apply -f crd/
-kubectl wait --for condition=Established --timeout=60s crd/networks.samplecrd.k8s.io >/dev/null
+kubectl wait --for condition=Established --timeout=60s crd/networks.samplecrd.k8s.io crd/clusteridentities.samplecrd.k8s.io >/dev/null
+if [[ " ${started[*]} " == *" kube "* ]] || [[ "${kubeconfig}" == "${REPO_ROOT}/_output/local/kube/kubeconfig" ]]; then
+    # Only in the cluster this script runs: Networks of namespace default may keep their
+    # resources (deletionPolicy Retain) and import networks in the local project.
+    echo "run-local: granting namespace default Retain and import in the controller's cloud (ClusterIdentity local-default)"
+    kubectl apply -f - <<'YAML'
+apiVersion: samplecrd.k8s.io/v1
+kind: ClusterIdentity
+metadata: {name: local-default}
+spec:
+  namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: default}}
+  allow: {retain: true, import: true}
+YAML
+fi
 
 cat <<MSG
 

@@ -27,6 +27,7 @@ func TestChaosUnrecordedInterface(t *testing.T) {
 			ns, clusterID := NewNamespace(t), NewClusterID(t)
 			CleanupClusterRouters(t, clusterID)
 			router := CreateAdminRouter(t, "unrecorded-"+clusterID)
+			GrantPowers(t, ns, samplecrdv1.IdentityAllow{ExistingRouters: []samplecrdv1.NeutronRef{{Name: router.Name}}})
 			proxy := StartFaultProxy(t, NeutronEndpoint, 1, FaultRates{})
 			held := proxy.Hold(3*time.Second, func(r *http.Request, _ []byte) bool {
 				return r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/add_router_interface")

@@ -15,6 +15,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
 // Bounds of the chaos run. The whole test takes about two to three minutes on two cores.
@@ -113,6 +115,7 @@ func TestChaos(t *testing.T) {
 	})
 
 	w := newChaosWorld(t, rng, nets, ns, existing.Name)
+	GrantPowers(t, ns, samplecrdv1.IdentityAllow{SharedWith: chaosProjects, ExistingRouters: []samplecrdv1.NeutronRef{{Name: existing.Name}}})
 	ctrl, started := StartController(t, opts), time.Now()
 	controllers := []*Controller{ctrl}
 	// Registered after the first controller made the test's temporary folder, so that it

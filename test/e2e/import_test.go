@@ -84,6 +84,7 @@ func TestImportedNetworksAreReadOnly(t *testing.T) {
 	watchedSubnets := slices.Concat(ownSubnets, sharedSubnets, dualSubnets)
 	before := revisions(t, watched, watchedSubnets)
 
+	GrantPowers(t, ns, samplecrdv1.IdentityAllow{Import: true})
 	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s"), Env: ks.ControllerEnv()})
 
 	createImport(t, ns, "own-by-id", samplecrdv1.NetworkImport{NetworkID: own.ID}, "")

@@ -89,8 +89,8 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 16 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 16:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 18 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 18:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)

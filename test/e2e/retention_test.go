@@ -25,6 +25,7 @@ func TestRetainedNetworkIsKeptWithoutMarks(t *testing.T) {
 	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
+	GrantPowers(t, ns, samplecrdv1.IdentityAllow{Retain: true})
 	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: retentionArgs})
 
 	kept := createWithPolicy(t, ns, "kept", "10.180.0.0/24", samplecrdv1.DeletionPolicyRetain)
@@ -68,6 +69,7 @@ func TestForceRemovedRetainedNetworkIsReleasedByOrphanCollection(t *testing.T) {
 	t.Parallel()
 	ns := NewNamespace(t)
 	clusterID := NewClusterID(t)
+	GrantPowers(t, ns, samplecrdv1.IdentityAllow{Retain: true})
 	first := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID})
 	kept := createWithPolicy(t, ns, "kept-forced", "10.181.0.0/24", samplecrdv1.DeletionPolicyRetain)
 	dropped := createWithPolicy(t, ns, "dropped-forced", "10.181.1.0/24", samplecrdv1.DeletionPolicyDelete)
