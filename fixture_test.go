@@ -316,8 +316,8 @@ type fixtureGrants struct {
 	changed func(namespace string)
 }
 
-func (g *fixtureGrants) OwnCloud(string) grants.Powers { return g.powers }
-func (g *fixtureGrants) HasSynced() bool               { return true }
+func (g *fixtureGrants) OwnCloud(string) (grants.Powers, error) { return g.powers, nil }
+func (g *fixtureGrants) HasSynced() bool                        { return true }
 func (g *fixtureGrants) OnChange(changed func(namespace string)) error {
 	g.changed = changed
 	return nil

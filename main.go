@@ -167,7 +167,7 @@ func run(opts options) error {
 			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
 	identities, namespaces := grantInformers(networkClient, metadataClient)
-	grantBook := grants.NewBook(identities, namespaces)
+	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
 	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kubeClient), m, config)
 	if err != nil {
 		return err

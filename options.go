@@ -10,6 +10,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -34,10 +35,13 @@ type options struct {
 	fairQueue           bool
 
 	requireCredentialsRef bool
-	allowedAuthURLs       string
-	keystoneAuthQPS       float64
-	keystoneAuthBurst     int
-	namespaces            scope.Namespaces
+	ownCloudNamespaces    string
+	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
+	ownCloudSelector  labels.Selector
+	allowedAuthURLs   string
+	keystoneAuthQPS   float64
+	keystoneAuthBurst int
+	namespaces        scope.Namespaces
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -75,6 +79,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.osCloud, "os-cloud", "", "Name of the cloud in clouds.yaml to authenticate to with Keystone. Default: $OS_CLOUD. Exclusive with -neutron-endpoint.")
 
 	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
+	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 
@@ -143,6 +148,11 @@ func (o *options) validate() error {
 	if _, err := tenancy.ParseAuthURLs(strings.Split(o.allowedAuthURLs, ",")); err != nil {
 		errs = append(errs, fmt.Errorf("-allowed-auth-urls: %w", err))
 	}
+	selector, err := labels.Parse(o.ownCloudNamespaces)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("-own-cloud-namespace-selector: %w", err))
+	}
+	o.ownCloudSelector = selector
 	if o.workers < 1 {
 		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))
 	}

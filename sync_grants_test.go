@@ -130,6 +130,28 @@ func grantCases() []syncCase {
 		wantEvents:  []string{"Warning RetainNotGranted", "Normal NeutronDeleted"},
 		wantNeutron: wantNeutronEmpty,
 		wantObject:  wantFinalizerRemoved,
+	}, {
+		name:        "a namespace -own-cloud-namespace-selector leaves out: CredentialsRefRequired naming the selector, nothing made",
+		object:      newNetwork("outsider", "10.31.4.0/24", ""),
+		before:      grant(grants.Powers{OwnCloudRefusedBy: "own-cloud=yes"}),
+		want:        stops,
+		wantWrites:  []string{writeStatus},
+		wantEvents:  []string{"Warning CredentialsRefRequired"},
+		wantObject:  wantNotReady(samplecrdv1.ReasonCredentialsRefRequired, `-own-cloud-namespace-selector "own-cloud=yes"`),
+		wantNeutron: wantNeutronEmpty,
+	}, {
+		name:   "a namespace left out of the own cloud deletes what its Networks made there",
+		object: deleting(realizedNetwork("left-out", "10.30.3.0/24", "")),
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			putRealized(d, owner, "10.30.3.0/24", "10.30.3.1")
+		},
+		before:      grant(grants.Powers{OwnCloudRefusedBy: "own-cloud=yes"}),
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer},
+		wantCalls:   []string{"delete network"},
+		wantEvents:  []string{"Normal NeutronDeleted"},
+		wantNeutron: wantNeutronEmpty,
+		wantObject:  wantFinalizerRemoved,
 	}}
 }
 

@@ -17,25 +17,36 @@ import (
 type Book struct {
 	identities cache.SharedIndexInformer
 	namespaces cache.SharedIndexInformer
+	ownCloud   labels.Selector
 }
 
 // NewBook returns a Book reading identities (of ClusterIdentity objects) and namespaces
-// (of namespaces, or of their metadata).
-func NewBook(identities, namespaces cache.SharedIndexInformer) *Book {
-	return &Book{identities: identities, namespaces: namespaces}
+// (of namespaces, or of their metadata). ownCloud selects the namespaces that may use the
+// controller's own cloud at all (nil: every namespace).
+func NewBook(identities, namespaces cache.SharedIndexInformer, ownCloud labels.Selector) *Book {
+	if ownCloud == nil {
+		ownCloud = labels.Everything()
+	}
+	return &Book{identities: identities, namespaces: namespaces, ownCloud: ownCloud}
 }
 
 // HasSynced reports whether both caches hold their initial lists.
 func (b *Book) HasSynced() bool { return b.identities.HasSynced() && b.namespaces.HasSynced() }
 
 // OwnCloud returns the powers the namespace's Networks have in the controller's own
-// cloud: those of every identity without a Secret whose selector selects the namespace.
-// An identity whose selector does not parse selects nothing.
-func (b *Book) OwnCloud(namespace string) Powers {
+// cloud: none when the namespace may not use it (the selector of NewBook), else those of
+// every identity without a Secret whose selector selects the namespace. An identity whose
+// selector does not parse selects nothing. A namespace the cache does not hold yet (just
+// made) is an error: its powers are not known.
+func (b *Book) OwnCloud(namespace string) (Powers, error) {
 	var powers Powers
 	nsLabels, found := b.labelsOf(namespace)
 	if !found {
-		return powers
+		return powers, fmt.Errorf("namespace %s is not in the cache of namespaces yet", namespace)
+	}
+	if !b.ownCloud.Matches(nsLabels) {
+		powers.OwnCloudRefusedBy = b.ownCloud.String()
+		return powers, nil
 	}
 	for _, identity := range b.sortedIdentities() {
 		if identity.Spec.SecretRef != nil {
@@ -45,7 +56,7 @@ func (b *Book) OwnCloud(namespace string) Powers {
 			powers.add(identity.Name, identity.Spec.Allow)
 		}
 	}
-	return powers
+	return powers, nil
 }
 
 // Selector parses the identity's namespaceSelector.

@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubeinformers "k8s.io/client-go/informers"
@@ -48,7 +49,7 @@ func (c *changes) take() []string {
 	return got
 }
 
-func startBook(t *testing.T, identities []*samplecrdv1.ClusterIdentity, namespaces ...*corev1.Namespace) (*Book, *fake.Clientset, *k8sfake.Clientset, *changes) {
+func startBook(t *testing.T, ownCloud labels.Selector, identities []*samplecrdv1.ClusterIdentity, namespaces ...*corev1.Namespace) (*Book, *fake.Clientset, *k8sfake.Clientset, *changes) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -64,7 +65,7 @@ func startBook(t *testing.T, identities []*samplecrdv1.ClusterIdentity, namespac
 		}
 	}
 	book := NewBook(informers.NewSharedInformerFactory(client, 0).Samplecrd().V1().ClusterIdentities().Informer(),
-		kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer())
+		kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer(), ownCloud)
 	seen := &changes{}
 	if err := book.OnChange(seen.add); err != nil {
 		t.Fatal(err)
@@ -87,14 +88,14 @@ func eventually(t *testing.T, what string, ok func() bool) {
 }
 
 func TestOwnCloudUnitesTheIdentitiesWithoutSecretThatSelectTheNamespace(t *testing.T) {
-	book, _, _, _ := startBook(t, []*samplecrdv1.ClusterIdentity{
+	book, _, _, _ := startBook(t, nil, []*samplecrdv1.ClusterIdentity{
 		identity("b-sharing", map[string]string{"team": "a"}, false, samplecrdv1.IdentityAllow{SharedWith: []samplecrdv1.ProjectID{"PROJ-1", "proj-2"}}),
 		identity("a-retain", map[string]string{"team": "a"}, false, samplecrdv1.IdentityAllow{Retain: true, ExistingRouters: []samplecrdv1.NeutronRef{{Name: "edge"}}}),
 		identity("other-team", map[string]string{"team": "b"}, false, samplecrdv1.IdentityAllow{Import: true}),
 		identity("delegated", map[string]string{"team": "a"}, true, samplecrdv1.IdentityAllow{Import: true}),
 	}, namespace("team-a", map[string]string{"team": "a"}), namespace("team-c", nil))
 
-	got := book.OwnCloud("team-a")
+	got := ownCloudOf(t, book, "team-a")
 	if !got.AllowsRetain() || got.AllowsImport() || !slices.Equal(got.Identities, []string{"a-retain", "b-sharing"}) {
 		t.Errorf("team-a has %+v: want retain from a-retain, sharing from b-sharing, no import (other-team selects team b, delegated is another project)", got)
 	}
@@ -104,18 +105,18 @@ func TestOwnCloudUnitesTheIdentitiesWithoutSecretThatSelectTheNamespace(t *testi
 	if !got.AllowsRouter("any-id", "edge") || got.AllowsRouter("edge", "edge-2") {
 		t.Errorf("team-a's routers %v: want edge by name only", got.ExistingRouters)
 	}
-	if none := book.OwnCloud("team-c"); none.Unfenced || none.AllowsRetain() || none.AllowsImport() || none.AllowsShare("proj-1") || none.AllowsRouter("x", "edge") || len(none.Identities) != 0 {
+	if none := ownCloudOf(t, book, "team-c"); none.Unfenced || none.AllowsRetain() || none.AllowsImport() || none.AllowsShare("proj-1") || none.AllowsRouter("x", "edge") || len(none.Identities) != 0 {
 		t.Errorf("team-c, selected by no identity, has %+v; want nothing", none)
 	}
-	if missing := book.OwnCloud("not-cached"); missing.AllowsRetain() {
-		t.Errorf("a namespace the cache lacks has %+v; want nothing", missing)
+	if missing, err := book.OwnCloud("not-cached"); err == nil {
+		t.Errorf("a namespace the cache lacks has %+v; want an error: its powers are not known yet", missing)
 	}
 }
 
 func TestOnChangeNamesTheNamespacesWhosePowersMayHaveChanged(t *testing.T) {
 	ctx := context.Background()
 	a := identity("a", map[string]string{"team": "a"}, false, samplecrdv1.IdentityAllow{Retain: true})
-	book, client, kube, seen := startBook(t, []*samplecrdv1.ClusterIdentity{a},
+	book, client, kube, seen := startBook(t, nil, []*samplecrdv1.ClusterIdentity{a},
 		namespace("team-a", map[string]string{"team": "a"}), namespace("team-b", map[string]string{"team": "b"}), namespace("team-c", nil))
 	eventually(t, "the initial list", func() bool { return len(seen.take()) > 0 })
 
@@ -133,7 +134,7 @@ func TestOnChangeNamesTheNamespacesWhosePowersMayHaveChanged(t *testing.T) {
 	if !slices.Equal(got, []string{"team-a", "team-b"}) {
 		t.Errorf("a selector moved from team a to team b reported %v, want team-a and team-b", got)
 	}
-	if p := book.OwnCloud("team-a"); p.AllowsRetain() {
+	if p := ownCloudOf(t, book, "team-a"); p.AllowsRetain() {
 		t.Errorf("team-a keeps %+v after the selector moved away", p)
 	}
 
@@ -144,5 +145,30 @@ func TestOnChangeNamesTheNamespacesWhosePowersMayHaveChanged(t *testing.T) {
 	if !slices.Equal(got, []string{"team-c"}) {
 		t.Errorf("team-c relabelled reported %v, want team-c", got)
 	}
-	eventually(t, "team-c's new powers", func() bool { return book.OwnCloud("team-c").AllowsRetain() })
+	eventually(t, "team-c's new powers", func() bool { return ownCloudOf(t, book, "team-c").AllowsRetain() })
+}
+
+func ownCloudOf(t *testing.T, book *Book, namespace string) Powers {
+	t.Helper()
+	powers, err := book.OwnCloud(namespace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return powers
+}
+
+func TestOwnCloudSelectorRefusesTheOtherNamespaces(t *testing.T) {
+	selector, err := labels.Parse("own-cloud=yes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, _, _, _ := startBook(t, selector, []*samplecrdv1.ClusterIdentity{
+		identity("all", map[string]string{}, false, samplecrdv1.IdentityAllow{Retain: true}),
+	}, namespace("in", map[string]string{"own-cloud": "yes"}), namespace("out", nil))
+	if in := ownCloudOf(t, book, "in"); in.OwnCloudRefusedBy != "" || !in.AllowsRetain() {
+		t.Errorf("a selected namespace has %+v; want the own cloud with Retain", in)
+	}
+	if out := ownCloudOf(t, book, "out"); out.OwnCloudRefusedBy != "own-cloud=yes" || out.AllowsRetain() {
+		t.Errorf("a namespace the selector leaves out has %+v; want refused by own-cloud=yes, no power", out)
+	}
 }

@@ -25,6 +25,9 @@ type Powers struct {
 	ExistingRouters []samplecrdv1.NeutronRef
 	// Identities name the ClusterIdentity objects the powers come from, for messages.
 	Identities []string
+	// OwnCloudRefusedBy is, when the namespace may not use the controller's own cloud at
+	// all, the selector of the namespaces that may; the powers are then none.
+	OwnCloudRefusedBy string
 }
 
 // Unfenced are the powers in a project only the namespace uses.

@@ -34,7 +34,11 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 		return r.status.failed(ctx, network, "", err)
 	}
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
-		if powers := r.powersOf(network); !powers.AllowsRetain() {
+		powers, granted, err := r.retainGranted(network)
+		if err != nil {
+			return err
+		}
+		if !granted {
 			// Resources kept in a shared project without marks would belong to no one.
 			klog.FromContext(ctx).Info("Deleting Neutron resources of a Retain Network: Retain is not granted in this project", "identities", powers.Identities)
 			r.recorder.Eventf(network, corev1.EventTypeWarning, reasonRetainNotGranted,

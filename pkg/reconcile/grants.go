@@ -13,16 +13,37 @@ import (
 // Grants says what the Networks of a namespace may do in the controller's own cloud,
 // which every namespace without credentials of its own shares.
 type Grants interface {
-	OwnCloud(namespace string) grants.Powers
+	// OwnCloud fails for a namespace it does not know yet.
+	OwnCloud(namespace string) (grants.Powers, error)
 }
 
 // powersOf returns the Network's powers in the project its credentials reach: all of
 // them in a project its own Secret reaches, those granted in the controller's own cloud.
-func (r *Reconciler) powersOf(network *samplecrdv1.Network) grants.Powers {
+// A namespace that may not use the controller's own cloud is refused.
+func (r *Reconciler) powersOf(network *samplecrdv1.Network) (grants.Powers, error) {
 	if network.Spec.CloudCredentialsRef != nil {
-		return grants.Unfenced
+		return grants.Unfenced, nil
 	}
-	return r.grants.OwnCloud(network.Namespace)
+	powers, err := r.grants.OwnCloud(network.Namespace)
+	if err != nil {
+		return powers, err
+	}
+	if powers.OwnCloudRefusedBy != "" {
+		return powers, &Failure{Reason: samplecrdv1.ReasonCredentialsRefRequired, Terminal: true, Message: fmt.Sprintf(
+			"namespace %s may not use the controller's own cloud: it does not match -own-cloud-namespace-selector %q; name credentials in spec.cloudCredentialsRef, or ask the cluster's operator",
+			network.Namespace, powers.OwnCloudRefusedBy)}
+	}
+	return powers, nil
+}
+
+// retainGranted reports whether a deleted Network may keep its resources: a namespace
+// that lost the controller's own cloud, or the grant, may not.
+func (r *Reconciler) retainGranted(network *samplecrdv1.Network) (grants.Powers, bool, error) {
+	if network.Spec.CloudCredentialsRef != nil {
+		return grants.Unfenced, true, nil
+	}
+	powers, err := r.grants.OwnCloud(network.Namespace)
+	return powers, err == nil && powers.AllowsRetain(), err
 }
 
 // withhold takes out of desired the deletion policy and the shares the powers do not

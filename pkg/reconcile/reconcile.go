@@ -40,7 +40,10 @@ import (
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
 func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
-	powers := r.powersOf(network)
+	powers, err := r.powersOf(network)
+	if err != nil {
+		return r.status.failed(ctx, network, "", err)
+	}
 	if network.IsImported() {
 		if !powers.AllowsImport() {
 			return r.status.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
