@@ -26,6 +26,7 @@ import (
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
 	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/identitystatus"
 	"github.com/samplecrd/network-controller/pkg/leaderelect"
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
@@ -172,6 +173,14 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
+	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, fieldManager)
+	if err != nil {
+		return err
+	}
+	lead := func(ctx context.Context) error {
+		go identityStatus.Run(ctx)
+		return controller.Run(ctx, opts.workers)
+	}
 
 	probes.SetSynced(controller.cachesSynced)
 	var secure *endpoints.SecureMetrics
@@ -202,7 +211,7 @@ func run(opts options) error {
 
 	if !opts.leaderElect {
 		setLeading(true)
-		return controller.Run(ctx, opts.workers)
+		return lead(ctx)
 	}
 	election := leaderelect.Config{
 		Namespace:     opts.leaseNamespace,
@@ -213,9 +222,7 @@ func run(opts options) error {
 		Watchdog:      probes.LeaderWatchdog(),
 		SetLeading:    setLeading,
 	}
-	return leaderelect.Run(ctx, election, kubeClient, func(ctx context.Context) error {
-		return controller.Run(ctx, opts.workers)
-	})
+	return leaderelect.Run(ctx, election, kubeClient, lead)
 }
 
 // controllerConfig turns flags into the controller's Config, asking the apiserver for what

@@ -5,9 +5,11 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -72,6 +74,19 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	}
 	routed := WaitRouted(t, ns, "routed", edge.ID, 1)
 	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
+	_, nets := Clients(t)
+	Eventually(t, 30*time.Second, 500*time.Millisecond, "the identity's status to count its namespace and Networks", func() error {
+		got, err := nets.SamplecrdV1().ClusterIdentities().Get(Ctx(t, 30*time.Second), identity, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		ready := meta.FindStatusCondition(got.Status.Conditions, samplecrdv1.ConditionReady)
+		if ready == nil || ready.Reason != samplecrdv1.IdentityReasonGranting || got.Status.Namespaces != 1 || got.Status.Networks != int32(len(specs)) ||
+			got.Status.ObservedGeneration != got.Generation {
+			return fmt.Errorf("status %+v", got.Status)
+		}
+		return nil
+	})
 
 	// Taken away: the share and the interface are undone, every Network says why.
 	SetGrant(t, identity, samplecrdv1.IdentityAllow{})
@@ -98,5 +113,33 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	}
 	if _, found := GetNeutronNetwork(t, outside.ID); !found {
 		t.Errorf("the imported network %s was deleted with its import", outside.ID)
+	}
+}
+
+// -own-cloud-namespace-selector keeps the controller's own cloud for the namespaces it
+// selects: a Network of another namespace is refused (CredentialsRefRequired) with
+// nothing made, until the operator labels its namespace.
+func TestOwnCloudNamespaceSelector(t *testing.T) {
+	t.Parallel()
+	in, out := NewNamespace(t), NewNamespace(t)
+	label := "e2e-own-cloud-" + RandomSuffix(6)
+	MustKubectl(t, "label", "namespace", in, label+"=yes")
+	clusterID := NewClusterID(t)
+	StartController(t, ControllerOptions{Namespaces: []string{in, out}, ClusterID: clusterID,
+		Args: []string{"-own-cloud-namespace-selector=" + label + "=yes", "-retry-max-delay=3s"}})
+
+	CreateNetwork(t, in, "inside", "10.85.0.0/24", "")
+	CreateNetwork(t, out, "outside", "10.85.1.0/24", "")
+	WaitReady(t, in, "inside", 60*time.Second)
+	refused := WaitReason(t, out, "outside", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonCredentialsRefRequired)
+	if refused.Status.NetworkID != "" || !strings.Contains(refused.ReadyCondition().Message, label+"=yes") {
+		t.Errorf("refused Network has network %q and message %q; want nothing made and the selector named", refused.Status.NetworkID, refused.ReadyCondition().Message)
+	}
+
+	MustKubectl(t, "label", "namespace", out, label+"=yes")
+	WaitReady(t, out, "outside", 60*time.Second)
+	for ns, name := range map[string]string{in: "inside", out: "outside"} {
+		DeleteNetwork(t, ns, name)
+		WaitGone(t, ns, name, 60*time.Second)
 	}
 }

@@ -189,7 +189,7 @@ const (
 	metricsAuthRules   = "authentication.k8s.io/tokenreviews:create; authorization.k8s.io/subjectaccessreviews:create"
 	metricsReaderRules = "/metrics:get"
 	credentialsRules   = "/secrets:get; /secrets:list; /secrets:patch; /secrets:watch"
-	grantsRules        = "/namespaces:list; /namespaces:watch; samplecrd.k8s.io/clusteridentities:get; samplecrd.k8s.io/clusteridentities:list; samplecrd.k8s.io/clusteridentities:watch"
+	grantsRules        = "/namespaces:list; /namespaces:watch; samplecrd.k8s.io/clusteridentities/status:update; samplecrd.k8s.io/clusteridentities:get; samplecrd.k8s.io/clusteridentities:list; samplecrd.k8s.io/clusteridentities:watch"
 )
 
 // clusterRoleRules prints a ClusterRole's rules in one line, sorted.

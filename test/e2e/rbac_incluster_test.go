@@ -236,6 +236,7 @@ var expectedMetricsAuthRole = []rbacv1.PolicyRule{
 // ClusterIdentity objects and the namespaces' labels they select by.
 var expectedGrantsRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"clusteridentities"}, Verbs: []string{"get", "list", "watch"}},
+	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"clusteridentities/status"}, Verbs: []string{"update"}},
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
 }
 

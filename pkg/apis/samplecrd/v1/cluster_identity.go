@@ -128,6 +128,18 @@ type ClusterIdentityStatus struct {
 	Networks int32 `json:"networks"`
 }
 
+// Reasons of a ClusterIdentity's Ready condition.
+const (
+	// IdentityReasonGranting: the identity grants its powers in the controller's own cloud.
+	IdentityReasonGranting = "Granting"
+	// IdentityReasonInvalidSelector: spec.namespaceSelector does not parse; the identity
+	// selects no namespace.
+	IdentityReasonInvalidSelector = "InvalidNamespaceSelector"
+	// IdentityReasonDelegationNotInEffect: the identity names a Secret, which this version
+	// does not read; it grants nothing.
+	IdentityReasonDelegationNotInEffect = "DelegationNotInEffect"
+)
+
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // ClusterIdentityList is a list of ClusterIdentity objects.

@@ -1,0 +1,101 @@
+package identitystatus
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	kubeinformers "k8s.io/client-go/informers"
+	k8sfake "k8s.io/client-go/kubernetes/fake"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
+	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
+	"github.com/samplecrd/network-controller/pkg/scope"
+)
+
+func identity(name string, selector map[string]string, secret bool) *samplecrdv1.ClusterIdentity {
+	id := &samplecrdv1.ClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: name, Generation: 3},
+		Spec: samplecrdv1.ClusterIdentitySpec{NamespaceSelector: metav1.LabelSelector{MatchLabels: selector}}}
+	if secret {
+		id.Spec.SecretRef, id.Spec.CloudName = &samplecrdv1.SecretReference{Namespace: "ops", Name: "creds"}, "prod"
+	}
+	return id
+}
+
+func network(ns, name string, ownCloud bool) *samplecrdv1.Network {
+	n := &samplecrdv1.Network{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	if !ownCloud {
+		n.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: "s", CloudName: "c"}
+	}
+	return n
+}
+
+// The statuses the writer settles on, by identity: Ready's status and reason, the
+// namespaces selected and their Networks on the controller's own cloud.
+func TestStatusCountsNamespacesAndNetworksAndSaysWhetherUsable(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bad := identity("bad", nil, false)
+	bad.Spec.NamespaceSelector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "team", Operator: "Sideways"}}
+	// Not NewClientset: its field tracking needs an OpenAPI schema the generated client lacks.
+	client := fake.NewSimpleClientset([]runtime.Object{
+		identity("team-a", map[string]string{"team": "a"}, false), identity("delegated", map[string]string{"team": "a"}, true), bad,
+		network("a1", "n1", true), network("a1", "n2", true), network("a2", "n3", true), network("a2", "own-secret", false), network("b", "n4", true),
+	}...)
+	kube := k8sfake.NewClientset(
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a1", Labels: map[string]string{"team": "a"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a2", Labels: map[string]string{"team": "a"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "b", Labels: map[string]string{"team": "b"}}})
+	factory := informers.NewSharedInformerFactory(client, 0)
+	identities, networks := factory.Samplecrd().V1().ClusterIdentities().Informer(), factory.Samplecrd().V1().Networks().Informer()
+	namespaces := kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer()
+	w, err := New(client, identities, namespaces, scope.Single(networks), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	factory.Start(ctx.Done())
+	go namespaces.RunWithContext(ctx)
+	factory.WaitForCacheSync(ctx.Done())
+	go w.Run(ctx)
+
+	want := map[string]struct {
+		ready                metav1.ConditionStatus
+		reason               string
+		namespaces, networks int32
+	}{
+		"team-a":    {metav1.ConditionTrue, samplecrdv1.IdentityReasonGranting, 2, 3},
+		"delegated": {metav1.ConditionFalse, samplecrdv1.IdentityReasonDelegationNotInEffect, 2, 0},
+		"bad":       {metav1.ConditionFalse, samplecrdv1.IdentityReasonInvalidSelector, 0, 0},
+	}
+	for name, w := range want {
+		var last samplecrdv1.ClusterIdentityStatus
+		err := wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 10*time.Second, true, func(ctx context.Context) (bool, error) {
+			got, err := client.SamplecrdV1().ClusterIdentities().Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return false, err
+			}
+			last = got.Status
+			c := meta.FindStatusCondition(got.Status.Conditions, samplecrdv1.ConditionReady)
+			return c != nil && c.Status == w.ready && c.Reason == w.reason && c.ObservedGeneration == 3 &&
+				got.Status.ObservedGeneration == 3 && got.Status.Namespaces == w.namespaces && got.Status.Networks == w.networks, nil
+		})
+		if err != nil {
+			t.Errorf("%s: status %s, want Ready %s/%s, %d namespaces, %d networks", name, describe(last), w.ready, w.reason, w.namespaces, w.networks)
+		}
+	}
+}
+
+func describe(s samplecrdv1.ClusterIdentityStatus) string {
+	c := meta.FindStatusCondition(s.Conditions, samplecrdv1.ConditionReady)
+	if c == nil {
+		return fmt.Sprintf("without Ready, %d namespaces, %d networks", s.Namespaces, s.Networks)
+	}
+	return fmt.Sprintf("Ready %s/%s %q (generation %d), %d namespaces, %d networks", c.Status, c.Reason, c.Message, s.ObservedGeneration, s.Namespaces, s.Networks)
+}
