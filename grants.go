@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
@@ -64,4 +65,20 @@ func (c *Controller) watchGrants(book GrantBook) error {
 			c.enqueueNetwork(network, fairqueue.UserChange)
 		}
 	})
+}
+
+// routerOwners names the cached Networks of namespace whose status names a router of
+// their own, for allow.routersPerNamespace.
+func (c *Controller) routerOwners(namespace string) []string {
+	networks, err := c.networks.Indexer(namespace).ByIndex(cache.NamespaceIndex, namespace)
+	if err != nil {
+		return nil
+	}
+	var owners []string
+	for _, obj := range networks {
+		if network, ok := obj.(*samplecrdv1.Network); ok && network.Status.Router != nil && network.Status.Router.Owned {
+			owners = append(owners, network.Name)
+		}
+	}
+	return owners
 }

@@ -152,6 +152,34 @@ func grantCases() []syncCase {
 		wantEvents:  []string{"Normal NeutronDeleted"},
 		wantNeutron: wantNeutronEmpty,
 		wantObject:  wantFinalizerRemoved,
+	}, {
+		name:    "a router of its own past the namespace's routersPerNamespace: NotGranted naming the bound, nothing made",
+		object:  withRouter(newNetwork("third", "10.31.5.0/24", ""), external("public")),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		before: func(f *fixture) {
+			grant(grants.Powers{RoutersPerNamespace: ptrTo(int32(2))})(f)
+			for _, name := range []string{"first", "second"} {
+				f.putCache(withRouterInStatus(withRouter(realizedNetwork(name, "10.31.6.0/24", ""), external("public"))))
+			}
+		},
+		want:        stops,
+		wantWrites:  []string{writeFinalizer, writeStatus},
+		wantEvents:  []string{"Warning NotGranted"},
+		wantObject:  wantNotReady(samplecrdv1.ReasonNotGranted, "past the namespace's 2 (allow.routersPerNamespace)"),
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) { wantNetworks(t, f, 1); wantRouters(t, f, 0) },
+	}, {
+		name:    "a router of its own within routersPerNamespace: made as before",
+		object:  withRouter(newNetwork("second", "10.31.5.0/24", ""), external("public")),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		before: func(f *fixture) {
+			grant(grants.Powers{RoutersPerNamespace: ptrTo(int32(2))})(f)
+			f.putCache(withRouterInStatus(withRouter(realizedNetwork("first", "10.31.6.0/24", ""), external("public"))))
+		},
+		want:        succeeds,
+		wantWrites:  []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:   []string{"list networks", "create network", "tag network", "create subnet", "create router", "add router interface"},
+		wantEvents:  []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal RouterCreated", "Normal SubnetAttached", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) { wantRouters(t, f, 1) },
 	}}
 }
 
@@ -186,4 +214,11 @@ func TestGrantArrivingQueuesRefusedNetwork(t *testing.T) {
 	}
 	f.controller.processNextWorkItem(f.ctx)
 	wantReady("10.31.0.1")(t, f.refresh(network.Namespace, network.Name))
+}
+
+func wantRouters(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	if routers := f.neutron.Routers(); len(routers) != n {
+		t.Errorf("Neutron holds routers %+v, want %d", routers, n)
+	}
 }

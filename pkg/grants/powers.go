@@ -23,6 +23,8 @@ type Powers struct {
 	SharedWith []string
 	// ExistingRouters are the routers, by id or by name, spec.router.existing may name.
 	ExistingRouters []samplecrdv1.NeutronRef
+	// RoutersPerNamespace bounds the namespace's routers of their own; nil: no bound.
+	RoutersPerNamespace *int32
 	// Identities name the ClusterIdentity objects the powers come from, for messages.
 	Identities []string
 	// OwnCloudRefusedBy is, when the namespace may not use the controller's own cloud at
@@ -67,6 +69,18 @@ func (p *Powers) add(identity string, allow samplecrdv1.IdentityAllow) {
 		}
 	}
 	p.ExistingRouters = append(p.ExistingRouters, allow.ExistingRouters...)
+	if bound := allow.RoutersPerNamespace; bound != nil && (p.RoutersPerNamespace == nil || *bound > *p.RoutersPerNamespace) {
+		p.RoutersPerNamespace = bound
+	}
+}
+
+// RouterBound returns the bound on the namespace's routers of their own, and whether
+// there is one.
+func (p Powers) RouterBound() (int, bool) {
+	if p.Unfenced || p.RoutersPerNamespace == nil {
+		return 0, false
+	}
+	return int(*p.RoutersPerNamespace), true
 }
 
 // Denied says, for a message, who did not grant what follows it.

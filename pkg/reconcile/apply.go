@@ -29,6 +29,9 @@ type pass struct {
 	// for beyond them, taken out of desired.
 	powers   grants.Powers
 	withheld []string
+	// admitRouter says whether the Network may have a router of its own, and the
+	// namespace's bound when it may not.
+	admitRouter func() (bool, int)
 }
 
 // itemSubnet is the subnet of one item of the spec ("" for the one-subnet form).

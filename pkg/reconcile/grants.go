@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/client-go/tools/cache"
+
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -75,4 +77,24 @@ func notGranted(namespace string, withheld []string, powers grants.Powers) *Fail
 		"namespace %s shares this project with other namespaces, and %s %s; nothing of these was done, and what was done before is undone. "+
 			"Remove them from the spec, or ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them",
 		namespace, powers.Denied(), strings.Join(withheld, "; "))}
+}
+
+// routerAdmission returns the pass's admitRouter: the namespace's bound on routers of
+// their own, if its powers set one. A Network that wants none gives its place up.
+func (r *Reconciler) routerAdmission(network *samplecrdv1.Network, powers grants.Powers) func() (bool, int) {
+	key := cache.MetaObjectToName(network)
+	if network.Spec.Router == nil || network.Spec.Router.ExternalNetwork == nil {
+		r.routerQuota.release(key)
+	}
+	return func() (bool, int) {
+		bound, ok := powers.RouterBound()
+		if !ok {
+			return true, 0
+		}
+		var others []string
+		if r.routerOwners != nil {
+			others = r.routerOwners(network.Namespace)
+		}
+		return r.routerQuota.admit(key, bound, others), bound
+	}
 }

@@ -73,6 +73,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	}
 	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers}
 	p.withheld = withhold(&p.desired, powers)
+	p.admitRouter = r.routerAdmission(network, powers)
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}

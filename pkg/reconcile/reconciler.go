@@ -20,15 +20,18 @@ type Reconciler struct {
 	// tenants gives each Network the store of its OpenStack project, reached with its
 	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
 	// the way every change reaches Neutron.
-	tenants    *tenancy.Registry
-	guard      CredentialsGuard
-	grants     Grants
-	recorder   record.EventRecorder
-	status     *statusWriter
-	finalizers finalizers
-	findings   importFindings
-	clock      *readyClock
-	clusterID  string
+	tenants *tenancy.Registry
+	guard   CredentialsGuard
+	grants  Grants
+	// routerOwners and routerQuota bound a namespace's routers of their own.
+	routerOwners func(namespace string) []string
+	routerQuota  routerQuota
+	recorder     record.EventRecorder
+	status       *statusWriter
+	finalizers   finalizers
+	findings     importFindings
+	clock        *readyClock
+	clusterID    string
 }
 
 // CredentialsGuard keeps a Network's credentials Secret from going while the Network may
@@ -49,9 +52,12 @@ type Config struct {
 	// Guard protects credentials Secrets; nil when no Secrets are watched.
 	Guard CredentialsGuard
 	// Grants are the powers of namespaces in the controller's own cloud.
-	Grants   Grants
-	Recorder record.EventRecorder
-	Metrics  *metrics.Metrics
+	Grants Grants
+	// RouterOwners names the Networks of a namespace whose status names a router of
+	// their own; nil for none.
+	RouterOwners func(namespace string) []string
+	Recorder     record.EventRecorder
+	Metrics      *metrics.Metrics
 	// ClusterID goes into the ownership marks of every Neutron resource.
 	ClusterID string
 	// Now is the clock of the time to Ready; nil means time.Now.
@@ -66,14 +72,15 @@ func New(cfg Config) *Reconciler {
 	}
 	clock := newReadyClock(now, cfg.Metrics)
 	return &Reconciler{
-		tenants:    cfg.Tenants,
-		guard:      cfg.Guard,
-		grants:     cfg.Grants,
-		recorder:   cfg.Recorder,
-		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
-		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
-		clock:      clock,
-		clusterID:  cfg.ClusterID,
+		tenants:      cfg.Tenants,
+		guard:        cfg.Guard,
+		grants:       cfg.Grants,
+		routerOwners: cfg.RouterOwners,
+		recorder:     cfg.Recorder,
+		status:       &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
+		finalizers:   finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
+		clock:        clock,
+		clusterID:    cfg.ClusterID,
 	}
 }
 
@@ -91,6 +98,7 @@ func (r *Reconciler) Sync(ctx context.Context, network *samplecrdv1.Network) err
 func (r *Reconciler) Forget(key cache.ObjectName) {
 	r.tenants.Forget(key)
 	r.findings.forget(key)
+	r.routerQuota.release(key)
 }
 
 // Saw notes a Network as the informer delivers it, for the time to Ready.

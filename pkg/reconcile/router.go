@@ -61,6 +61,12 @@ func (p *pass) observeRouters(ctx context.Context) error {
 		p.observed.Routers.Existing = &r
 	}
 	if want.External != nil {
+		if admitted, bound := p.admitRouter(); len(p.observed.Routers.Owned) == 0 && !admitted {
+			p.withheld = append(p.withheld, fmt.Sprintf(
+				"spec.router.externalNetwork: a router of its own, past the namespace's %d (allow.routersPerNamespace)", bound))
+			p.desired.Router = nil
+			return nil
+		}
 		id, found, err := p.store.ExternalNetworkID(ctx, *want.External)
 		if err != nil {
 			return err

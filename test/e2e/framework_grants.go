@@ -41,17 +41,24 @@ func GrantPowers(t testing.TB, ns string, allow samplecrdv1.IdentityAllow) strin
 	return identity.Name
 }
 
-// SetGrant replaces what the identity name allows.
+// SetGrant replaces what the identity name allows; a conflict with the controller's
+// status write is retried.
 func SetGrant(t testing.TB, name string, allow samplecrdv1.IdentityAllow) {
 	t.Helper()
 	_, nets := Clients(t)
 	ctx := Ctx(t, time.Minute)
-	identity, err := nets.SamplecrdV1().ClusterIdentities().Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("reading ClusterIdentity %s: %v", name, err)
+	var err error
+	for range 10 {
+		var identity *samplecrdv1.ClusterIdentity
+		if identity, err = nets.SamplecrdV1().ClusterIdentities().Get(ctx, name, metav1.GetOptions{}); err != nil {
+			break
+		}
+		identity.Spec.Allow = allow
+		if _, err = nets.SamplecrdV1().ClusterIdentities().Update(ctx, identity, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+			break
+		}
 	}
-	identity.Spec.Allow = allow
-	if _, err := nets.SamplecrdV1().ClusterIdentities().Update(ctx, identity, metav1.UpdateOptions{}); err != nil {
+	if err != nil {
 		t.Fatalf("updating ClusterIdentity %s: %v", name, err)
 	}
 }

@@ -96,8 +96,10 @@ type IdentityAllow struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=32
 	ExistingRouters []NeutronRef `json:"existingRouters,omitempty"`
-	// RoutersPerNamespace bounds the routers (spec.router.externalNetwork) the Networks
-	// of one selected namespace may have in the project; omitted, 1.
+	// RoutersPerNamespace bounds the routers of their own (spec.router.externalNetwork)
+	// the Networks of one selected namespace may have in the project; a Network past it
+	// is refused. Where several identities select a namespace, the largest bound applies;
+	// where none sets one, there is none.
 	// +optional
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=1000

@@ -40,8 +40,10 @@ type IdentityAllowApplyConfiguration struct {
 	// spec.router.existing may name. A router the controller made for a Network is never
 	// one, whatever this says.
 	ExistingRouters []NeutronRefApplyConfiguration `json:"existingRouters,omitempty"`
-	// RoutersPerNamespace bounds the routers (spec.router.externalNetwork) the Networks
-	// of one selected namespace may have in the project; omitted, 1.
+	// RoutersPerNamespace bounds the routers of their own (spec.router.externalNetwork)
+	// the Networks of one selected namespace may have in the project; a Network past it
+	// is refused. Where several identities select a namespace, the largest bound applies;
+	// where none sets one, there is none.
 	RoutersPerNamespace *int32 `json:"routersPerNamespace,omitempty"`
 }
 
