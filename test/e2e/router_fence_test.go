@@ -85,13 +85,15 @@ func strayAttachedSubnet(t testing.TB, d neutron.Driver, routerID string) string
 }
 
 // wantInterfaces checks that routerID has interfaces on exactly subnetIDs, as d's user
-// lists them by device.
+// lists them by device. A list that fails (a Neutron slow under the other tests' load) is
+// asked again; a wrong answer is not.
 func wantInterfaces(t testing.TB, d neutron.Driver, routerID string, subnetIDs ...string) {
 	t.Helper()
-	ports, err := d.ListPorts(Ctx(t, 90*time.Second), neutron.Filter{DeviceID: routerID, DeviceOwner: neutron.InterfaceOwner})
-	if err != nil {
-		t.Fatalf("listing the interfaces of router %s: %v", routerID, err)
-	}
+	var ports []neutron.Port
+	Eventually(t, 120*time.Second, time.Second, "the interfaces of router "+routerID+" to be listed", func() (err error) {
+		ports, err = d.ListPorts(Ctx(t, 90*time.Second), neutron.Filter{DeviceID: routerID, DeviceOwner: neutron.InterfaceOwner})
+		return err
+	})
 	if got := neutron.AttachedSubnets(ports, routerID); !sameSet(got, subnetIDs) {
 		t.Errorf("router %s has interfaces on %v, want %v", routerID, got, subnetIDs)
 	}
