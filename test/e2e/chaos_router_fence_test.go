@@ -16,7 +16,7 @@ import (
 )
 
 // Two namespaces share the controller's cloud, reached through a proxy that fails, loses
-// and delays Neutron's replies. For half a minute both make and delete routed Networks,
+// and delays Neutron's replies. For twenty seconds both make and delete routed Networks,
 // and Networks of each name the routers the controller made for the other's (and their
 // own namespace's), by ID and by name, also while those routers are being made or
 // deleted. Afterwards no Network that named another's router is Ready or attached to it,
@@ -31,26 +31,39 @@ func TestChaosRouterFence(t *testing.T) {
 	clusterID := NewClusterID(t)
 	CleanupClusterRouters(t, clusterID)
 	PublicNetwork(t)
-	proxy := StartFaultProxy(t, NeutronEndpoint, seed+7, chaosFaults)
+	proxy := StartFaultProxy(t, NeutronEndpoint, seed+7, FaultRates{})
 	StartController(t, ControllerOptions{Namespaces: namespaces, ClusterID: clusterID,
 		Args: []string{"-neutron-endpoint=" + proxy.URL(), "-retry-max-delay=2s", "-workers=4"}})
 	_, nets := Clients(t)
 
 	type ref struct{ ns, name string }
 	var owners, intruders []ref
-	for i, deadline := 0, time.Now().Add(30*time.Second); time.Now().Before(deadline); i++ {
+	deleted := map[ref]bool{}
+	createOwner := func(ns string, i int) {
+		name := fmt.Sprintf("owner-%d", i)
+		CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: fmt.Sprintf("10.86.%d.0/24", i%250)},
+			Router: &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: PublicNetworkName}}})
+		owners = append(owners, ref{ns, name})
+	}
+	// Routers to name from the start, made without faults.
+	for i := range 4 {
+		createOwner(namespaces[i%2], 1000+i)
+	}
+	for _, o := range owners {
+		WaitRouted(t, o.ns, o.name, "", 1)
+	}
+	proxy.SetRates(chaosFaults)
+	for i, deadline := 0, time.Now().Add(20*time.Second); time.Now().Before(deadline); i++ {
 		ns := namespaces[rng.Intn(2)]
 		switch op := rng.Intn(5); {
-		case op < 2 || len(owners) == 0:
-			name := fmt.Sprintf("owner-%d", i)
-			CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: fmt.Sprintf("10.86.%d.0/24", i%250)},
-				Router: &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: PublicNetworkName}}})
-			owners = append(owners, ref{ns, name})
-		case op == 2:
+		case op == 0:
+			createOwner(ns, i)
+		case op == 1:
 			victim := owners[rng.Intn(len(owners))]
 			if err := nets.SamplecrdV1().Networks(victim.ns).Delete(Ctx(t, 30*time.Second), victim.name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
 				t.Fatalf("deleting %s/%s: %v", victim.ns, victim.name, err)
 			}
+			deleted[victim] = true
 		default:
 			victim := owners[rng.Intn(len(owners))]
 			n, err := TryGetNetwork(t, victim.ns, victim.name)
@@ -66,7 +79,9 @@ func TestChaosRouterFence(t *testing.T) {
 				Router: &samplecrdv1.NetworkRouter{Existing: &target}})
 			intruders = append(intruders, ref{ns, name})
 		}
-		time.Sleep(time.Duration(100+rng.Intn(300)) * time.Millisecond)
+		// A few operations a second: enough to race the controller's passes, not so many
+		// that the Neutron the parallel tests share slows down for them.
+		time.Sleep(time.Duration(300+rng.Intn(500)) * time.Millisecond)
 	}
 	if len(intruders) == 0 {
 		t.Fatalf("no Network named another's router in %d owners; the seed made too few", len(owners))
@@ -88,7 +103,7 @@ func TestChaosRouterFence(t *testing.T) {
 		}
 	}
 	for _, o := range owners {
-		if _, err := TryGetNetwork(t, o.ns, o.name); apierrors.IsNotFound(err) {
+		if deleted[o] {
 			continue
 		}
 		n := WaitRouted(t, o.ns, o.name, "", 1)
