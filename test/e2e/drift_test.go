@@ -5,6 +5,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,19 @@ func TestDriftDeletedNetworkIsRecreated(t *testing.T) {
 		}
 		return nil
 	})
-	WaitEvent(t, ns, "drifty", "Warning", "NeutronDrift", before.Status.NetworkID, 30*time.Second)
+	// The resync that notices may see the network gone, or first its subnet, which Neutron
+	// deleted with it: either is the drift Event.
+	Eventually(t, 30*time.Second, 500*time.Millisecond, "a Warning NeutronDrift naming the network or its subnet", func() error {
+		var seen []string
+		for _, e := range Events(t, ns, "drifty") {
+			if e.Type == "Warning" && e.Reason == "NeutronDrift" &&
+				(strings.Contains(e.Message, before.Status.NetworkID) || strings.Contains(e.Message, before.Status.SubnetID)) {
+				return nil
+			}
+			seen = append(seen, e.Reason+": "+e.Message)
+		}
+		return fmt.Errorf("events so far: %q", seen)
+	})
 
 	nets, _, err := NeutronOf(t, owner)
 	if err != nil {
