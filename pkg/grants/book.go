@@ -74,7 +74,15 @@ func Selector(identity *samplecrdv1.ClusterIdentity) (labels.Selector, error) {
 func (b *Book) OnChange(changed func(namespace string)) error {
 	_, err := b.identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { b.eachSelected(changed, obj) },
-		UpdateFunc: func(old, new any) { b.eachSelected(changed, old, new) },
+		UpdateFunc: func(old, new any) {
+			// A status write changes no power; only the spec does, which bumps the generation.
+			o, okOld := old.(*samplecrdv1.ClusterIdentity)
+			n, okNew := new.(*samplecrdv1.ClusterIdentity)
+			if okOld && okNew && o.Generation == n.Generation {
+				return
+			}
+			b.eachSelected(changed, old, new)
+		},
 		DeleteFunc: func(obj any) { b.eachSelected(changed, obj) },
 	})
 	if err != nil {
