@@ -73,7 +73,7 @@ func Selector(identity *samplecrdv1.ClusterIdentity) (labels.Selector, error) {
 // labels changed.
 func (b *Book) OnChange(changed func(namespace string)) error {
 	_, err := b.identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { b.eachSelected(changed, obj) },
+		AddFunc: func(obj any) { b.eachSelected(changed, obj) },
 		UpdateFunc: func(old, new any) {
 			// A status write changes no power; only the spec does, which bumps the generation.
 			o, okOld := old.(*samplecrdv1.ClusterIdentity)
