@@ -173,7 +173,7 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, fieldManager)
+	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, opts.namespaces, fieldManager)
 	if err != nil {
 		return err
 	}

@@ -35,14 +35,15 @@ type Writer struct {
 	identities cache.SharedIndexInformer
 	namespaces cache.SharedIndexInformer
 	networks   *scope.Informers
+	watched    scope.Namespaces
 	manager    string
 	queue      workqueue.TypedRateLimitingInterface[string]
 }
 
-// New returns a Writer reading the informers of grants.NewBook and the Networks'; it
-// writes through client as manager.
-func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, manager string) (*Writer, error) {
-	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, manager: manager,
+// New returns a Writer reading the informers of grants.NewBook and the Networks' of the
+// namespaces watched; it writes through client as manager.
+func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, watched scope.Namespaces, manager string) (*Writer, error) {
+	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, watched: watched, manager: manager,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cluster-identities"})}
 	if _, err := identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -122,7 +123,14 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 		return err
 	}
 	identity := obj.(*samplecrdv1.ClusterIdentity)
-	status := w.statusOf(identity)
+	status, counted := w.statusOf(identity)
+	if !counted {
+		// Controllers watching some namespaces each would write their own counts of one
+		// identity in turn, for ever; only one that sees them all may.
+		klog.FromContext(ctx).V(4).Info("Leaving the status of a ClusterIdentity to a controller that watches every namespace it selects",
+			"clusterIdentity", name, "watched", w.watched.String())
+		return nil
+	}
 	if equality.Semantic.DeepEqual(identity.Status, status) {
 		return nil
 	}
@@ -141,9 +149,10 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 }
 
 // statusOf is the status the identity has now: its Ready condition, the namespaces its
-// selector selects, and their Networks that use it.
-func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) samplecrdv1.ClusterIdentityStatus {
-	status := samplecrdv1.ClusterIdentityStatus{ObservedGeneration: identity.Generation,
+// selector selects, and their Networks that use it. counted is false when the identity
+// selects a namespace this controller does not watch, whose Networks it cannot count.
+func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) (status samplecrdv1.ClusterIdentityStatus, counted bool) {
+	status = samplecrdv1.ClusterIdentityStatus{ObservedGeneration: identity.Generation,
 		Conditions: append([]metav1.Condition(nil), identity.Status.Conditions...)}
 	ready := metav1.Condition{Type: samplecrdv1.ConditionReady, ObservedGeneration: identity.Generation}
 	selector, err := grants.Selector(identity)
@@ -159,12 +168,15 @@ func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) samplecrdv1.Clu
 	}
 	meta.SetStatusCondition(&status.Conditions, ready)
 	if err != nil {
-		return status
+		return status, true
 	}
 	for _, obj := range w.namespaces.GetStore().List() {
 		ns, ok := obj.(metav1.Object)
 		if !ok || !selector.Matches(labels.Set(ns.GetLabels())) {
 			continue
+		}
+		if !w.watched.Contains(ns.GetName()) {
+			return status, false
 		}
 		status.Namespaces++
 		if identity.Spec.SecretRef != nil {
@@ -177,7 +189,7 @@ func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) samplecrdv1.Clu
 			}
 		}
 	}
-	return status
+	return status, true
 }
 
 // usesOwnCloud reports whether the Network uses the controller's own cloud, where

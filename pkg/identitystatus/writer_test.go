@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	kubeinformers "k8s.io/client-go/informers"
 	k8sfake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
@@ -37,6 +38,33 @@ func network(ns, name string, ownCloud bool) *samplecrdv1.Network {
 	return n
 }
 
+// startWriter returns a Writer watching watched, with its caches synced, over identities and Networks of client and
+// namespaces a1 and a2 (team a) and b (team b).
+func startWriter(ctx context.Context, t *testing.T, client *fake.Clientset, watched scope.Namespaces) *Writer {
+	t.Helper()
+	kube := k8sfake.NewClientset(
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a1", Labels: map[string]string{"team": "a"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a2", Labels: map[string]string{"team": "a"}}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "b", Labels: map[string]string{"team": "b"}}})
+	factory := informers.NewSharedInformerFactory(client, 0)
+	identities := factory.Samplecrd().V1().ClusterIdentities().Informer()
+	networks := scope.NewInformers(watched, func(ns string) cache.SharedIndexInformer {
+		return informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns)).Samplecrd().V1().Networks().Informer()
+	})
+	namespaces := kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer()
+	w, err := New(client, identities, namespaces, networks, watched, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	factory.Start(ctx.Done())
+	go networks.Run(ctx)
+	go namespaces.RunWithContext(ctx)
+	if !cache.WaitForCacheSync(ctx.Done(), identities.HasSynced, namespaces.HasSynced, networks.HasSynced) {
+		t.Fatal("caches did not sync")
+	}
+	return w
+}
+
 // The statuses the writer settles on, by identity: Ready's status and reason, the
 // namespaces selected and their Networks on the controller's own cloud.
 func TestStatusCountsNamespacesAndNetworksAndSaysWhetherUsable(t *testing.T) {
@@ -49,21 +77,7 @@ func TestStatusCountsNamespacesAndNetworksAndSaysWhetherUsable(t *testing.T) {
 		identity("team-a", map[string]string{"team": "a"}, false), identity("delegated", map[string]string{"team": "a"}, true), bad,
 		network("a1", "n1", true), network("a1", "n2", true), network("a2", "n3", true), network("a2", "own-secret", false), network("b", "n4", true),
 	}...)
-	kube := k8sfake.NewClientset(
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a1", Labels: map[string]string{"team": "a"}}},
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "a2", Labels: map[string]string{"team": "a"}}},
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "b", Labels: map[string]string{"team": "b"}}})
-	factory := informers.NewSharedInformerFactory(client, 0)
-	identities, networks := factory.Samplecrd().V1().ClusterIdentities().Informer(), factory.Samplecrd().V1().Networks().Informer()
-	namespaces := kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer()
-	w, err := New(client, identities, namespaces, scope.Single(networks), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	factory.Start(ctx.Done())
-	go namespaces.RunWithContext(ctx)
-	factory.WaitForCacheSync(ctx.Done())
-	go w.Run(ctx)
+	go startWriter(ctx, t, client, nil).Run(ctx)
 
 	want := map[string]struct {
 		ready                metav1.ConditionStatus
@@ -98,4 +112,32 @@ func describe(s samplecrdv1.ClusterIdentityStatus) string {
 		return fmt.Sprintf("without Ready, %d namespaces, %d networks", s.Namespaces, s.Networks)
 	}
 	return fmt.Sprintf("Ready %s/%s %q (generation %d), %d namespaces, %d networks", c.Status, c.Reason, c.Message, s.ObservedGeneration, s.Namespaces, s.Networks)
+}
+
+// A controller watching some namespaces writes the status of an identity only when it
+// watches every namespace the identity selects: another controller would count the rest.
+func TestStatusIsLeftToTheControllerWatchingEveryNamespaceSelected(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	client := fake.NewSimpleClientset(identity("team-a", map[string]string{"team": "a"}, false), identity("team-b", map[string]string{"team": "b"}, false),
+		network("a1", "n1", true), network("b", "n2", true), network("b", "n3", true))
+	w := startWriter(ctx, t, client, scope.Namespaces{"a1", "b"})
+	for _, name := range []string{"team-a", "team-b"} {
+		if err := w.sync(ctx, name); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+
+	for name, want := range map[string]struct {
+		written  bool
+		networks int32
+	}{"team-a": {false, 0}, "team-b": {true, 2}} {
+		got, err := client.SamplecrdV1().ClusterIdentities().Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if written := len(got.Status.Conditions) != 0; written != want.written || got.Status.Networks != want.networks {
+			t.Errorf("%s: status %s; want written %v with %d networks (team-a selects a2, which is not watched)", name, describe(got.Status), want.written, want.networks)
+		}
+	}
 }
