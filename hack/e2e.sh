@@ -11,7 +11,9 @@
 # may stop and start the local Neutron through hack/local-neutron.sh), E2E_LOCAL_KUBE=1
 # (the chaos test restarts the local kube-apiserver through hack/local-kube.sh), and
 # E2E_LOCAL_KEYSTONE=1 with what `hack/local-keystone.sh env` prints (KEYSTONE_AUTH_URL,
-# KEYSTONE_CLOUDS_YAML, ..., NEUTRON_REGION_TWO_ENDPOINT). The exit code is go test's.
+# KEYSTONE_CLOUDS_YAML, ..., NEUTRON_REGION_TWO_ENDPOINT). The exit code is go test's; its
+# output is kept in _output/e2e/go-test.log, and the failing tests' own last lines are
+# printed again at the end.
 #
 # The container test (TestContainerImage) needs the image built from the Dockerfile: it is
 # built here in the background (hack/image.sh, tracked files only, local base images) while
@@ -127,9 +129,14 @@ export E2E_LOCAL_NEUTRON=1
 export E2E_LOCAL_KUBE=1
 
 log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT} KEYSTONE_AUTH_URL=${KEYSTONE_AUTH_URL}"
+mkdir -p _output/e2e
 set +e
-"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@"
-rc=$?
+"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@" 2>&1 |
+  tee _output/e2e/go-test.log
+rc=${PIPESTATUS[0]}
 set -e
-log "go test exited with ${rc}"
+log "go test exited with ${rc} (output in _output/e2e/go-test.log)"
+if [[ "${rc}" != 0 ]]; then
+  awk -f hack/lib/e2e-failures.awk _output/e2e/go-test.log >&2
+fi
 exit "${rc}"
