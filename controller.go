@@ -121,7 +121,7 @@ func NewController(
 		if err := credguard.IndexNetworks(networks); err != nil {
 			return nil, err
 		}
-		if err := c.watchCredentials(secrets); err != nil {
+		if err := c.watchCredentials(secrets, grants.DelegatesTo); err != nil {
 			return nil, err
 		}
 		guard, err := credguard.New(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)

@@ -17,8 +17,16 @@ import (
 // Networks that use a Secret whenever it appears, changes, goes (or loses its label), or
 // becomes readable: a rotated credential is used from the next Neutron call on, and a
 // Network waiting for a missing, unlabelled or ungranted Secret is tried again as soon as
-// that is fixed.
-func (c *Controller) watchCredentials(secrets *secretwatch.Watches) error {
+// that is fixed. A ClusterIdentity's Secret is watched for the identity
+// (watchIdentitySecrets); its users are the Networks naming an identity delegatesTo
+// returns for it.
+func (c *Controller) watchCredentials(secrets *secretwatch.Watches, delegatesTo func(secret cache.ObjectName) []string) error {
+	queueUsers := func(secret cache.ObjectName, class fairqueue.Class) {
+		c.queueUsers(secret, class)
+		for _, identity := range delegatesTo(secret) {
+			c.queueUsersOfIdentity(identity, class)
+		}
+	}
 	use := func(obj any) {
 		if network, ok := obj.(*samplecrdv1.Network); ok {
 			secrets.Use(cache.MetaObjectToName(network), credguard.SecretOf(network))
@@ -39,14 +47,14 @@ func (c *Controller) watchCredentials(secrets *secretwatch.Watches) error {
 	secrets.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, isInInitialList bool) {
 			if isInInitialList {
-				c.queueUsersOf(obj, fairqueue.InitialList)
+				queueUsers(secretName(obj), fairqueue.InitialList)
 			} else {
-				c.queueUsersOf(obj, fairqueue.UserChange)
+				queueUsers(secretName(obj), fairqueue.UserChange)
 			}
 		},
 		UpdateFunc: func(old, new any) {
 			if old.(metav1.Object).GetResourceVersion() != new.(metav1.Object).GetResourceVersion() {
-				c.queueUsersOf(new, fairqueue.UserChange)
+				queueUsers(secretName(new), fairqueue.UserChange)
 			}
 		},
 		DeleteFunc: func(obj any) {
@@ -56,28 +64,31 @@ func (c *Controller) watchCredentials(secrets *secretwatch.Watches) error {
 			if secret, ok := obj.(metav1.Object); ok {
 				c.tenants.ForgetSecret(secret.GetNamespace(), secret.GetName())
 			}
-			c.queueUsersOf(obj, fairqueue.UserChange)
+			queueUsers(secretName(obj), fairqueue.UserChange)
 		},
 	})
-	secrets.OnAccessGranted(func(secret cache.ObjectName) { c.queueUsers(secret, fairqueue.UserChange) })
+	secrets.OnAccessGranted(func(secret cache.ObjectName) { queueUsers(secret, fairqueue.UserChange) })
 	return nil
 }
 
-// queueUsersOf queues the Networks that name the Secret obj.
-func (c *Controller) queueUsersOf(obj any, class fairqueue.Class) {
+// secretName returns the key of the Secret obj (or of a tombstone's).
+func secretName(obj any) cache.ObjectName {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
 	secret, ok := obj.(metav1.Object)
 	if !ok {
 		utilruntime.HandleError(fmt.Errorf("credentials watch: unexpected object %T", obj))
-		return
+		return cache.ObjectName{}
 	}
-	c.queueUsers(cache.MetaObjectToName(secret), class)
+	return cache.MetaObjectToName(secret)
 }
 
-// queueUsers queues the Networks that name the Secret.
+// queueUsers queues the Networks that name the Secret of their namespace.
 func (c *Controller) queueUsers(secret cache.ObjectName, class fairqueue.Class) {
+	if secret == (cache.ObjectName{}) {
+		return
+	}
 	users, err := c.networks.Indexer(secret.Namespace).ByIndex(credguard.BySecretIndex, secret.String())
 	if err != nil {
 		utilruntime.HandleError(fmt.Errorf("finding the Networks that use Secret %s: %w", secret, err))

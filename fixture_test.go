@@ -309,11 +309,15 @@ func eventKinds(events []string) []string {
 	return out
 }
 
-// fixtureGrants grants every namespace the same powers, and tells the controller when
+// fixtureGrants grants every namespace the same powers in the controller's own cloud,
+// delegates the projects of delegations to every namespace, and tells the controller when
 // they change.
 type fixtureGrants struct {
-	powers  grants.Powers
-	changed func(namespace string)
+	powers grants.Powers
+	// delegations are the identities with a Secret, by name; notDelegating, those without.
+	delegations   map[string]grants.Delegation
+	notDelegating []string
+	changed       func(namespace string)
 }
 
 func (g *fixtureGrants) OwnCloud(string) (grants.Powers, error) { return g.powers, nil }
@@ -321,6 +325,26 @@ func (g *fixtureGrants) HasSynced() bool                        { return true }
 func (g *fixtureGrants) OnChange(changed func(namespace string)) error {
 	g.changed = changed
 	return nil
+}
+
+func (g *fixtureGrants) Delegation(_, identity string) (grants.Delegation, error) {
+	if d, ok := g.delegations[identity]; ok {
+		return d, nil
+	}
+	if slices.Contains(g.notDelegating, identity) {
+		return grants.Delegation{}, grants.ErrNotDelegating
+	}
+	return grants.Delegation{}, grants.ErrNotSelected
+}
+
+func (g *fixtureGrants) DelegatesTo(secret cache.ObjectName) []string {
+	var names []string
+	for name, d := range g.delegations {
+		if d.Secret == secret {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // set changes the powers, as an operator's change of an identity selecting namespace would.

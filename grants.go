@@ -14,7 +14,9 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
+	"github.com/samplecrd/network-controller/pkg/secretwatch"
 )
 
 // grantInformers returns the informers a grants.Book reads: of ClusterIdentity objects,
@@ -47,11 +49,16 @@ type GrantBook interface {
 	reconcile.Grants
 	HasSynced() bool
 	OnChange(changed func(namespace string)) error
+	// DelegatesTo names the identities whose Secret is secret.
+	DelegatesTo(secret cache.ObjectName) []string
 }
 
 // watchGrants queues the Networks of every namespace whose powers may have changed: a
 // refused Network waits for exactly that, and a power taken away is undone at once.
 func (c *Controller) watchGrants(book GrantBook) error {
+	if err := c.networks.AddIndexers(cache.Indexers{byClusterIdentityIndex: indexByClusterIdentity}); err != nil {
+		return fmt.Errorf("indexing Networks by ClusterIdentity: %w", err)
+	}
 	return book.OnChange(func(namespace string) {
 		if !c.config.Namespaces.Contains(namespace) {
 			return
@@ -81,4 +88,61 @@ func (c *Controller) routerOwners(namespace string) []string {
 		}
 	}
 	return owners
+}
+
+// byClusterIdentityIndex indexes Networks by the ClusterIdentity their credentials
+// are those of.
+const byClusterIdentityIndex = "clusterIdentity"
+
+func indexByClusterIdentity(obj any) ([]string, error) {
+	if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef.Delegated() {
+		return []string{network.Spec.CloudCredentialsRef.ClusterIdentity}, nil
+	}
+	return nil, nil
+}
+
+// queueUsersOfIdentity queues the Networks that name the ClusterIdentity: its Secret
+// changed.
+func (c *Controller) queueUsersOfIdentity(identity string, class fairqueue.Class) {
+	users, err := c.networks.ByIndex(byClusterIdentityIndex, identity)
+	if err != nil {
+		utilruntime.HandleError(fmt.Errorf("finding the Networks that use ClusterIdentity %s: %w", identity, err))
+		return
+	}
+	for _, network := range users {
+		c.enqueueNetwork(network, class)
+	}
+}
+
+// watchIdentitySecrets keeps a watch on the Secret of each ClusterIdentity that names
+// one, as on a Secret a Network names, for the Networks that name the identity. The
+// identity is the watch's user: its key has no namespace, which no Network's has.
+func watchIdentitySecrets(identities cache.SharedIndexInformer, secrets *secretwatch.Watches) error {
+	use := func(obj any) {
+		if identity, ok := obj.(*samplecrdv1.ClusterIdentity); ok {
+			secrets.Use(cache.ObjectName{Name: identity.Name}, grants.SecretOf(identity))
+		}
+	}
+	_, err := identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    use,
+		UpdateFunc: func(_, new any) { use(new) },
+		DeleteFunc: func(obj any) {
+			if key, err := cache.DeletionHandlingObjectToName(obj); err == nil {
+				secrets.Use(key, cache.ObjectName{})
+			}
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("adding the ClusterIdentity Secret watches' event handlers: %w", err)
+	}
+	return nil
+}
+
+// secretChanges hands changed the key of each Secret a watch sees appear, change or go.
+func secretChanges(changed func(secret cache.ObjectName)) cache.ResourceEventHandler {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { changed(secretName(obj)) },
+		UpdateFunc: func(_, new any) { changed(secretName(new)) },
+		DeleteFunc: func(obj any) { changed(secretName(obj)) },
+	}
 }

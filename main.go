@@ -173,10 +173,14 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, opts.namespaces, fieldManager)
+	if err := watchIdentitySecrets(identities, secretWatches); err != nil {
+		return err
+	}
+	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, opts.namespaces, tenants.Check, fieldManager)
 	if err != nil {
 		return err
 	}
+	secretWatches.AddEventHandler(secretChanges(identityStatus.SecretChanged))
 	lead := func(ctx context.Context) error {
 		go identityStatus.Run(ctx)
 		return controller.Run(ctx, opts.workers)

@@ -61,7 +61,7 @@ const (
 // subnetPoolCases), of the deletion policy (retentionCases) and of imports (importCases).
 func TestSyncHandler(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
-		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases())
+		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), delegationCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, tc.object)

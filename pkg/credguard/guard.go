@@ -105,14 +105,14 @@ func (g *Guard) secretEvents() cache.ResourceEventHandlerFuncs {
 // resources that need it: the Network finalizer goes on before the first create and comes
 // off after the last delete.
 func holdsCredentials(network *samplecrdv1.Network) bool {
-	return network.Spec.CloudCredentialsRef != nil && slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
+	return network.Spec.CloudCredentialsRef.OwnSecret() && slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 }
 
 func (g *Guard) enqueueSecretOf(obj any) {
 	if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 		obj = tombstone.Obj
 	}
-	if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef != nil {
+	if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef.OwnSecret() {
 		g.queue.Add(SecretOf(network))
 	}
 }
@@ -126,7 +126,7 @@ func (g *Guard) enqueueGuarded(obj any) {
 // Protect puts the finalizer on the Secret of a Network about to use it, before anything
 // is created in Neutron with it. It costs no API call when the cache shows it already.
 func (g *Guard) Protect(ctx context.Context, network *samplecrdv1.Network) error {
-	if g == nil || network.Spec.CloudCredentialsRef == nil {
+	if g == nil || !network.Spec.CloudCredentialsRef.OwnSecret() {
 		return nil
 	}
 	key := SecretOf(network)

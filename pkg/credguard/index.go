@@ -24,15 +24,17 @@ func IndexNetworks(networks *scope.Informers) error {
 
 func indexBySecret(obj any) ([]string, error) {
 	network, ok := obj.(*samplecrdv1.Network)
-	if !ok || network.Spec.CloudCredentialsRef == nil {
+	if !ok || !network.Spec.CloudCredentialsRef.OwnSecret() {
 		return nil, nil
 	}
 	return []string{SecretOf(network).String()}, nil
 }
 
-// SecretOf returns the key of the Secret a Network's credentials are in, or a zero key.
+// SecretOf returns the key of the Secret of its namespace a Network's credentials are in,
+// or a zero key (the controller's own cloud, or a ClusterIdentity's Secret, which the
+// operator keeps).
 func SecretOf(network *samplecrdv1.Network) cache.ObjectName {
-	if network.Spec.CloudCredentialsRef == nil {
+	if !network.Spec.CloudCredentialsRef.OwnSecret() {
 		return cache.ObjectName{}
 	}
 	return cache.NewObjectName(network.Namespace, network.Spec.CloudCredentialsRef.SecretName)

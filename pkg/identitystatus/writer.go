@@ -22,6 +22,7 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // batchDelay gathers the Network events of a burst (a restart's initial list, a bulk
@@ -36,14 +37,22 @@ type Writer struct {
 	namespaces cache.SharedIndexInformer
 	networks   *scope.Informers
 	watched    scope.Namespaces
+	check      SecretCheck
 	manager    string
 	queue      workqueue.TypedRateLimitingInterface[string]
 }
 
+// SecretCheck reads and parses a delegating identity's Secret and finds its cloud, as a
+// Network naming the identity would (tenancy.Registry.Check): nil, a *tenancy.Error
+// saying why it cannot be used, or another error to retry.
+type SecretCheck func(ctx context.Context, src tenancy.Source) error
+
 // New returns a Writer reading the informers of grants.NewBook and the Networks' of the
-// namespaces watched; it writes through client as manager.
-func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, watched scope.Namespaces, manager string) (*Writer, error) {
-	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, watched: watched, manager: manager,
+// namespaces watched, checking delegating identities' Secrets with check; it writes
+// through client as manager.
+func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, watched scope.Namespaces,
+	check SecretCheck, manager string) (*Writer, error) {
+	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, watched: watched, check: check, manager: manager,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cluster-identities"})}
 	if _, err := identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -66,7 +75,7 @@ func New(client clientset.Interface, identities, namespaces cache.SharedIndexInf
 	if err := networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(any) { w.enqueueAll(batchDelay) },
 		UpdateFunc: func(old, new any) {
-			if usesOwnCloud(old.(*samplecrdv1.Network)) != usesOwnCloud(new.(*samplecrdv1.Network)) {
+			if identityUsed(old.(*samplecrdv1.Network)) != identityUsed(new.(*samplecrdv1.Network)) {
 				w.enqueueAll(batchDelay)
 			}
 		},
@@ -110,6 +119,16 @@ func (w *Writer) enqueue(obj any) {
 	}
 }
 
+// SecretChanged queues the identities whose Secret is secret: it appeared, changed or
+// went.
+func (w *Writer) SecretChanged(secret cache.ObjectName) {
+	for _, obj := range w.identities.GetStore().List() {
+		if identity, ok := obj.(*samplecrdv1.ClusterIdentity); ok && grants.SecretOf(identity) == secret {
+			w.queue.Add(identity.Name)
+		}
+	}
+}
+
 func (w *Writer) enqueueAll(after time.Duration) {
 	for _, name := range w.identities.GetStore().ListKeys() {
 		w.queue.AddAfter(name, after)
@@ -123,7 +142,10 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 		return err
 	}
 	identity := obj.(*samplecrdv1.ClusterIdentity)
-	status, counted := w.statusOf(identity)
+	status, counted, err := w.statusOf(ctx, identity)
+	if err != nil {
+		return err
+	}
 	if !counted {
 		// Controllers watching some namespaces each would write their own counts of one
 		// identity in turn, for ever; only one that sees them all may.
@@ -150,25 +172,19 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 
 // statusOf is the status the identity has now: its Ready condition, the namespaces its
 // selector selects, and their Networks that use it. counted is false when the identity
-// selects a namespace this controller does not watch, whose Networks it cannot count.
-func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) (status samplecrdv1.ClusterIdentityStatus, counted bool) {
+// selects a namespace this controller does not watch, whose Networks it cannot count. An
+// error is a Secret that could not be checked yet.
+func (w *Writer) statusOf(ctx context.Context, identity *samplecrdv1.ClusterIdentity) (status samplecrdv1.ClusterIdentityStatus, counted bool, err error) {
 	status = samplecrdv1.ClusterIdentityStatus{ObservedGeneration: identity.Generation,
 		Conditions: append([]metav1.Condition(nil), identity.Status.Conditions...)}
-	ready := metav1.Condition{Type: samplecrdv1.ConditionReady, ObservedGeneration: identity.Generation}
-	selector, err := grants.Selector(identity)
-	switch {
-	case err != nil:
-		ready.Status, ready.Reason, ready.Message = metav1.ConditionFalse, samplecrdv1.IdentityReasonInvalidSelector, err.Error()
-	case identity.Spec.SecretRef != nil:
-		ready.Status, ready.Reason = metav1.ConditionFalse, samplecrdv1.IdentityReasonDelegationNotInEffect
-		ready.Message = "this version of the controller does not read spec.secretRef yet: no Network can use this identity, and it grants nothing"
-	default:
-		ready.Status, ready.Reason = metav1.ConditionTrue, samplecrdv1.IdentityReasonGranting
-		ready.Message = "grants spec.allow in the controller's own cloud to the namespaces spec.namespaceSelector selects"
+	selector, selectorErr := grants.Selector(identity)
+	ready, err := w.readiness(ctx, identity, selectorErr)
+	if err != nil {
+		return status, false, err
 	}
 	meta.SetStatusCondition(&status.Conditions, ready)
-	if err != nil {
-		return status, true
+	if selectorErr != nil {
+		return status, true, nil
 	}
 	for _, obj := range w.namespaces.GetStore().List() {
 		ns, ok := obj.(metav1.Object)
@@ -176,22 +192,64 @@ func (w *Writer) statusOf(identity *samplecrdv1.ClusterIdentity) (status samplec
 			continue
 		}
 		if !w.watched.Contains(ns.GetName()) {
-			return status, false
+			return status, false, nil
 		}
 		status.Namespaces++
-		if identity.Spec.SecretRef != nil {
-			continue
-		}
 		networks, _ := w.networks.Indexer(ns.GetName()).ByIndex(cache.NamespaceIndex, ns.GetName())
 		for _, obj := range networks {
-			if network, ok := obj.(*samplecrdv1.Network); ok && usesOwnCloud(network) {
+			if network, ok := obj.(*samplecrdv1.Network); ok && uses(network, identity) {
 				status.Networks++
 			}
 		}
 	}
-	return status, true
+	return status, true, nil
 }
 
-// usesOwnCloud reports whether the Network uses the controller's own cloud, where
-// identities without a Secret grant powers.
-func usesOwnCloud(network *samplecrdv1.Network) bool { return network.Spec.CloudCredentialsRef == nil }
+// readiness is the identity's Ready condition: whether its selector parses and its
+// Secret, if it names one, can be used.
+func (w *Writer) readiness(ctx context.Context, identity *samplecrdv1.ClusterIdentity, selectorErr error) (metav1.Condition, error) {
+	ready := metav1.Condition{Type: samplecrdv1.ConditionReady, ObservedGeneration: identity.Generation, Status: metav1.ConditionFalse}
+	if selectorErr != nil {
+		ready.Reason, ready.Message = samplecrdv1.IdentityReasonInvalidSelector, selectorErr.Error()
+		return ready, nil
+	}
+	secret := grants.SecretOf(identity)
+	if secret == (cache.ObjectName{}) {
+		ready.Status, ready.Reason = metav1.ConditionTrue, samplecrdv1.IdentityReasonGranting
+		ready.Message = "grants spec.allow in the controller's own cloud to the namespaces spec.namespaceSelector selects"
+		return ready, nil
+	}
+	err := w.check(ctx, tenancy.Source{Secret: secret, Cloud: identity.Spec.CloudName, Identity: identity.Name})
+	if e, ok := tenancy.AsError(err); ok && e.Terminal() {
+		ready.Reason, ready.Message = e.Reason, e.Message
+		return ready, nil
+	}
+	if err != nil {
+		return ready, fmt.Errorf("checking the Secret %s of ClusterIdentity %s: %w", secret, identity.Name, err)
+	}
+	ready.Status, ready.Reason = metav1.ConditionTrue, samplecrdv1.IdentityReasonDelegating
+	ready.Message = fmt.Sprintf("Secret %s parses and has cloud %q: the selected namespaces' Networks may name this identity in spec.cloudCredentialsRef.clusterIdentity",
+		secret, identity.Spec.CloudName)
+	return ready, nil
+}
+
+// uses reports whether the Network uses the identity: by naming it, if it delegates a
+// project, or by naming no credentials, if it grants powers in the controller's own cloud.
+func uses(network *samplecrdv1.Network, identity *samplecrdv1.ClusterIdentity) bool {
+	if identity.Spec.SecretRef != nil {
+		return network.Spec.CloudCredentialsRef.Delegated() && network.Spec.CloudCredentialsRef.ClusterIdentity == identity.Name
+	}
+	return network.Spec.CloudCredentialsRef == nil
+}
+
+// identityUsed names what a Network's credentials are, as far as identities count it:
+// the controller's own cloud (""), a Secret of its own, or an identity.
+func identityUsed(network *samplecrdv1.Network) string {
+	switch ref := network.Spec.CloudCredentialsRef; {
+	case ref == nil:
+		return ""
+	case ref.Delegated():
+		return "identity " + ref.ClusterIdentity
+	}
+	return "own Secret"
+}

@@ -19,23 +19,40 @@ import (
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
-func identity(name string, selector map[string]string, secret bool) *samplecrdv1.ClusterIdentity {
+// identity selects namespaces by selector; with a secret, it delegates the project of
+// Secret ops/<secret>.
+func identity(name string, selector map[string]string, secret string) *samplecrdv1.ClusterIdentity {
 	id := &samplecrdv1.ClusterIdentity{ObjectMeta: metav1.ObjectMeta{Name: name, Generation: 3},
 		Spec: samplecrdv1.ClusterIdentitySpec{NamespaceSelector: metav1.LabelSelector{MatchLabels: selector}}}
-	if secret {
-		id.Spec.SecretRef, id.Spec.CloudName = &samplecrdv1.SecretReference{Namespace: "ops", Name: "creds"}, "prod"
+	if secret != "" {
+		id.Spec.SecretRef, id.Spec.CloudName = &samplecrdv1.SecretReference{Namespace: "ops", Name: secret}, "prod"
 	}
 	return id
 }
 
-func network(ns, name string, ownCloud bool) *samplecrdv1.Network {
+// network uses the controller's own cloud with credentials "", a Secret of its own with
+// "secret", else the identity credentials names.
+func network(ns, name, credentials string) *samplecrdv1.Network {
 	n := &samplecrdv1.Network{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if !ownCloud {
+	switch credentials {
+	case "":
+	case "secret":
 		n.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: "s", CloudName: "c"}
+	default:
+		n.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{ClusterIdentity: credentials}
 	}
 	return n
+}
+
+// checkSecret finds every Secret but ops/missing.
+func checkSecret(_ context.Context, src tenancy.Source) error {
+	if src.Secret.Name == "missing" {
+		return &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret ops/missing does not exist"}
+	}
+	return nil
 }
 
 // startWriter returns a Writer watching watched, with its caches synced, over identities and Networks of client and
@@ -52,7 +69,7 @@ func startWriter(ctx context.Context, t *testing.T, client *fake.Clientset, watc
 		return informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns)).Samplecrd().V1().Networks().Informer()
 	})
 	namespaces := kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer()
-	w, err := New(client, identities, namespaces, networks, watched, "test")
+	w, err := New(client, identities, namespaces, networks, watched, checkSecret, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,12 +87,14 @@ func startWriter(ctx context.Context, t *testing.T, client *fake.Clientset, watc
 func TestStatusCountsNamespacesAndNetworksAndSaysWhetherUsable(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	bad := identity("bad", nil, false)
+	bad := identity("bad", nil, "")
 	bad.Spec.NamespaceSelector.MatchExpressions = []metav1.LabelSelectorRequirement{{Key: "team", Operator: "Sideways"}}
 	// Not NewClientset: its field tracking needs an OpenAPI schema the generated client lacks.
 	client := fake.NewSimpleClientset([]runtime.Object{
-		identity("team-a", map[string]string{"team": "a"}, false), identity("delegated", map[string]string{"team": "a"}, true), bad,
-		network("a1", "n1", true), network("a1", "n2", true), network("a2", "n3", true), network("a2", "own-secret", false), network("b", "n4", true),
+		identity("team-a", map[string]string{"team": "a"}, ""), identity("delegated", map[string]string{"team": "a"}, "creds"),
+		identity("secret-missing", map[string]string{"team": "b"}, "missing"), bad,
+		network("a1", "n1", ""), network("a1", "n2", ""), network("a2", "n3", ""), network("a2", "own-secret", "secret"), network("b", "n4", ""),
+		network("a1", "delegated-1", "delegated"), network("b", "delegated-elsewhere", "delegated"),
 	}...)
 	go startWriter(ctx, t, client, nil).Run(ctx)
 
@@ -84,9 +103,10 @@ func TestStatusCountsNamespacesAndNetworksAndSaysWhetherUsable(t *testing.T) {
 		reason               string
 		namespaces, networks int32
 	}{
-		"team-a":    {metav1.ConditionTrue, samplecrdv1.IdentityReasonGranting, 2, 3},
-		"delegated": {metav1.ConditionFalse, samplecrdv1.IdentityReasonDelegationNotInEffect, 2, 0},
-		"bad":       {metav1.ConditionFalse, samplecrdv1.IdentityReasonInvalidSelector, 0, 0},
+		"team-a":         {metav1.ConditionTrue, samplecrdv1.IdentityReasonGranting, 2, 3},
+		"delegated":      {metav1.ConditionTrue, samplecrdv1.IdentityReasonDelegating, 2, 1},
+		"secret-missing": {metav1.ConditionFalse, samplecrdv1.ReasonCredentialsSecretNotFound, 1, 0},
+		"bad":            {metav1.ConditionFalse, samplecrdv1.IdentityReasonInvalidSelector, 0, 0},
 	}
 	for name, w := range want {
 		var last samplecrdv1.ClusterIdentityStatus
@@ -119,8 +139,8 @@ func describe(s samplecrdv1.ClusterIdentityStatus) string {
 func TestStatusIsLeftToTheControllerWatchingEveryNamespaceSelected(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	client := fake.NewSimpleClientset(identity("team-a", map[string]string{"team": "a"}, false), identity("team-b", map[string]string{"team": "b"}, false),
-		network("a1", "n1", true), network("b", "n2", true), network("b", "n3", true))
+	client := fake.NewSimpleClientset(identity("team-a", map[string]string{"team": "a"}, ""), identity("team-b", map[string]string{"team": "b"}, ""),
+		network("a1", "n1", ""), network("b", "n2", ""), network("b", "n3", ""))
 	w := startWriter(ctx, t, client, scope.Namespaces{"a1", "b"})
 	for _, name := range []string{"team-a", "team-b"} {
 		if err := w.sync(ctx, name); err != nil {

@@ -29,7 +29,7 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 		klog.FromContext(ctx).Info("Removed finalizer: nothing was created in Neutron")
 		return nil
 	}
-	tenant, err := tenantOf(ctx, r.tenants, network)
+	tenant, err := r.tenantOf(ctx, network)
 	if err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}
@@ -42,7 +42,7 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 			// Resources kept in a shared project without marks would belong to no one.
 			klog.FromContext(ctx).Info("Deleting Neutron resources of a Retain Network: Retain is not granted in this project", "identities", powers.Identities)
 			r.recorder.Eventf(network, corev1.EventTypeWarning, reasonRetainNotGranted,
-				"deletionPolicy Retain is not granted: namespace %s shares this project with other namespaces, and %s it (allow.retain); deleting the Neutron resources instead",
+				"deletionPolicy Retain is not granted: namespace %s uses a project the cluster's operator hands out, and %s it (allow.retain); deleting the Neutron resources instead",
 				network.Namespace, powers.Denied())
 			return r.finalizeDelete(ctx, tenant.Store, network)
 		}

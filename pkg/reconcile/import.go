@@ -20,7 +20,7 @@ import (
 // again: each Neutron resync looks at all of a project's imports at once (RecheckImports)
 // and hands what changed over to this.
 func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.Network) error {
-	tenant, err := r.tenants.Resolve(ctx, cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef)
+	tenant, err := r.resolve(ctx, network)
 	if err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}

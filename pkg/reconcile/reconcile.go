@@ -50,7 +50,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		}
 		return r.reconcileImport(ctx, network)
 	}
-	tenant, err := tenantOf(ctx, r.tenants, network)
+	tenant, err := r.tenantOf(ctx, network)
 	if err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}

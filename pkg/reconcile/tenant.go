@@ -15,12 +15,12 @@ import (
 // it with the Network's credentials. Credentials that now lead to another project, or
 // another region, than the one its resources are in are refused before any Neutron call:
 // following them would create everything again there and leave the old resources behind.
-func tenantOf(ctx context.Context, tenants *tenancy.Registry, network *samplecrdv1.Network) (tenancy.Tenant, error) {
-	tenant, err := tenants.Resolve(ctx, cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef)
+func (r *Reconciler) tenantOf(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+	tenant, err := r.resolve(ctx, network)
 	if err != nil {
 		return tenancy.Tenant{}, err
 	}
-	pinned, ok := pinnedPlace(network, tenants.OwnPlace())
+	pinned, ok := pinnedPlace(network, r.tenants.OwnPlace())
 	switch {
 	case !ok:
 	case pinned.ProjectID != tenant.Place.ProjectID:
@@ -35,6 +35,15 @@ func tenantOf(ctx context.Context, tenants *tenancy.Registry, network *samplecrd
 			credentialsOf(network), tenant.Place.Region, pinned.Region, pinned.Region)}
 	}
 	return tenant, nil
+}
+
+// resolve returns the tenant the Network's credentials reach, wherever they are.
+func (r *Reconciler) resolve(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+	src, err := r.sourceOf(network)
+	if err != nil {
+		return tenancy.Tenant{}, err
+	}
+	return r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 }
 
 // pinnedPlace returns the project and region the Network's resources were created in,
@@ -61,7 +70,10 @@ func PinnedTo(network *samplecrdv1.Network, place, own neutron.Place) bool {
 
 // credentialsOf names the credentials a Network uses, for messages.
 func credentialsOf(network *samplecrdv1.Network) string {
-	if ref := network.Spec.CloudCredentialsRef; ref != nil {
+	switch ref := network.Spec.CloudCredentialsRef; {
+	case ref.Delegated():
+		return fmt.Sprintf("the credentials of ClusterIdentity %s", ref.ClusterIdentity)
+	case ref != nil:
 		return fmt.Sprintf("the credentials of cloud %q in Secret %s/%s", ref.CloudName, network.Namespace, ref.SecretName)
 	}
 	return "the controller's own credentials"

@@ -59,6 +59,20 @@ func (s *Informers) List() []any {
 	return out
 }
 
+// ByIndex returns the cached objects of every watched namespace whose index values
+// include value.
+func (s *Informers) ByIndex(index, value string) ([]any, error) {
+	var out []any
+	for ns, i := range s.byNamespace {
+		objs, err := i.GetIndexer().ByIndex(index, value)
+		if err != nil {
+			return nil, fmt.Errorf("reading index %s of the informer of %s: %w", index, nameOf(ns), err)
+		}
+		out = append(out, objs...)
+	}
+	return out, nil
+}
+
 // HasSynced reports whether every informer has synced.
 func (s *Informers) HasSynced() bool {
 	for _, i := range s.byNamespace {

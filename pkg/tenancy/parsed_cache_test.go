@@ -15,7 +15,7 @@ func TestASecretIsParsedOncePerVersion(t *testing.T) {
 	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
 	for i := range 50 {
 		r := &samplecrdv1.CloudCredentialsRef{SecretName: "os", CloudName: fmt.Sprintf("missing-%d", i)}
-		_, err := f.registry.Resolve(f.ctx, key("team-a", fmt.Sprintf("n%d", i)), r)
+		_, err := f.registry.Resolve(f.ctx, key("team-a", fmt.Sprintf("n%d", i)), OwnSecret("team-a", r))
 		wantReason(t, err, samplecrdv1.ReasonCloudNotFound)
 	}
 	if _, err := f.resolve("team-a", "real", "os"); err != nil {

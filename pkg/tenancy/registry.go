@@ -108,10 +108,10 @@ func (r *Registry) Own(ctx context.Context) (t Tenant, ok bool, err error) {
 	return t, true, err
 }
 
-// Resolve returns the tenant of the Network key, whose spec names ref (nil for the
-// controller's own cloud). A failure about the credentials is an *Error.
-func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, ref *samplecrdv1.CloudCredentialsRef) (Tenant, error) {
-	if ref == nil {
+// Resolve returns the tenant of the Network key, whose credentials are in src (nil for
+// the controller's own cloud). A failure about the credentials is an *Error.
+func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, src *Source) (Tenant, error) {
+	if src == nil {
 		if r.own == nil {
 			r.Forget(key)
 			return Tenant{}, errorf(samplecrdv1.ReasonCredentialsRefRequired,
@@ -121,7 +121,7 @@ func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, ref *sampl
 		t, _, err := r.Own(ctx)
 		return t, err
 	}
-	cloud, err := r.cloudOf(ctx, key.Namespace, ref)
+	cloud, err := r.cloudOf(ctx, src)
 	if err != nil {
 		r.Forget(key)
 		return Tenant{}, err

@@ -139,11 +139,11 @@ func key(namespace, name string) cache.ObjectName {
 
 func (f *registryFixture) resolve(namespace, name, secret string) (Tenant, error) {
 	f.t.Helper()
-	var r *samplecrdv1.CloudCredentialsRef
+	var src *Source
 	if secret != "" {
-		r = ref(secret)
+		src = OwnSecret(namespace, ref(secret))
 	}
-	return f.registry.Resolve(f.ctx, key(namespace, name), r)
+	return f.registry.Resolve(f.ctx, key(namespace, name), src)
 }
 
 func wantReason(t *testing.T, err error, reason string) *Error {

@@ -2,6 +2,7 @@ package tenancy
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"k8s.io/client-go/tools/cache"
@@ -23,19 +24,50 @@ type SecretSource interface {
 // errorSize is what a parse that failed is counted as: its message and the error value.
 const errorSize = 512
 
-// cloudOf returns the cloud ref names in namespace, reading and parsing its Secret only
-// when the watch reports a version not read before: once per version, however many
-// Networks and cloud names use it.
-func (r *Registry) cloudOf(ctx context.Context, namespace string, ref *samplecrdv1.CloudCredentialsRef) (Cloud, error) {
-	key := cache.NewObjectName(namespace, ref.SecretName)
-	version, err := r.secrets.Version(ctx, namespace, ref.SecretName)
+// Source is where a Network's credentials are: a cloud of the clouds.yaml in a Secret,
+// one of the Network's namespace or the one a ClusterIdentity delegates to it.
+type Source struct {
+	Secret cache.ObjectName
+	Cloud  string
+	// Identity names the ClusterIdentity whose Secret it is; "" for the namespace's own.
+	Identity string
+}
+
+// OwnSecret is the Source of a Network of namespace whose spec names a Secret of its own.
+func OwnSecret(namespace string, ref *samplecrdv1.CloudCredentialsRef) *Source {
+	return &Source{Secret: cache.NewObjectName(namespace, ref.SecretName), Cloud: ref.CloudName}
+}
+
+// Check reads and parses the Secret of src and finds its cloud, as a Network using it
+// would, without authenticating: nil, or the *Error a Network would get.
+func (r *Registry) Check(ctx context.Context, src Source) error {
+	_, err := r.cloudOf(ctx, &src)
+	return err
+}
+
+// cloudOf returns the cloud src names, reading and parsing its Secret only when the watch
+// reports a version not read before: once per version, however many Networks and cloud
+// names use it.
+func (r *Registry) cloudOf(ctx context.Context, src *Source) (Cloud, error) {
+	cloud, err := r.parsedCloud(ctx, src)
+	if e, ok := AsError(err); ok && src.Identity != "" {
+		// The tenant sees this; the Secret is the operator's to fix.
+		return Cloud{}, &Error{Reason: e.Reason, Transient: e.Transient, Err: e.Err,
+			Message: fmt.Sprintf("ClusterIdentity %s cannot be used, ask the cluster's operator: %s", src.Identity, e.Message)}
+	}
+	return cloud, err
+}
+
+func (r *Registry) parsedCloud(ctx context.Context, src *Source) (Cloud, error) {
+	key := src.Secret
+	version, err := r.secrets.Version(ctx, key.Namespace, key.Name)
 	if err != nil {
 		r.parsed.drop(key)
 		return Cloud{}, err
 	}
 	p, ok := r.parsed.get(key)
 	if !ok || !p.holds(version) {
-		data, readVersion, err := r.secrets.Data(ctx, namespace, ref.SecretName)
+		data, readVersion, err := r.secrets.Data(ctx, key.Namespace, key.Name)
 		if err != nil {
 			r.parsed.drop(key)
 			return Cloud{}, err
@@ -49,7 +81,7 @@ func (r *Registry) cloudOf(ctx context.Context, namespace string, ref *samplecrd
 	if p.err != nil {
 		return Cloud{}, p.err
 	}
-	return p.file.Cloud(ref.CloudName, r.allowed)
+	return p.file.Cloud(src.Cloud, r.allowed)
 }
 
 func namespaceOf(secret string) string {
@@ -64,7 +96,7 @@ func nameOf(secret string) string {
 
 func secretNotFound(secret, namespace string) *Error {
 	return errorf(samplecrdv1.ReasonCredentialsSecretNotFound,
-		"Secret %s does not exist; create it in namespace %s with the key %s (a Network only uses Secrets of its own namespace)",
+		"Secret %s does not exist; create it in namespace %s with the key %s",
 		secret, namespace, KeyCloudsYAML)
 }
 

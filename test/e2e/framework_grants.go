@@ -62,3 +62,39 @@ func SetGrant(t testing.TB, name string, allow samplecrdv1.IdentityAllow) {
 		t.Fatalf("updating ClusterIdentity %s: %v", name, err)
 	}
 }
+
+// DelegateProject makes a ClusterIdentity that hands the project of cloud in the Secret
+// secretNamespace/secretName to the namespaces with the label selector, allowing allow;
+// it returns the identity's name.
+func DelegateProject(t testing.TB, selector map[string]string, secretNamespace, secretName, cloud string, allow samplecrdv1.IdentityAllow) string {
+	t.Helper()
+	_, nets := Clients(t)
+	identity := &samplecrdv1.ClusterIdentity{
+		ObjectMeta: metav1.ObjectMeta{Name: "e2e-delegate-" + RandomSuffix(8)},
+		Spec: samplecrdv1.ClusterIdentitySpec{
+			NamespaceSelector: metav1.LabelSelector{MatchLabels: selector},
+			SecretRef:         &samplecrdv1.SecretReference{Namespace: secretNamespace, Name: secretName},
+			CloudName:         cloud,
+			Allow:             allow,
+		},
+	}
+	if _, err := nets.SamplecrdV1().ClusterIdentities().Create(Ctx(t, time.Minute), identity, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating ClusterIdentity %s: %v", identity.Name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := nets.SamplecrdV1().ClusterIdentities().Delete(ctx, identity.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			t.Logf("cleanup: deleting ClusterIdentity %s: %v", identity.Name, err)
+		}
+	})
+	return identity.Name
+}
+
+// CreateDelegatedNetwork creates a Network whose credentials are those of the
+// ClusterIdentity identity.
+func CreateDelegatedNetwork(t testing.TB, ns, name, cidr, identity string) {
+	t.Helper()
+	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr},
+		CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{ClusterIdentity: identity}})
+}

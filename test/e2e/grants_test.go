@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -74,19 +73,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	}
 	routed := WaitRouted(t, ns, "routed", edge.ID, 1)
 	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
-	_, nets := Clients(t)
-	Eventually(t, 30*time.Second, 500*time.Millisecond, "the identity's status to count its namespace and Networks", func() error {
-		got, err := nets.SamplecrdV1().ClusterIdentities().Get(Ctx(t, 30*time.Second), identity, metav1.GetOptions{})
-		if err != nil {
-			return err
-		}
-		ready := meta.FindStatusCondition(got.Status.Conditions, samplecrdv1.ConditionReady)
-		if ready == nil || ready.Reason != samplecrdv1.IdentityReasonGranting || got.Status.Namespaces != 1 || got.Status.Networks != int32(len(specs)) ||
-			got.Status.ObservedGeneration != got.Generation {
-			return fmt.Errorf("status %+v", got.Status)
-		}
-		return nil
-	})
+	waitIdentityStatus(t, identity, samplecrdv1.IdentityReasonGranting, 1, int32(len(specs)))
 
 	// Taken away: the share and the interface are undone, every Network says why.
 	SetGrant(t, identity, samplecrdv1.IdentityAllow{})

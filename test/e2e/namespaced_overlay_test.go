@@ -126,6 +126,8 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		t.Fatalf("kubectl kustomize deploy/namespaced/: %v\n%s", err, stderr)
 	}
 	rendered = strings.NewReplacer(
+		"namespace: network-controller-identities", "namespace: "+home+"-ids",
+		"name: network-controller-identities", "name: "+home+"-ids",
 		"namespace: team-a", "namespace: "+watched,
 		"-namespace=team-a", "-namespace="+watched,
 		"namespace: network-controller", "namespace: "+home,
@@ -156,6 +158,12 @@ func applyNamespacedOverlay(t *testing.T, watched, home, suffix string) []string
 		case "ClusterRoleBinding":
 			apply = append(apply, doc)
 			cleanup = append(cleanup, "clusterrolebinding/"+obj.GetName())
+		case "Namespace":
+			// The home namespace is the test's; the one for identities' Secrets is made.
+			if obj.GetName() == home+"-ids" {
+				apply = append(apply, doc)
+				cleanup = append(cleanup, "namespace/"+obj.GetName())
+			}
 		case "ServiceAccount", "Role", "RoleBinding", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding":
 			apply = append(apply, doc)
 		case "Deployment":

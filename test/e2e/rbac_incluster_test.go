@@ -21,6 +21,8 @@ const (
 	deployNamespace      = "network-controller"
 	deployServiceAccount = "network-controller"
 	deployUser           = "system:serviceaccount:" + deployNamespace + ":" + deployServiceAccount
+	// identitySecretsNamespace holds the Secrets of delegating ClusterIdentity objects.
+	identitySecretsNamespace = "network-controller-identities"
 )
 
 // rbacManifests are the deploy/ files that create the controller's identity and rights,
@@ -36,6 +38,7 @@ var rbacManifests = []string{
 	"base/32-clusterrole-metrics-auth.yaml",
 	"base/33-clusterrole-metrics-reader.yaml",
 	"base/34-clusterrole-grants.yaml",
+	"base/36-identity-secrets.yaml",
 	"base/70-validatingadmissionpolicy.yaml",
 }
 
@@ -76,6 +79,9 @@ func TestRBACInCluster(t *testing.T) {
 		"clusterrole.rbac.authorization.k8s.io/network-controller-metrics-reader",
 		"clusterrole.rbac.authorization.k8s.io/network-controller-grants",
 		"clusterrolebinding.rbac.authorization.k8s.io/network-controller-grants",
+		"namespace/" + identitySecretsNamespace,
+		"role.rbac.authorization.k8s.io/network-controller-identity-secrets",
+		"rolebinding.rbac.authorization.k8s.io/network-controller-identity-secrets",
 		"networkpolicy.networking.k8s.io/network-controller",
 		"role.rbac.authorization.k8s.io/network-controller-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/network-controller-leader-election",
@@ -89,8 +95,8 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 18 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 18:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 21 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 21:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)

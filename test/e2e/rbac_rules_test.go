@@ -129,6 +129,10 @@ func checkCanI(t *testing.T) {
 	add(expectedMetricsAuthRole)
 	add(expectedGrantsRole)
 	add(expectedLeaseRole, "-n", deployNamespace)
+	// The Secrets of delegating identities, in their namespace only.
+	for _, verb := range []string{"get", "list", "watch"} {
+		yes = append(yes, []string{verb, "secrets", "-n", identitySecretsNamespace})
+	}
 	for _, args := range yes {
 		if !canI(t, args...) {
 			t.Errorf("%s may not %v; the deploy/ RBAC should allow it", deployUser, args)
@@ -145,6 +149,10 @@ func checkCanI(t *testing.T) {
 		{"create", "secrets", "-n", "default"},
 		{"update", "secrets", "-n", "default"},
 		{"delete", "secrets", "-n", deployNamespace},
+		{"patch", "secrets", "-n", identitySecretsNamespace},
+		{"update", "secrets", "-n", identitySecretsNamespace},
+		{"delete", "secrets", "-n", identitySecretsNamespace},
+		{"create", "secrets", "-n", identitySecretsNamespace},
 		{"delete", "networks.samplecrd.k8s.io", "--all-namespaces"},
 		{"delete", "networks.samplecrd.k8s.io", "-n", "default"},
 		{"deletecollection", "networks.samplecrd.k8s.io", "-n", "default"},

@@ -137,9 +137,11 @@ const (
 	// IdentityReasonInvalidSelector: spec.namespaceSelector does not parse; the identity
 	// selects no namespace.
 	IdentityReasonInvalidSelector = "InvalidNamespaceSelector"
-	// IdentityReasonDelegationNotInEffect: the identity names a Secret, which this version
-	// does not read; it grants nothing.
-	IdentityReasonDelegationNotInEffect = "DelegationNotInEffect"
+	// IdentityReasonDelegating: the identity's Secret is found and parses, and has the cloud
+	// spec.cloudName names; the selected namespaces' Networks may name the identity. A
+	// Secret that cannot be used gives Ready False with the reason a tenant's Secret
+	// would give a Network (CredentialsSecretNotFound, CloudNotFound, ...).
+	IdentityReasonDelegating = "Delegating"
 )
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object

@@ -116,6 +116,13 @@ const (
 	// not carry CredentialsFinalizerName, so nothing is created with credentials that
 	// could be gone before they are needed to delete it again.
 	ReasonCredentialsSecretDeleting = "CredentialsSecretDeleting"
+	// ReasonNamespaceNotSelected: no ClusterIdentity of the name spec.cloudCredentialsRef
+	// gives selects the Network's namespace (one that does not exist reads the same, so
+	// that names cannot be probed).
+	ReasonNamespaceNotSelected = "NamespaceNotSelected"
+	// ReasonClusterIdentityNotDelegating: the ClusterIdentity selects the namespace but has
+	// no secretRef: it grants powers in the controller's own cloud, and delegates nothing.
+	ReasonClusterIdentityNotDelegating = "ClusterIdentityNotDelegating"
 )
 
 // ReadyReasons lists every reason of the Ready condition, for those (metrics, alert
@@ -130,7 +137,7 @@ var ReadyReasons = []string{
 	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
 	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
-	ReasonCredentialsSecretDeleting,
+	ReasonCredentialsSecretDeleting, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,
 }
 
 // TransientReasons are the failure reasons the controller retries by itself, with

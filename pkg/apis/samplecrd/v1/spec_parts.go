@@ -91,19 +91,41 @@ const (
 	IPv6ModeDHCPv6Stateless IPv6Mode = "dhcpv6-stateless"
 )
 
-// CloudCredentialsRef names a cloud in a clouds.yaml kept in a Secret.
+// CloudCredentialsRef names the credentials of a Network's project: a cloud of a
+// clouds.yaml in a Secret of the Network's namespace, or a ClusterIdentity that delegates
+// a project to the namespace.
+// +kubebuilder:validation:XValidation:rule=`has(self.secretName) != has(self.clusterIdentity)`,message=`cloudCredentialsRef must name exactly one of secretName (a Secret of the namespace) or clusterIdentity (a project the operator delegates)`
+// +kubebuilder:validation:XValidation:rule=`has(self.secretName) == has(self.cloudName)`,message=`cloudName must be set exactly when secretName is: a ClusterIdentity names its cloud itself`,fieldPath=`.cloudName`
 type CloudCredentialsRef struct {
 	// SecretName is the name of a Secret in the Network's namespace with the key
 	// clouds.yaml and, for a private CA, the key cacert (PEM).
+	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	SecretName string `json:"secretName"`
-	// CloudName is the entry of clouds.yaml to authenticate as.
+	SecretName string `json:"secretName,omitempty"`
+	// CloudName is the entry of clouds.yaml to authenticate as; set exactly when
+	// secretName is.
+	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=255
-	CloudName string `json:"cloudName"`
+	CloudName string `json:"cloudName,omitempty"`
+	// ClusterIdentity names a ClusterIdentity with a secretRef whose namespaceSelector
+	// selects the Network's namespace: the Network lives in the project of that
+	// identity's Secret, which the namespace never sees, with the powers the identity
+	// allows.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	ClusterIdentity string `json:"clusterIdentity,omitempty"`
 }
+
+// Delegated reports whether the credentials are those of a ClusterIdentity.
+func (r *CloudCredentialsRef) Delegated() bool { return r != nil && r.ClusterIdentity != "" }
+
+// OwnSecret reports whether the credentials are in a Secret of the Network's namespace.
+func (r *CloudCredentialsRef) OwnSecret() bool { return r != nil && r.ClusterIdentity == "" }
 
 // ProjectID is the ID of an OpenStack project, as Keystone gives it (32 hex digits by
 // default). Checked at admission because it is sent to Neutron as it is.

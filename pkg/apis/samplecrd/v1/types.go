@@ -197,13 +197,14 @@ type NetworkSpec struct {
 	// +kubebuilder:validation:MaxItems=16
 	SharedWith []ProjectID `json:"sharedWith,omitempty"`
 
-	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
-	// clouds.yaml says which OpenStack project the Network lives in and how to
-	// authenticate to it. Omit it to use the controller's own cloud (refused when the
-	// controller runs with -require-credentials-ref). It may change, to rotate
-	// credentials through a new Secret, but once the Network has a project
-	// (status.projectID), credentials of another project are refused
-	// (CredentialsProjectChanged).
+	// CloudCredentialsRef names the credentials of the OpenStack project the Network
+	// lives in: a Secret in the Network's own namespace whose clouds.yaml says how to
+	// authenticate (secretName, cloudName), or a ClusterIdentity the cluster's operator
+	// made to delegate a project to the namespace (clusterIdentity). Omit it to use the
+	// controller's own cloud (refused when the controller runs with
+	// -require-credentials-ref). It may change, to rotate credentials through a new
+	// Secret, but once the Network has a project (status.projectID), credentials of
+	// another project are refused (CredentialsProjectChanged).
 	// +optional
 	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
 	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network

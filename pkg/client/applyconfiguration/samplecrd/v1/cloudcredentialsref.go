@@ -21,13 +21,21 @@ package v1
 // CloudCredentialsRefApplyConfiguration represents a declarative configuration of the CloudCredentialsRef type for use
 // with apply.
 //
-// CloudCredentialsRef names a cloud in a clouds.yaml kept in a Secret.
+// CloudCredentialsRef names the credentials of a Network's project: a cloud of a
+// clouds.yaml in a Secret of the Network's namespace, or a ClusterIdentity that delegates
+// a project to the namespace.
 type CloudCredentialsRefApplyConfiguration struct {
 	// SecretName is the name of a Secret in the Network's namespace with the key
 	// clouds.yaml and, for a private CA, the key cacert (PEM).
 	SecretName *string `json:"secretName,omitempty"`
-	// CloudName is the entry of clouds.yaml to authenticate as.
+	// CloudName is the entry of clouds.yaml to authenticate as; set exactly when
+	// secretName is.
 	CloudName *string `json:"cloudName,omitempty"`
+	// ClusterIdentity names a ClusterIdentity with a secretRef whose namespaceSelector
+	// selects the Network's namespace: the Network lives in the project of that
+	// identity's Secret, which the namespace never sees, with the powers the identity
+	// allows.
+	ClusterIdentity *string `json:"clusterIdentity,omitempty"`
 }
 
 // CloudCredentialsRefApplyConfiguration constructs a declarative configuration of the CloudCredentialsRef type for use with
@@ -49,5 +57,13 @@ func (b *CloudCredentialsRefApplyConfiguration) WithSecretName(value string) *Cl
 // If called multiple times, the CloudName field is set to the value of the last call.
 func (b *CloudCredentialsRefApplyConfiguration) WithCloudName(value string) *CloudCredentialsRefApplyConfiguration {
 	b.CloudName = &value
+	return b
+}
+
+// WithClusterIdentity sets the ClusterIdentity field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ClusterIdentity field is set to the value of the last call.
+func (b *CloudCredentialsRefApplyConfiguration) WithClusterIdentity(value string) *CloudCredentialsRefApplyConfiguration {
+	b.ClusterIdentity = &value
 	return b
 }

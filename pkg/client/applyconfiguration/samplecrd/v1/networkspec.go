@@ -64,13 +64,14 @@ type NetworkSpecApplyConfiguration struct {
 	// one made by hand for a project not listed is deleted. "*" (every project) is
 	// refused: only a cloud admin may share a network with everyone.
 	SharedWith []samplecrdv1.ProjectID `json:"sharedWith,omitempty"`
-	// CloudCredentialsRef names the Secret, in the Network's own namespace, whose
-	// clouds.yaml says which OpenStack project the Network lives in and how to
-	// authenticate to it. Omit it to use the controller's own cloud (refused when the
-	// controller runs with -require-credentials-ref). It may change, to rotate
-	// credentials through a new Secret, but once the Network has a project
-	// (status.projectID), credentials of another project are refused
-	// (CredentialsProjectChanged).
+	// CloudCredentialsRef names the credentials of the OpenStack project the Network
+	// lives in: a Secret in the Network's own namespace whose clouds.yaml says how to
+	// authenticate (secretName, cloudName), or a ClusterIdentity the cluster's operator
+	// made to delegate a project to the namespace (clusterIdentity). Omit it to use the
+	// controller's own cloud (refused when the controller runs with
+	// -require-credentials-ref). It may change, to rotate credentials through a new
+	// Secret, but once the Network has a project (status.projectID), credentials of
+	// another project are refused (CredentialsProjectChanged).
 	CloudCredentialsRef *CloudCredentialsRefApplyConfiguration `json:"cloudCredentialsRef,omitempty"`
 	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
 	// is deleted. Delete (the default) deletes them. Retain keeps them and removes every
