@@ -115,27 +115,60 @@ func (c *Controller) queueUsersOfIdentity(identity string, class fairqueue.Class
 }
 
 // watchIdentitySecrets keeps a watch on the Secret of each ClusterIdentity that names
-// one, as on a Secret a Network names, for the Networks that name the identity. The
-// identity is the watch's user: its key has no namespace, which no Network's has.
-func watchIdentitySecrets(identities cache.SharedIndexInformer, secrets *secretwatch.Watches) error {
-	use := func(obj any) {
-		if identity, ok := obj.(*samplecrdv1.ClusterIdentity); ok {
-			secrets.Use(cache.ObjectName{Name: identity.Name}, grants.SecretOf(identity))
+// one, as on a Secret a Network names, for the Networks that name the identity: a
+// controller watching every namespace watches every identity's Secret, so that the
+// identities' status follows them; one watching some namespaces only those its Networks
+// name, the rest being no business of its. The identity is the watch's user: its key has
+// no namespace, which no Network's has.
+func (c *Controller) watchIdentitySecrets(identities cache.SharedIndexInformer, secrets *secretwatch.Watches) error {
+	use := func(name string) {
+		secret := cache.ObjectName{}
+		obj, found, err := identities.GetStore().GetByKey(name)
+		if identity, ok := obj.(*samplecrdv1.ClusterIdentity); err == nil && found && ok && c.watchesSecretOf(name) {
+			secret = grants.SecretOf(identity)
+		}
+		secrets.Use(cache.ObjectName{Name: name}, secret)
+	}
+	useNamed := func(objs ...any) {
+		for _, obj := range objs {
+			if tombstone, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = tombstone.Obj
+			}
+			if network, ok := obj.(*samplecrdv1.Network); ok && network.Spec.CloudCredentialsRef.Delegated() {
+				use(network.Spec.CloudCredentialsRef.ClusterIdentity)
+			}
 		}
 	}
 	_, err := identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    use,
-		UpdateFunc: func(_, new any) { use(new) },
-		DeleteFunc: func(obj any) {
-			if key, err := cache.DeletionHandlingObjectToName(obj); err == nil {
-				secrets.Use(key, cache.ObjectName{})
-			}
-		},
+		AddFunc:    func(obj any) { use(identityName(obj)) },
+		UpdateFunc: func(_, new any) { use(identityName(new)) },
+		DeleteFunc: func(obj any) { use(identityName(obj)) },
 	})
 	if err != nil {
 		return fmt.Errorf("adding the ClusterIdentity Secret watches' event handlers: %w", err)
 	}
-	return nil
+	return c.networks.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(obj any) { useNamed(obj) },
+		UpdateFunc: func(old, new any) { useNamed(old, new) },
+		DeleteFunc: func(obj any) { useNamed(obj) },
+	})
+}
+
+// watchesSecretOf reports whether the controller watches the Secret of the identity name.
+func (c *Controller) watchesSecretOf(name string) bool {
+	if c.config.Namespaces.All() {
+		return true
+	}
+	named, err := c.networks.ByIndex(byClusterIdentityIndex, name)
+	return err == nil && len(named) > 0
+}
+
+func identityName(obj any) string {
+	key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return ""
+	}
+	return key
 }
 
 // secretChanges hands changed the key of each Secret a watch sees appear, change or go.

@@ -173,7 +173,7 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	if err := watchIdentitySecrets(identities, secretWatches); err != nil {
+	if err := controller.watchIdentitySecrets(identities, secretWatches); err != nil {
 		return err
 	}
 	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, opts.namespaces, tenants.Check, fieldManager)

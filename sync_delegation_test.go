@@ -8,6 +8,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // delegationCases are Networks naming a ClusterIdentity: refused when it hands their
@@ -101,5 +102,22 @@ func TestIdentitySecretChangeQueuesItsNetworks(t *testing.T) {
 	}
 	if got, _ := f.controller.workqueue.Get(); got != cache.MetaObjectToName(named) {
 		t.Errorf("queued %s, want %s", got, cache.MetaObjectToName(named))
+	}
+}
+
+// A controller watching some namespaces watches the Secret of an identity only while one
+// of its Networks names it; one watching every namespace watches every identity's.
+func TestIdentitySecretIsWatchedWhereItsNetworksAre(t *testing.T) {
+	named := withIdentity(newNetwork("named", "10.32.5.0/24", ""), "team-a-prod")
+	scoped := newFixtureWithConfig(t, func(c *Config) { c.Namespaces = scope.Namespaces{named.Namespace} })
+	if scoped.controller.watchesSecretOf("team-a-prod") {
+		t.Error("a scoped controller watches the Secret of an identity none of its Networks names")
+	}
+	scoped.putCache(named)
+	if !scoped.controller.watchesSecretOf("team-a-prod") || scoped.controller.watchesSecretOf("team-b") {
+		t.Error("a scoped controller does not watch exactly the Secret of the identity its Network names")
+	}
+	if all := newFixture(t); !all.controller.watchesSecretOf("team-b") {
+		t.Error("a controller of every namespace does not watch every identity's Secret")
 	}
 }

@@ -29,6 +29,10 @@ import (
 // create) into one count per identity.
 const batchDelay = 2 * time.Second
 
+// recheckPeriod is how often every identity is looked at again without an event: a
+// Secret no Network of this controller names is not watched, so its repair is seen here.
+const recheckPeriod = 5 * time.Minute
+
 // Writer writes each identity's status when the identity, the namespaces or the Networks
 // change. Its queue is keyed by identity name.
 type Writer struct {
@@ -90,7 +94,7 @@ func New(client clientset.Interface, identities, namespaces cache.SharedIndexInf
 func (w *Writer) Run(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	defer w.queue.ShutDown()
-	w.enqueueAll(0)
+	go wait.UntilWithContext(ctx, func(context.Context) { w.enqueueAll(0) }, recheckPeriod)
 	go wait.UntilWithContext(ctx, func(ctx context.Context) {
 		for w.processNext(ctx) {
 		}
@@ -178,30 +182,31 @@ func (w *Writer) statusOf(ctx context.Context, identity *samplecrdv1.ClusterIden
 	status = samplecrdv1.ClusterIdentityStatus{ObservedGeneration: identity.Generation,
 		Conditions: append([]metav1.Condition(nil), identity.Status.Conditions...)}
 	selector, selectorErr := grants.Selector(identity)
+	if selectorErr == nil {
+		for _, obj := range w.namespaces.GetStore().List() {
+			ns, ok := obj.(metav1.Object)
+			if !ok || !selector.Matches(labels.Set(ns.GetLabels())) {
+				continue
+			}
+			if !w.watched.Contains(ns.GetName()) {
+				return status, false, nil
+			}
+			status.Namespaces++
+			networks, _ := w.networks.Indexer(ns.GetName()).ByIndex(cache.NamespaceIndex, ns.GetName())
+			for _, obj := range networks {
+				if network, ok := obj.(*samplecrdv1.Network); ok && uses(network, identity) {
+					status.Networks++
+				}
+			}
+		}
+	}
+	// Checked only once the identity is known to be this controller's to write: the check
+	// reads the Secret.
 	ready, err := w.readiness(ctx, identity, selectorErr)
 	if err != nil {
 		return status, false, err
 	}
 	meta.SetStatusCondition(&status.Conditions, ready)
-	if selectorErr != nil {
-		return status, true, nil
-	}
-	for _, obj := range w.namespaces.GetStore().List() {
-		ns, ok := obj.(metav1.Object)
-		if !ok || !selector.Matches(labels.Set(ns.GetLabels())) {
-			continue
-		}
-		if !w.watched.Contains(ns.GetName()) {
-			return status, false, nil
-		}
-		status.Namespaces++
-		networks, _ := w.networks.Indexer(ns.GetName()).ByIndex(cache.NamespaceIndex, ns.GetName())
-		for _, obj := range networks {
-			if network, ok := obj.(*samplecrdv1.Network); ok && uses(network, identity) {
-				status.Networks++
-			}
-		}
-	}
 	return status, true, nil
 }
 

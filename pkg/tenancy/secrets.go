@@ -38,11 +38,18 @@ func OwnSecret(namespace string, ref *samplecrdv1.CloudCredentialsRef) *Source {
 	return &Source{Secret: cache.NewObjectName(namespace, ref.SecretName), Cloud: ref.CloudName}
 }
 
-// Check reads and parses the Secret of src and finds its cloud, as a Network using it
-// would, without authenticating: nil, or the *Error a Network would get.
+// Check reads the Secret of src, parses it and finds its cloud, as a Network using it
+// would, without authenticating and without the watch a Network's use needs: nil, or the
+// *Error a Network would get.
 func (r *Registry) Check(ctx context.Context, src Source) error {
-	_, err := r.cloudOf(ctx, &src)
-	return err
+	data, _, err := r.secrets.Data(ctx, src.Secret.Namespace, src.Secret.Name)
+	if err == nil {
+		var file *CloudsFile
+		if file, err = ParseCloudsFile(src.Secret.String(), data); err == nil {
+			_, err = file.Cloud(src.Cloud, r.allowed)
+		}
+	}
+	return forIdentity(src, err)
 }
 
 // cloudOf returns the cloud src names, reading and parsing its Secret only when the watch
@@ -50,12 +57,18 @@ func (r *Registry) Check(ctx context.Context, src Source) error {
 // names use it.
 func (r *Registry) cloudOf(ctx context.Context, src *Source) (Cloud, error) {
 	cloud, err := r.parsedCloud(ctx, src)
-	if e, ok := AsError(err); ok && src.Identity != "" {
-		// The tenant sees this; the Secret is the operator's to fix.
-		return Cloud{}, &Error{Reason: e.Reason, Transient: e.Transient, Err: e.Err,
-			Message: fmt.Sprintf("ClusterIdentity %s cannot be used, ask the cluster's operator: %s", src.Identity, e.Message)}
+	return cloud, forIdentity(*src, err)
+}
+
+// forIdentity names, in an *Error about a ClusterIdentity's Secret, the identity first:
+// the tenant sees it, and the Secret is the operator's to fix.
+func forIdentity(src Source, err error) error {
+	e, ok := AsError(err)
+	if !ok || src.Identity == "" {
+		return err
 	}
-	return cloud, err
+	return &Error{Reason: e.Reason, Transient: e.Transient, Err: e.Err,
+		Message: fmt.Sprintf("ClusterIdentity %s cannot be used, ask the cluster's operator: %s", src.Identity, e.Message)}
 }
 
 func (r *Registry) parsedCloud(ctx context.Context, src *Source) (Cloud, error) {
