@@ -20,7 +20,6 @@ import (
 // it: taken away while the controller runs, the powers would be undone at cleanup.
 func GrantPowers(t testing.TB, ns string, allow samplecrdv1.IdentityAllow) string {
 	t.Helper()
-	_, nets := Clients(t)
 	identity := &samplecrdv1.ClusterIdentity{
 		ObjectMeta: metav1.ObjectMeta{Name: "e2e-grant-" + ns},
 		Spec: samplecrdv1.ClusterIdentitySpec{
@@ -28,17 +27,7 @@ func GrantPowers(t testing.TB, ns string, allow samplecrdv1.IdentityAllow) strin
 			Allow:             allow,
 		},
 	}
-	if _, err := nets.SamplecrdV1().ClusterIdentities().Create(Ctx(t, time.Minute), identity, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating ClusterIdentity %s: %v", identity.Name, err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if err := nets.SamplecrdV1().ClusterIdentities().Delete(ctx, identity.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			t.Logf("cleanup: deleting ClusterIdentity %s: %v", identity.Name, err)
-		}
-	})
-	return identity.Name
+	return createIdentity(t, identity)
 }
 
 // SetGrant replaces what the identity name allows; a conflict with the controller's
@@ -68,7 +57,6 @@ func SetGrant(t testing.TB, name string, allow samplecrdv1.IdentityAllow) {
 // it returns the identity's name.
 func DelegateProject(t testing.TB, selector map[string]string, secretNamespace, secretName, cloud string, allow samplecrdv1.IdentityAllow) string {
 	t.Helper()
-	_, nets := Clients(t)
 	identity := &samplecrdv1.ClusterIdentity{
 		ObjectMeta: metav1.ObjectMeta{Name: "e2e-delegate-" + RandomSuffix(8)},
 		Spec: samplecrdv1.ClusterIdentitySpec{
@@ -78,6 +66,21 @@ func DelegateProject(t testing.TB, selector map[string]string, secretNamespace, 
 			Allow:             allow,
 		},
 	}
+	return createIdentity(t, identity)
+}
+
+// CreateDelegatedNetwork creates a Network whose credentials are those of the
+// ClusterIdentity identity.
+func CreateDelegatedNetwork(t testing.TB, ns, name, cidr, identity string) {
+	t.Helper()
+	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr},
+		CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{ClusterIdentity: identity}})
+}
+
+// createIdentity creates identity, deleted when the test ends, and returns its name.
+func createIdentity(t testing.TB, identity *samplecrdv1.ClusterIdentity) string {
+	t.Helper()
+	_, nets := Clients(t)
 	if _, err := nets.SamplecrdV1().ClusterIdentities().Create(Ctx(t, time.Minute), identity, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating ClusterIdentity %s: %v", identity.Name, err)
 	}
@@ -89,12 +92,4 @@ func DelegateProject(t testing.TB, selector map[string]string, secretNamespace, 
 		}
 	})
 	return identity.Name
-}
-
-// CreateDelegatedNetwork creates a Network whose credentials are those of the
-// ClusterIdentity identity.
-func CreateDelegatedNetwork(t testing.TB, ns, name, cidr, identity string) {
-	t.Helper()
-	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr},
-		CloudCredentialsRef: &samplecrdv1.CloudCredentialsRef{ClusterIdentity: identity}})
 }
