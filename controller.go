@@ -115,7 +115,7 @@ func NewController(
 		config:    config,
 		now:       time.Now,
 	}
-	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, RouterOwners: c.routerOwners,
+	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
 		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID}
 	if secrets != nil {
 		if err := credguard.IndexNetworks(networks); err != nil {

@@ -74,22 +74,6 @@ func (c *Controller) watchGrants(book GrantBook) error {
 	})
 }
 
-// routerOwners names the cached Networks of namespace whose status names a router of
-// their own, for allow.routersPerNamespace.
-func (c *Controller) routerOwners(namespace string) []string {
-	networks, err := c.networks.Indexer(namespace).ByIndex(cache.NamespaceIndex, namespace)
-	if err != nil {
-		return nil
-	}
-	var owners []string
-	for _, obj := range networks {
-		if network, ok := obj.(*samplecrdv1.Network); ok && network.Status.Router != nil && network.Status.Router.Owned {
-			owners = append(owners, network.Name)
-		}
-	}
-	return owners
-}
-
 // byClusterIdentityIndex indexes Networks by the ClusterIdentity their credentials
 // are those of.
 const byClusterIdentityIndex = "clusterIdentity"

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/samplecrd/network-controller/pkg/networktest"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
@@ -51,8 +53,8 @@ func takeOne(t *testing.T, c *Controller) cache.ObjectName {
 func TestQueuedNetworksCarryWhyTheyWereQueued(t *testing.T) {
 	f := newFixture(t)
 	c := f.controller
-	listed := newNetwork("listed", "10.0.0.0/24", "")
-	edited := newNetwork("edited", "10.0.1.0/24", "")
+	listed := networktest.NewNetwork("listed", "10.0.0.0/24", "")
+	edited := networktest.NewNetwork("edited", "10.0.1.0/24", "")
 	changed := edited.DeepCopy()
 	changed.ResourceVersion = "2"
 
@@ -76,44 +78,44 @@ func TestUserChangeGoesBeforeTheInitialList(t *testing.T) {
 	f := newFixture(t)
 	c := f.controller
 	for _, name := range []string{"a", "b", "c"} {
-		c.handleAdd(newNetwork(name, "10.0.0.0/24", ""), true)
+		c.handleAdd(networktest.NewNetwork(name, "10.0.0.0/24", ""), true)
 	}
-	c.handleAdd(newNetwork("new", "10.0.9.0/24", ""), false)
+	c.handleAdd(networktest.NewNetwork("new", "10.0.9.0/24", ""), false)
 	if key := takeOne(t, c); key.Name != "new" {
 		t.Fatalf("first key handed out = %v, want the Network a user just created, not the initial list", key)
 	}
 }
 
 func TestOverBudgetNetworkIsDeferredNotFailed(t *testing.T) {
-	network := newNetwork("busy", "10.2.0.0/24", "")
+	network := networktest.NewNetwork("busy", "10.2.0.0/24", "")
 	f := newFixture(t, network)
 	f.startLeading()
 	key := cache.MetaObjectToName(network)
-	f.neutron.FailWith("create subnet", &neutron.ThrottledError{Op: "create subnet", Delay: 10 * time.Millisecond})
+	f.Neutron.FailWith("create subnet", &neutron.ThrottledError{Op: "create subnet", Delay: 10 * time.Millisecond})
 
 	f.controller.workqueue.addFor(key, fairqueue.UserChange)
-	f.controller.processNextWorkItem(f.ctx)
+	f.controller.processNextWorkItem(f.Ctx)
 
 	if n := f.controller.workqueue.NumRequeues(key); n != 0 {
 		t.Errorf("NumRequeues = %d after a deferral, want 0: it is not a failure", n)
 	}
-	if c := f.refresh("default", "busy").ReadyCondition(); c != nil && c.Status == metav1.ConditionFalse {
+	if c := f.Refresh("default", "busy").ReadyCondition(); c != nil && c.Status == metav1.ConditionFalse {
 		t.Errorf("Ready = False/%s after a deferral, want no failure recorded", c.Reason)
 	}
-	for _, e := range f.events() {
+	for _, e := range f.Events() {
 		if strings.HasPrefix(e, "Warning") {
 			t.Errorf("Event %q after a deferral, want no warning", e)
 		}
 	}
 
 	// The key comes back by itself after the delay, and goes on from where it stopped.
-	f.neutron.FailWith("create subnet", nil)
-	f.neutron.ClearCalls()
-	f.controller.processNextWorkItem(f.ctx)
-	if c := f.refresh("default", "busy").ReadyCondition(); c == nil || c.Status != metav1.ConditionTrue {
+	f.Neutron.FailWith("create subnet", nil)
+	f.Neutron.ClearCalls()
+	f.controller.processNextWorkItem(f.Ctx)
+	if c := f.Refresh("default", "busy").ReadyCondition(); c == nil || c.Status != metav1.ConditionTrue {
 		t.Fatalf("Ready = %v after the deferred retry, want True", c)
 	}
-	if calls := f.neutron.Calls(); len(calls) != 1 || calls[0] != "create subnet" {
+	if calls := f.Neutron.Calls(); len(calls) != 1 || calls[0] != "create subnet" {
 		t.Errorf("deferred retry made %v, want only [create subnet]: the network it made before is known", calls)
 	}
 	if got := queueWaits(t, f.controller.metrics)["retry"]; got != 1 {
@@ -124,7 +126,7 @@ func TestOverBudgetNetworkIsDeferredNotFailed(t *testing.T) {
 func TestCachedNetworksFollowTheInformer(t *testing.T) {
 	f := newFixture(t)
 	c := f.controller
-	a, b := newNetwork("a", "10.0.0.0/24", ""), newNetwork("b", "10.0.1.0/24", "")
+	a, b := networktest.NewNetwork("a", "10.0.0.0/24", ""), networktest.NewNetwork("b", "10.0.1.0/24", "")
 	c.handleAdd(a, true)
 	c.handleAdd(b, false)
 	c.handleUpdate(b, b)

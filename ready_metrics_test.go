@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
+	"github.com/samplecrd/network-controller/pkg/networktest"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8stesting "k8s.io/client-go/testing"
@@ -14,54 +15,27 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// series returns the samples of the metric family name, keyed by their label values
-// joined with "/".
-func series(t *testing.T, m *metrics.Metrics, name string) map[string]*dto.Metric {
-	t.Helper()
-	families, err := m.Registry().Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]*dto.Metric{}
-	for _, f := range families {
-		if f.GetName() != name {
-			continue
-		}
-		for _, s := range f.GetMetric() {
-			key := ""
-			for i, l := range s.GetLabel() {
-				if i > 0 {
-					key += "/"
-				}
-				key += l.GetValue()
-			}
-			out[key] = s
-		}
-	}
-	return out
-}
-
 // withReady returns network with a Ready condition for generation.
 func withReady(network *samplecrdv1.Network, generation int64, status metav1.ConditionStatus, reason string) *samplecrdv1.Network {
 	n := network.DeepCopy()
 	n.Status.ObservedGeneration = generation
-	setReadyCondition(&n.Status, generation, status, reason, "test")
+	networktest.SetReadyCondition(&n.Status, generation, status, reason, "test")
 	return n
 }
 
 // TestNetworksGaugeIsTheLeadersOnly: every state is exported at zero from the start, the
 // counts follow the cache, and a replica that does not lead exports none.
 func TestNetworksGaugeIsTheLeadersOnly(t *testing.T) {
-	ready := withReady(newNetwork("ready", "10.0.0.0/24", ""), 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
-	down := withReady(newNetwork("down", "10.0.1.0/24", ""), 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable)
-	f := newFixture(t, ready, down, newNetwork("new", "10.0.2.0/24", ""))
+	ready := withReady(networktest.NewNetwork("ready", "10.0.0.0/24", ""), 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned)
+	down := withReady(networktest.NewNetwork("down", "10.0.1.0/24", ""), 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable)
+	f := newFixture(t, ready, down, networktest.NewNetwork("new", "10.0.2.0/24", ""))
 	m := f.controller.metrics
 
-	if got := series(t, m, "network_controller_networks"); len(got) != 0 {
+	if got := networktest.Series(t, m, "network_controller_networks"); len(got) != 0 {
 		t.Errorf("a replica that does not lead exports %d network_controller_networks series, want none", len(got))
 	}
 	m.SetLeader(true)
-	got := series(t, m, "network_controller_networks")
+	got := networktest.Series(t, m, "network_controller_networks")
 	if want := len(samplecrdv1.ReadyReasons) + 1; len(got) != want {
 		t.Errorf("%d network_controller_networks series, want %d (every reason and Pending)", len(got), want)
 	}
@@ -73,11 +47,11 @@ func TestNetworksGaugeIsTheLeadersOnly(t *testing.T) {
 			t.Errorf("network_controller_networks{reason/status=%s} = %v (present %v), want %v", key, s.GetGauge().GetValue(), ok, want)
 		}
 	}
-	if leader := series(t, m, "network_controller_leader")[""]; leader.GetGauge().GetValue() != 1 {
+	if leader := networktest.Series(t, m, "network_controller_leader")[""]; leader.GetGauge().GetValue() != 1 {
 		t.Errorf("network_controller_leader = %v while leading, want 1", leader.GetGauge().GetValue())
 	}
 	m.SetLeader(false)
-	if got := series(t, m, "network_controller_networks"); len(got) != 0 {
+	if got := networktest.Series(t, m, "network_controller_networks"); len(got) != 0 {
 		t.Errorf("after losing the lead %d network_controller_networks series remain, want none", len(got))
 	}
 }
@@ -85,7 +59,7 @@ func TestNetworksGaugeIsTheLeadersOnly(t *testing.T) {
 // TestTimeToReadyObservedOnce: the worker that makes a Network Ready records its wait,
 // once; syncs that find it Ready record nothing more.
 func TestTimeToReadyObservedOnce(t *testing.T) {
-	n := newNetwork("timed", "10.0.0.0/24", "")
+	n := networktest.NewNetwork("timed", "10.0.0.0/24", "")
 	n.CreationTimestamp = metav1.NewTime(time.Now())
 	f := newFixture(t, n)
 	f.startLeading()
@@ -93,12 +67,12 @@ func TestTimeToReadyObservedOnce(t *testing.T) {
 	if err := f.sync(n); err != nil {
 		t.Fatal(err)
 	}
-	ready := f.refresh(n.Namespace, n.Name)
+	ready := f.Refresh(n.Namespace, n.Name)
 	f.controller.handleUpdate(n, ready)
 	if err := f.sync(ready); err != nil {
 		t.Fatal(err)
 	}
-	got := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")
+	got := networktest.Series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")
 	if c := got[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
 		t.Errorf("time_to_ready{change=create} count = %d, want 1", c)
 	}
@@ -110,22 +84,22 @@ func TestTimeToReadyObservedOnce(t *testing.T) {
 // TestTimeToReadyAfterARetry: a Network that failed first is timed from when it was seen,
 // when a retry makes it Ready.
 func TestTimeToReadyAfterARetry(t *testing.T) {
-	n := newNetwork("retried", "10.0.0.0/24", "")
+	n := networktest.NewNetwork("retried", "10.0.0.0/24", "")
 	n.CreationTimestamp = metav1.NewTime(time.Now())
 	f := newFixture(t, n)
 	f.startLeading()
 	f.controller.handleAdd(n, false)
-	f.neutron.FailWith("create network", &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"})
+	f.Neutron.FailWith("create network", &neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"})
 	if err := f.sync(n); err == nil {
 		t.Fatal("the first sync did not fail")
 	}
-	failed := f.refresh(n.Namespace, n.Name)
+	failed := f.Refresh(n.Namespace, n.Name)
 	f.controller.handleUpdate(n, failed)
-	f.neutron.FailWith("create network", nil)
+	f.Neutron.FailWith("create network", nil)
 	if err := f.sync(failed); err != nil {
 		t.Fatal(err)
 	}
-	if c := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
+	if c := networktest.Series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
 		t.Errorf("time_to_ready{change=create} count = %d after a retry made the Network Ready, want 1", c)
 	}
 }
@@ -133,13 +107,13 @@ func TestTimeToReadyAfterARetry(t *testing.T) {
 // TestTimeToReadyWhenTheInformerIsFirst: the informer may deliver the Ready status, and end
 // the wait, before the worker hears back from its write; the wait still counts, once.
 func TestTimeToReadyWhenTheInformerIsFirst(t *testing.T) {
-	n := newNetwork("raced", "10.0.0.0/24", "")
+	n := networktest.NewNetwork("raced", "10.0.0.0/24", "")
 	n.CreationTimestamp = metav1.NewTime(time.Now())
 	f := newFixture(t, n)
 	f.startLeading()
 	f.controller.handleAdd(n, false)
 	delivered := 0
-	f.client.PrependReactor("update", "networks", func(action k8stesting.Action) (bool, runtime.Object, error) {
+	f.Client.PrependReactor("update", "networks", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		if written := action.(k8stesting.UpdateAction).GetObject().(*samplecrdv1.Network); action.GetSubresource() == "status" && written.IsReady() {
 			f.controller.reconciler.Saw(written)
 			delivered++
@@ -152,7 +126,7 @@ func TestTimeToReadyWhenTheInformerIsFirst(t *testing.T) {
 	if delivered != 1 {
 		t.Fatalf("the Ready status write was delivered %d times before the worker heard back, want 1", delivered)
 	}
-	if c := series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
+	if c := networktest.Series(t, f.controller.metrics, "network_controller_time_to_ready_seconds")[metrics.ChangeCreate].GetHistogram().GetSampleCount(); c != 1 {
 		t.Errorf("time_to_ready{change=create} count = %d, want 1", c)
 	}
 }

@@ -151,8 +151,8 @@ func (r *Reconciler) routerAdmission(network *samplecrdv1.Network, powers grants
 			return true, 0
 		}
 		var others []string
-		if r.routerOwners != nil {
-			others = r.routerOwners(network.Namespace)
+		if r.networks != nil {
+			others = routerOwners(r.networks, network.Namespace)
 		}
 		return r.routerQuota.admit(key, bound, others), bound
 	}

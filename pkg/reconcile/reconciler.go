@@ -10,6 +10,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	"github.com/samplecrd/network-controller/pkg/metrics"
+	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -23,15 +24,15 @@ type Reconciler struct {
 	tenants *tenancy.Registry
 	guard   CredentialsGuard
 	grants  Grants
-	// routerOwners and routerQuota bound a namespace's routers of their own.
-	routerOwners func(namespace string) []string
-	routerQuota  routerQuota
-	recorder     record.EventRecorder
-	status       *statusWriter
-	finalizers   finalizers
-	findings     importFindings
-	clock        *readyClock
-	clusterID    string
+	// networks and routerQuota bound a namespace's routers of their own.
+	networks    *scope.Informers
+	routerQuota routerQuota
+	recorder    record.EventRecorder
+	status      *statusWriter
+	finalizers  finalizers
+	findings    importFindings
+	clock       *readyClock
+	clusterID   string
 }
 
 // CredentialsGuard keeps a Network's credentials Secret from going while the Network may
@@ -53,11 +54,11 @@ type Config struct {
 	Guard CredentialsGuard
 	// Grants are the powers of namespaces in the controller's own cloud.
 	Grants Grants
-	// RouterOwners names the Networks of a namespace whose status names a router of
-	// their own; nil for none.
-	RouterOwners func(namespace string) []string
-	Recorder     record.EventRecorder
-	Metrics      *metrics.Metrics
+	// Networks are the informers of Networks, where a namespace's routers of their own
+	// are counted; nil counts none.
+	Networks *scope.Informers
+	Recorder record.EventRecorder
+	Metrics  *metrics.Metrics
 	// ClusterID goes into the ownership marks of every Neutron resource.
 	ClusterID string
 	// Now is the clock of the time to Ready; nil means time.Now.
@@ -72,15 +73,15 @@ func New(cfg Config) *Reconciler {
 	}
 	clock := newReadyClock(now, cfg.Metrics)
 	return &Reconciler{
-		tenants:      cfg.Tenants,
-		guard:        cfg.Guard,
-		grants:       cfg.Grants,
-		routerOwners: cfg.RouterOwners,
-		recorder:     cfg.Recorder,
-		status:       &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
-		finalizers:   finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
-		clock:        clock,
-		clusterID:    cfg.ClusterID,
+		tenants:    cfg.Tenants,
+		guard:      cfg.Guard,
+		grants:     cfg.Grants,
+		networks:   cfg.Networks,
+		recorder:   cfg.Recorder,
+		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
+		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
+		clock:      clock,
+		clusterID:  cfg.ClusterID,
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"sync"
 
 	"k8s.io/client-go/tools/cache"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // routerQuota holds, by namespace, the Networks admitted to have a router of their own,
@@ -53,4 +56,20 @@ func (q *routerQuota) release(key cache.ObjectName) {
 			delete(q.held, key.Namespace)
 		}
 	}
+}
+
+// routerOwners names the cached Networks of namespace whose status names a router of
+// their own.
+func routerOwners(networks *scope.Informers, namespace string) []string {
+	cached, err := networks.Indexer(namespace).ByIndex(cache.NamespaceIndex, namespace)
+	if err != nil {
+		return nil
+	}
+	var owners []string
+	for _, obj := range cached {
+		if network, ok := obj.(*samplecrdv1.Network); ok && network.Status.Router != nil && network.Status.Router.Owned {
+			owners = append(owners, network.Name)
+		}
+	}
+	return owners
 }

@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"errors"
@@ -12,20 +12,25 @@ import (
 	core "k8s.io/client-go/testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
-// Expected outcomes of one syncHandler call.
+// The tests of this package that build on networktest are an external test package, as
+// networktest builds a Reconciler; they import it with a dot, as the Go guidance allows for
+// that case, so that the table reads as the Networks it describes.
+
+// Expected outcomes of one Sync.
 const (
 	succeeds  = "succeeds"  // nil error: done
-	stops     = "stops"     // a terminalError: in status already, waiting for a spec change
-	retries   = "retries"   // a reportedError: in status already, retried with backoff
+	stops     = "stops"     // a Failure recorded in status, terminal: waits for a change
+	retries   = "retries"   // a Failure recorded in status, not terminal: retried with backoff
 	conflicts = "conflicts" // an API write conflict, retried quietly
 )
 
-// syncCase is one call of syncHandler, or one and its retry: the object in the informer
+// syncCase is one Sync, or one and its retry: the object in the informer
 // cache and the API, what Neutron holds when the controller starts leading (the index is
 // filled from it), and exactly which API writes, Neutron calls and Events the calls make.
 // An extra write or call fails the case.
@@ -34,7 +39,7 @@ type syncCase struct {
 	object  *samplecrdv1.Network
 	neutron func(d *neutronfake.Driver, owner neutron.Owner)
 	// before runs after the index is filled: failures to inject, reactors to add.
-	before func(f *fixture)
+	before func(f *Fixture)
 
 	want string
 	// retry, when set, is the outcome of a second sync, of the object as the first left it
@@ -46,7 +51,7 @@ type syncCase struct {
 	wantWrites  []string // "patch networks" (finalizer), "update networks/status"
 	wantCalls   []string
 	wantEvents  []string // "Type Reason"
-	wantNeutron func(t *testing.T, f *fixture, owner neutron.Owner)
+	wantNeutron func(t *testing.T, f *Fixture, owner neutron.Owner)
 	wantObject  func(t *testing.T, got *samplecrdv1.Network)
 }
 
@@ -55,48 +60,50 @@ const (
 	writeStatus    = "update networks/status"
 )
 
-// TestSyncHandler runs the cases of a Network's life (specCases, deletionCases) and of
-// the repairs after a crash, a lost reply or a change made in Neutron by hand (repairCases),
-// of credentials (tenancyCases), of the subnet's options (subnetOptionCases,
-// subnetPoolCases), of the deletion policy (retentionCases) and of imports (importCases).
-func TestSyncHandler(t *testing.T) {
+// TestSync runs the cases of a Network's life (specCases, deletionCases), of the repairs
+// after a crash, a lost reply or a change made in Neutron by hand (repairCases), of
+// credentials (tenancyCases, delegationCases), of the subnets (subnetOptionCases,
+// subnetPoolCases, subnetListCases), of the deletion policy (retentionCases), of imports
+// (importCases), of sharing (sharingCases), of routers (routerCases, routerFenceCases) and
+// of the powers granted (grantCases).
+func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
 		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), delegationCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t, tc.object)
-			owner := ownerOf(tc.object)
+			f := New(t, tc.object)
+			owner := OwnerOf(tc.object)
 			if tc.neutron != nil {
-				tc.neutron(f.neutron, owner)
+				tc.neutron(f.Neutron, owner)
 			}
-			f.startLeading()
+			f.StartLeading()
 			if tc.before != nil {
 				tc.before(f)
 			}
 
-			checkOutcome(t, "sync", tc.want, f.sync(tc.object))
+			checkOutcome(t, "sync", tc.want, f.Sync(tc.object))
 			if tc.retry != "" {
-				first := f.refresh(tc.object.Namespace, tc.object.Name)
+				first := f.Refresh(tc.object.Namespace, tc.object.Name)
 				if tc.wantFirst != nil {
 					tc.wantFirst(t, first)
 				}
-				checkOutcome(t, "retry", tc.retry, f.sync(first))
+				checkOutcome(t, "retry", tc.retry, f.Sync(first))
 			}
 
-			if got := f.writes(); !slices.Equal(got, tc.wantWrites) {
+			if got := f.Writes(); !slices.Equal(got, tc.wantWrites) {
 				t.Errorf("API writes = %q, want %q", got, tc.wantWrites)
 			}
-			if got := f.neutron.Calls(); !slices.Equal(got, tc.wantCalls) {
+			if got := f.Neutron.Calls(); !slices.Equal(got, tc.wantCalls) {
 				t.Errorf("Neutron calls = %q, want %q", got, tc.wantCalls)
 			}
-			if got := eventKinds(f.events()); !slices.Equal(got, tc.wantEvents) {
+			if got := EventKinds(f.Events()); !slices.Equal(got, tc.wantEvents) {
 				t.Errorf("Events = %q, want %q", got, tc.wantEvents)
 			}
 			if tc.wantNeutron != nil {
 				tc.wantNeutron(t, f, owner)
 			}
 			if tc.wantObject != nil {
-				got, err := f.client.SamplecrdV1().Networks(tc.object.Namespace).Get(f.ctx, tc.object.Name, metav1.GetOptions{})
+				got, err := f.Client.SamplecrdV1().Networks(tc.object.Namespace).Get(f.Ctx, tc.object.Name, metav1.GetOptions{})
 				if err != nil {
 					t.Fatalf("reading the Network back: %v", err)
 				}
@@ -107,13 +114,13 @@ func TestSyncHandler(t *testing.T) {
 }
 
 // failWith makes every call of err.Op fail with err.
-func failWith(err *neutron.Error) func(*fixture) {
-	return func(f *fixture) { f.neutron.FailWith(err.Op, err) }
+func failWith(err *neutron.Error) func(*Fixture) {
+	return func(f *Fixture) { f.Neutron.FailWith(err.Op, err) }
 }
 
 // loseReply makes the next call of err.Op carry the operation out, then fail with err.
-func loseReply(err *neutron.Error) func(*fixture) {
-	return func(f *fixture) { f.neutron.LoseReply(err.Op, err) }
+func loseReply(err *neutron.Error) func(*Fixture) {
+	return func(f *Fixture) { f.Neutron.LoseReply(err.Op, err) }
 }
 
 // checkOutcome checks that err is the outcome want; which names the call.
@@ -138,13 +145,13 @@ func checkOutcome(t *testing.T, which, want string, err error) {
 func specCases() []syncCase {
 	return []syncCase{{
 		name:       "new Network: finalizer, Reconciling, POST network, PUT tags, POST subnet, Ready",
-		object:     newNetwork("fresh", "192.168.0.0/16", "192.168.0.1"),
+		object:     NewNetwork("fresh", "192.168.0.0/16", "192.168.0.1"),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			nets, subnets := f.neutron.Networks(), f.neutron.Subnets()
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			nets, subnets := f.Neutron.Networks(), f.Neutron.Subnets()
 			if len(nets) != 1 || len(subnets) != 1 {
 				t.Fatalf("Neutron holds %d networks and %d subnets, want 1 and 1", len(nets), len(subnets))
 			}
@@ -152,42 +159,42 @@ func specCases() []syncCase {
 				t.Errorf("network marks: name %q, description %q, tags %v", nets[0].Name, nets[0].Description, nets[0].Tags)
 			}
 			s := subnets[0]
-			if s.Description != neutron.ClusterDescription(testClusterID) || s.CIDR != "192.168.0.0/16" || s.GatewayIP != "192.168.0.1" || s.IPVersion != 4 {
+			if s.Description != neutron.ClusterDescription(ClusterID) || s.CIDR != "192.168.0.0/16" || s.GatewayIP != "192.168.0.1" || s.IPVersion != 4 {
 				t.Errorf("subnet = %+v", s)
 			}
 			if want := []neutron.Pool{{Start: "192.168.0.2", End: "192.168.255.254"}}; !slices.Equal(s.AllocationPools, want) {
 				t.Errorf("pools = %v, want %v", s.AllocationPools, want)
 			}
 		},
-		wantObject: wantReady("192.168.0.1"),
+		wantObject: WantReady("192.168.0.1"),
 	}, {
 		name:   "Ready Network in step with Neutron: nothing at all",
-		object: realizedNetwork("steady", "10.1.0.0/24", ""),
+		object: RealizedNetwork("steady", "10.1.0.0/24", ""),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.1.0.0/24", "10.1.0.1")
+			PutRealized(d, owner, "10.1.0.0/24", "10.1.0.1")
 		},
 		want: succeeds,
 	}, {
 		name:   "gateway changed in spec: one PUT with gateway and pools",
-		object: withGeneration(realizedNetwork("gw", "192.168.0.0/16", "192.168.100.1"), 2),
+		object: WithGeneration(RealizedNetwork("gw", "192.168.0.0/16", "192.168.100.1"), 2),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "192.168.0.0/16", "192.168.0.1")
+			PutRealized(d, owner, "192.168.0.0/16", "192.168.0.1")
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal GatewayUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			s := f.neutron.Subnets()
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			s := f.Neutron.Subnets()
 			want := []neutron.Pool{{Start: "192.168.0.1", End: "192.168.100.0"}, {Start: "192.168.100.2", End: "192.168.255.254"}}
 			if len(s) != 1 || s[0].ID != "subnet-of-gw" || s[0].GatewayIP != "192.168.100.1" || !slices.Equal(s[0].AllocationPools, want) {
 				t.Errorf("subnets = %+v, want subnet-of-gw updated in place to 192.168.100.1 with pools %v", s, want)
 			}
 		},
-		wantObject: wantReady("192.168.100.1"),
+		wantObject: WantReady("192.168.100.1"),
 	}, {
 		name:        "new Network with an MTU: created with it, status shows it",
-		object:      withMTU(newNetwork("jumbo", "10.12.0.0/24", ""), 1400),
+		object:      withMTU(NewNetwork("jumbo", "10.12.0.0/24", ""), 1400),
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:   []string{"create network", "tag network", "create subnet"},
@@ -196,9 +203,9 @@ func specCases() []syncCase {
 		wantObject:  wantReadyWithMTU("10.12.0.1", 1400),
 	}, {
 		name:   "MTU changed in spec: one PUT of the network, same ID",
-		object: withGeneration(withMTU(realizedNetwork("resized", "10.13.0.0/24", ""), 1300), 2),
+		object: WithGeneration(withMTU(RealizedNetwork("resized", "10.13.0.0/24", ""), 1300), 2),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.13.0.0/24", "10.13.0.1")
+			PutRealized(d, owner, "10.13.0.0/24", "10.13.0.1")
 			n := d.Networks()[0]
 			n.MTU = 1500
 			d.PutNetwork(n)
@@ -211,49 +218,49 @@ func specCases() []syncCase {
 		wantObject:  wantReadyWithMTU("10.13.0.1", 1300),
 	}, {
 		name:   "MTU Neutron refuses: terminal, with Neutron's reason",
-		object: withMTU(newNetwork("too-big", "10.14.0.0/24", ""), 9000),
+		object: withMTU(NewNetwork("too-big", "10.14.0.0/24", ""), 9000),
 		before: failWith(&neutron.Error{Op: "create network", Kind: neutron.KindRejected, Code: 400, Type: "InvalidInput",
 			Message: "Invalid input for operation: Requested MTU is too big, maximum is 1450."}),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network"},
 		wantEvents: []string{"Warning InvalidSpec"},
-		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "Requested MTU is too big, maximum is 1450"),
+		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, "Requested MTU is too big, maximum is 1450"),
 	}, {
 		name:       "Neutron unreachable: condition, Event, retry",
-		object:     newNetwork("flaky", "10.2.0.0/24", ""),
+		object:     NewNetwork("flaky", "10.2.0.0/24", ""),
 		before:     failWith(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Message: "connection refused"}),
 		want:       retries,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network"},
 		wantEvents: []string{"Warning NeutronUnavailable"},
-		wantObject: wantNotReady(samplecrdv1.ReasonNeutronUnavailable, "connection refused"),
+		wantObject: WantNotReady(samplecrdv1.ReasonNeutronUnavailable, "connection refused"),
 	}, {
 		name:       "subnet rejected by Neutron: terminal, status keeps the network",
-		object:     newNetwork("rejected", "10.3.0.0/24", ""),
+		object:     NewNetwork("rejected", "10.3.0.0/24", ""),
 		before:     failWith(&neutron.Error{Op: "create subnet", Kind: neutron.KindRejected, Code: 400, Message: "Invalid input"}),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonInvalidSpec, "Invalid input")(t, got)
+			WantNotReady(samplecrdv1.ReasonInvalidSpec, "Invalid input")(t, got)
 			if got.Status.NetworkID == "" {
 				t.Error("status.networkID not recorded although the network exists")
 			}
 		},
 	}, {
 		name:       "spec the controller cannot plan: terminal, no Neutron call",
-		object:     newNetwork("bad", "10.0.0.1/24", ""),
+		object:     NewNetwork("bad", "10.0.0.1/24", ""),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantEvents: []string{"Warning InvalidSpec"},
-		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "10.0.0.1/24"),
+		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, "10.0.0.1/24"),
 	}, {
 		name:   "finalizer write conflicts: no Neutron call",
-		object: newNetwork("conflicted", "10.10.0.0/24", ""),
-		before: func(f *fixture) {
-			f.client.PrependReactor("patch", "networks", func(core.Action) (bool, runtime.Object, error) {
+		object: NewNetwork("conflicted", "10.10.0.0/24", ""),
+		before: func(f *Fixture) {
+			f.Client.PrependReactor("patch", "networks", func(core.Action) (bool, runtime.Object, error) {
 				return true, nil, apierrors.NewConflict(samplecrdv1.Resource("networks"), "conflicted", errors.New("the object has been modified"))
 			})
 		},
@@ -261,10 +268,10 @@ func specCases() []syncCase {
 		wantWrites: []string{writeFinalizer},
 	}, {
 		name:   "Reconciling mark conflicts (the cache behind a deferred run's mark): the create goes on",
-		object: newNetwork("behind", "10.10.1.0/24", ""),
-		before: func(f *fixture) {
+		object: NewNetwork("behind", "10.10.1.0/24", ""),
+		before: func(f *Fixture) {
 			conflicted := false
-			f.client.PrependReactor("update", "networks", func(a core.Action) (bool, runtime.Object, error) {
+			f.Client.PrependReactor("update", "networks", func(a core.Action) (bool, runtime.Object, error) {
 				if a.GetSubresource() != "status" || conflicted {
 					return false, nil, nil
 				}
@@ -276,16 +283,16 @@ func specCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantObject: wantReady("10.10.1.1"),
+		wantObject: WantReady("10.10.1.1"),
 	}, {
 		name:       "longest valid name and namespace: Neutron fields within 255 characters",
-		object:     newNetworkIn(strings.Repeat("n", 63), strings.Repeat("a", 253), "10.11.0.0/24"),
+		object:     NewNetworkIn(strings.Repeat("n", 63), strings.Repeat("a", 253), "10.11.0.0/24"),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			for _, n := range f.neutron.Networks() {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			for _, n := range f.Neutron.Networks() {
 				if len(n.Name) > neutron.MaxFieldLength || len(n.Description) > neutron.MaxFieldLength {
 					t.Errorf("network name %d and description %d characters, want at most %d", len(n.Name), len(n.Description), neutron.MaxFieldLength)
 				}
@@ -298,9 +305,9 @@ func specCases() []syncCase {
 func deletionCases() []syncCase {
 	return []syncCase{{
 		name:   "deletion: one DELETE of the network, then the finalizer",
-		object: deleting(realizedNetwork("doomed", "10.5.0.0/24", "")),
+		object: Deleting(RealizedNetwork("doomed", "10.5.0.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.5.0.0/24", "10.5.0.1")
+			PutRealized(d, owner, "10.5.0.0/24", "10.5.0.1")
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
@@ -314,9 +321,9 @@ func deletionCases() []syncCase {
 		},
 	}, {
 		name:   "deletion while ports use the network: SubnetInUse naming the ports, finalizer kept, retried",
-		object: deleting(realizedNetwork("busy", "10.6.0.0/24", "")),
+		object: Deleting(RealizedNetwork("busy", "10.6.0.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
+			PutRealized(d, owner, "10.6.0.0/24", "10.6.0.1")
 			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-busy", DeviceOwner: "compute:nova", DeviceID: "vm-1",
 				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-busy", IPAddress: "10.6.0.7"}}})
 		},
@@ -325,16 +332,16 @@ func deletionCases() []syncCase {
 		wantCalls:  []string{"delete network", "list ports"},
 		wantEvents: []string{"Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "Ports using it: vm-port (device owner compute:nova, device vm-1)")(t, got)
+			WantNotReady(samplecrdv1.ReasonSubnetInUse, "Ports using it: vm-port (device owner compute:nova, device vm-1)")(t, got)
 			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer removed although the network could not be deleted")
 			}
 		},
 	}, {
 		name:   "deletion without status: the network found in the index",
-		object: deleting(withFinalizer(newNetwork("nostatus", "10.7.0.0/24", ""))),
+		object: Deleting(WithFinalizer(NewNetwork("nostatus", "10.7.0.0/24", ""))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "n1", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+			d.PutNetwork(neutron.Network{ID: "n1", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: AnHourAgo})
 			d.PutSubnet(neutron.Subnet{ID: "s1", NetworkID: "n1", Description: neutron.ClusterDescription(owner.ClusterID)})
 		},
 		want:       succeeds,
@@ -343,26 +350,26 @@ func deletionCases() []syncCase {
 		wantEvents: []string{"Normal NeutronDeleted"},
 	}, {
 		name:   "deletion of a Network whose create landed after the fill: one lookup by name",
-		object: deleting(withFinalizer(newNetwork("untagged", "10.7.1.0/24", ""))),
-		before: func(f *fixture) {
-			owner := ownerOf(newNetwork("untagged", "", ""))
-			f.neutron.PutNetwork(neutron.Network{ID: "n2", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: anHourAgo})
+		object: Deleting(WithFinalizer(NewNetwork("untagged", "10.7.1.0/24", ""))),
+		before: func(f *Fixture) {
+			owner := OwnerOf(NewNetwork("untagged", "", ""))
+			f.Neutron.PutNetwork(neutron.Network{ID: "n2", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer},
 		wantCalls:  []string{"list networks", "delete network"},
 		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n := len(f.neutron.Networks()); n != 0 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if n := len(f.Neutron.Networks()); n != 0 {
 				t.Errorf("%d networks left", n)
 			}
 		},
 	}}
 }
 
-func wantNeutronEmpty(t *testing.T, f *fixture, _ neutron.Owner) {
+func wantNeutronEmpty(t *testing.T, f *Fixture, _ neutron.Owner) {
 	t.Helper()
-	if n, s := len(f.neutron.Networks()), len(f.neutron.Subnets()); n != 0 || s != 0 {
+	if n, s := len(f.Neutron.Networks()), len(f.Neutron.Subnets()); n != 0 || s != 0 {
 		t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
 	}
 }
@@ -374,10 +381,10 @@ func withMTU(n *samplecrdv1.Network, mtu int32) *samplecrdv1.Network {
 
 // wantNetworkMTU checks that Neutron holds one network, with id when id is not empty, whose
 // MTU is mtu.
-func wantNetworkMTU(id string, mtu int) func(*testing.T, *fixture, neutron.Owner) {
-	return func(t *testing.T, f *fixture, _ neutron.Owner) {
+func wantNetworkMTU(id string, mtu int) func(*testing.T, *Fixture, neutron.Owner) {
+	return func(t *testing.T, f *Fixture, _ neutron.Owner) {
 		t.Helper()
-		if nets := f.neutron.Networks(); len(nets) != 1 || (id != "" && nets[0].ID != id) || nets[0].MTU != mtu {
+		if nets := f.Neutron.Networks(); len(nets) != 1 || (id != "" && nets[0].ID != id) || nets[0].MTU != mtu {
 			t.Errorf("networks = %+v, want one network %s with MTU %d", nets, id, mtu)
 		}
 	}
@@ -386,7 +393,7 @@ func wantNetworkMTU(id string, mtu int) func(*testing.T, *fixture, neutron.Owner
 func wantReadyWithMTU(gateway string, mtu int32) func(*testing.T, *samplecrdv1.Network) {
 	return func(t *testing.T, got *samplecrdv1.Network) {
 		t.Helper()
-		wantReady(gateway)(t, got)
+		WantReady(gateway)(t, got)
 		if got.Status.MTU != mtu {
 			t.Errorf("status.mtu = %d, want %d", got.Status.MTU, mtu)
 		}

@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"context"
@@ -6,13 +6,10 @@ import (
 	"testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
-
-// foreignTag is a tag someone other than the controller put on a network: releasing the
-// network keeps it.
-const foreignTag = "team=blue"
 
 // retentionCases carry out spec.deletionPolicy: Retain keeps the Neutron side and removes the
 // cluster's marks in order (the network's description and name, its subnet's, then its
@@ -22,35 +19,35 @@ const foreignTag = "team=blue"
 func retentionCases() []syncCase {
 	return []syncCase{{
 		name:   "Retain: network relabeled, then its subnet, then its tags; nothing deleted",
-		object: deleting(withDeletionPolicy(realizedNetwork("kept", "10.30.0.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("kept", "10.30.0.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.0.0/24", "10.30.0.1")
-			addTags(d, "net-of-kept", neutron.RetainTag, foreignTag)
+			PutRealized(d, owner, "10.30.0.0/24", "10.30.0.1")
+			AddTags(d, "net-of-kept", neutron.RetainTag, ForeignTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
 		wantCalls:   []string{"relabel network", "relabel subnet", "tag network"},
 		wantEvents:  []string{"Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-kept", "subnet-of-kept", "default/kept"),
+		wantNeutron: WantReleased("net-of-kept", "subnet-of-kept", "default/kept"),
 		wantObject:  wantFinalizerRemoved,
 	}, {
 		name:   "Retain in the spec, Delete in the tags (changed just before the delete): the spec wins",
-		object: deleting(withDeletionPolicy(realizedNetwork("changed-late", "10.30.1.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("changed-late", "10.30.1.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.1.0/24", "10.30.1.1")
-			addTags(d, "net-of-changed-late", foreignTag)
+			PutRealized(d, owner, "10.30.1.0/24", "10.30.1.1")
+			AddTags(d, "net-of-changed-late", ForeignTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
 		wantCalls:   []string{"relabel network", "relabel subnet", "tag network"},
 		wantEvents:  []string{"Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-changed-late", "subnet-of-changed-late", "default/changed-late"),
+		wantNeutron: WantReleased("net-of-changed-late", "subnet-of-changed-late", "default/changed-late"),
 	}, {
 		name:   "Delete in the spec, Retain in the tags (changed just before the delete): the spec wins, one DELETE",
-		object: deleting(withDeletionPolicy(realizedNetwork("doomed-late", "10.30.2.0/24", ""), samplecrdv1.DeletionPolicyDelete)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("doomed-late", "10.30.2.0/24", ""), samplecrdv1.DeletionPolicyDelete)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.2.0/24", "10.30.2.1")
-			addTags(d, "net-of-doomed-late", neutron.RetainTag)
+			PutRealized(d, owner, "10.30.2.0/24", "10.30.2.1")
+			AddTags(d, "net-of-doomed-late", neutron.RetainTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
@@ -61,51 +58,51 @@ func retentionCases() []syncCase {
 		// The fill lists by the cluster's description, which the network no longer has:
 		// the owner's tags find it.
 		name:   "Retain, cut off after the network's relabel: found by its tags, subnet relabeled, tags removed",
-		object: deleting(withDeletionPolicy(realizedNetwork("halfway", "10.30.3.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("halfway", "10.30.3.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.3.0/24", "10.30.3.1")
+			PutRealized(d, owner, "10.30.3.0/24", "10.30.3.1")
 			relabelInFake(d, "net-of-halfway", "default/halfway")
-			addTags(d, "net-of-halfway", neutron.RetainTag, foreignTag)
+			AddTags(d, "net-of-halfway", neutron.RetainTag, ForeignTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
 		wantCalls:   []string{"list networks", "list subnets", "relabel subnet", "tag network"},
 		wantEvents:  []string{"Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-halfway", "subnet-of-halfway", "default/halfway"),
+		wantNeutron: WantReleased("net-of-halfway", "subnet-of-halfway", "default/halfway"),
 	}, {
 		name:   "Retain, cut off after the subnet's relabel: found by its tags, tags removed",
-		object: deleting(withDeletionPolicy(realizedNetwork("nearly", "10.30.4.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("nearly", "10.30.4.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.4.0/24", "10.30.4.1")
+			PutRealized(d, owner, "10.30.4.0/24", "10.30.4.1")
 			relabelInFake(d, "net-of-nearly", "default/nearly")
 			relabelInFake(d, "subnet-of-nearly", "default/nearly")
-			addTags(d, "net-of-nearly", neutron.RetainTag, foreignTag)
+			AddTags(d, "net-of-nearly", neutron.RetainTag, ForeignTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
 		wantCalls:   []string{"list networks", "list subnets", "tag network"},
 		wantEvents:  []string{"Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-nearly", "subnet-of-nearly", "default/nearly"),
+		wantNeutron: WantReleased("net-of-nearly", "subnet-of-nearly", "default/nearly"),
 	}, {
 		name:   "Retain, cut off after the tags, before the finalizer: one lookup, nothing to change",
-		object: deleting(withDeletionPolicy(realizedNetwork("done", "10.30.5.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("done", "10.30.5.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.5.0/24", "10.30.5.1")
+			PutRealized(d, owner, "10.30.5.0/24", "10.30.5.1")
 			relabelInFake(d, "net-of-done", "default/done")
 			relabelInFake(d, "subnet-of-done", "default/done")
-			setTagsInFake(d, "net-of-done", foreignTag)
+			SetTags(d, "net-of-done", ForeignTag)
 		},
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
 		wantCalls:   []string{"list networks"},
 		wantEvents:  []string{"Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-done", "subnet-of-done", "default/done"),
+		wantNeutron: WantReleased("net-of-done", "subnet-of-done", "default/done"),
 	}, {
 		name:   "Retain, the subnet's relabel applied but its reply lost: retried, continued, nothing deleted",
-		object: deleting(withDeletionPolicy(realizedNetwork("lost", "10.30.6.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
+		object: Deleting(withDeletionPolicy(RealizedNetwork("lost", "10.30.6.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.6.0/24", "10.30.6.1")
-			addTags(d, "net-of-lost", neutron.RetainTag, foreignTag)
+			PutRealized(d, owner, "10.30.6.0/24", "10.30.6.1")
+			AddTags(d, "net-of-lost", neutron.RetainTag, ForeignTag)
 		},
 		before:      loseReply(&neutron.Error{Op: "relabel subnet", Kind: neutron.KindUnavailable, Code: 503, Message: "Service Unavailable"}),
 		want:        retries,
@@ -113,60 +110,45 @@ func retentionCases() []syncCase {
 		wantWrites:  []string{writeStatus, writeFinalizer},
 		wantCalls:   []string{"relabel network", "relabel subnet", "relabel subnet", "tag network"},
 		wantEvents:  []string{"Warning NeutronUnavailable", "Normal NeutronRetained"},
-		wantNeutron: wantReleased("net-of-lost", "subnet-of-lost", "default/lost"),
+		wantNeutron: WantReleased("net-of-lost", "subnet-of-lost", "default/lost"),
 		wantObject:  wantFinalizerRemoved,
 	}, {
 		name:       "new Network with Retain: the policy rides in the create's tag call",
-		object:     withDeletionPolicy(newNetwork("keeper", "10.30.7.0/24", ""), samplecrdv1.DeletionPolicyRetain),
+		object:     withDeletionPolicy(NewNetwork("keeper", "10.30.7.0/24", ""), samplecrdv1.DeletionPolicyRetain),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			if nets := f.neutron.Networks(); len(nets) != 1 || !owner.HasTags(nets[0].Tags) || !neutron.Retained(nets[0]) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			if nets := f.Neutron.Networks(); len(nets) != 1 || !owner.HasTags(nets[0].Tags) || !neutron.Retained(nets[0]) {
 				t.Errorf("networks = %+v, want one with the owner's tags and %s", nets, neutron.RetainTag)
 			}
 		},
-		wantObject: wantReady("10.30.7.1"),
+		wantObject: WantReady("10.30.7.1"),
 	}, {
 		name:   "deletionPolicy changed to Retain on a Ready Network: one tag call, other tags kept",
-		object: withGeneration(withDeletionPolicy(realizedNetwork("switched", "10.30.8.0/24", ""), samplecrdv1.DeletionPolicyRetain), 2),
+		object: WithGeneration(withDeletionPolicy(RealizedNetwork("switched", "10.30.8.0/24", ""), samplecrdv1.DeletionPolicyRetain), 2),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.30.8.0/24", "10.30.8.1")
-			addTags(d, "net-of-switched", foreignTag)
+			PutRealized(d, owner, "10.30.8.0/24", "10.30.8.1")
+			AddTags(d, "net-of-switched", ForeignTag)
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"tag network"},
 		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			n := f.neutron.Networks()[0]
-			if !owner.HasTags(n.Tags) || !neutron.Retained(n) || !slices.Contains(n.Tags, foreignTag) {
-				t.Errorf("tags = %v, want the owner's, %s and %s", n.Tags, neutron.RetainTag, foreignTag)
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			n := f.Neutron.Networks()[0]
+			if !owner.HasTags(n.Tags) || !neutron.Retained(n) || !slices.Contains(n.Tags, ForeignTag) {
+				t.Errorf("tags = %v, want the owner's, %s and %s", n.Tags, neutron.RetainTag, ForeignTag)
 			}
 		},
-		wantObject: wantReady("10.30.8.1"),
+		wantObject: WantReady("10.30.8.1"),
 	}}
 }
 
 func withDeletionPolicy(n *samplecrdv1.Network, policy samplecrdv1.DeletionPolicy) *samplecrdv1.Network {
 	n.Spec.DeletionPolicy = policy
 	return n
-}
-
-// addTags adds tags to a network of the fake Neutron, as the controller or a user would.
-func addTags(d *neutronfake.Driver, networkID string, tags ...string) {
-	for _, n := range d.Networks() {
-		if n.ID == networkID {
-			setTagsInFake(d, networkID, append(slices.Clone(n.Tags), tags...)...)
-		}
-	}
-}
-
-func setTagsInFake(d *neutronfake.Driver, networkID string, tags ...string) {
-	if err := d.SetNetworkTags(context.Background(), networkID, tags); err != nil {
-		panic(err)
-	}
 }
 
 // relabelInFake gives a network or subnet of the fake Neutron the name and empty
@@ -178,33 +160,6 @@ func relabelInFake(d *neutronfake.Driver, id, name string) {
 	}
 	if _, err := d.RelabelSubnet(context.Background(), id, label); err != nil {
 		panic(err)
-	}
-}
-
-// wantReleased checks that Neutron still holds the network and its subnet, named name,
-// without the cluster's description, tags or the owner's UID, with the foreign tag kept,
-// and that nothing of the cluster's lists finds them any more.
-func wantReleased(networkID, subnetID, name string) func(*testing.T, *fixture, neutron.Owner) {
-	return func(t *testing.T, f *fixture, owner neutron.Owner) {
-		t.Helper()
-		nets, subnets := f.neutron.Networks(), f.neutron.Subnets()
-		if len(nets) != 1 || len(subnets) != 1 || nets[0].ID != networkID || subnets[0].ID != subnetID {
-			t.Fatalf("Neutron holds networks %+v and subnets %+v, want only %s and %s, kept", nets, subnets, networkID, subnetID)
-		}
-		n, s := nets[0], subnets[0]
-		if n.Name != name || n.Description != "" || !slices.Equal(n.Tags, []string{foreignTag}) {
-			t.Errorf("network name %q, description %q, tags %v; want %q, none, only %q", n.Name, n.Description, n.Tags, name, foreignTag)
-		}
-		if s.Name != name || s.Description != "" {
-			t.Errorf("subnet name %q, description %q; want %q and none", s.Name, s.Description, name)
-		}
-		found, foundSubnets, err := neutron.ClusterResources(f.ctx, f.neutron, owner.ClusterID, "")
-		if err != nil || len(found) != 0 || len(foundSubnets) != 0 {
-			t.Errorf("the cluster's lists still find %d networks and %d subnets (%v)", len(found), len(foundSubnets), err)
-		}
-		if byTags, _ := f.neutron.ListNetworks(f.ctx, neutron.Filter{Tags: owner.Tags()}); len(byTags) != 0 {
-			t.Errorf("the owner's tags still find %d networks", len(byTags))
-		}
 	}
 }
 

@@ -1,10 +1,11 @@
-package main
+package reconcile_test
 
 import (
 	"testing"
 	"time"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
@@ -16,16 +17,16 @@ import (
 func repairCases() []syncCase {
 	return []syncCase{{
 		name:   "crash after POST network, before tagging: found by the fill, tagged, not duplicated",
-		object: withFinalizer(newNetwork("crashed", "10.4.0.0/24", "")),
+		object: WithFinalizer(NewNetwork("crashed", "10.4.0.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "left-behind", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: anHourAgo})
+			d.PutNetwork(neutron.Network{ID: "left-behind", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			nets := f.neutron.Networks()
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			nets := f.Neutron.Networks()
 			if len(nets) != 1 || nets[0].ID != "left-behind" || !owner.HasTags(nets[0].Tags) {
 				t.Errorf("networks = %+v, want only left-behind, tagged", nets)
 			}
@@ -37,27 +38,27 @@ func repairCases() []syncCase {
 		},
 	}, {
 		name:   "crash after tagging, before the subnet: continued from the index, no lookup",
-		object: withFinalizer(newNetwork("tagged", "10.4.1.0/24", "")),
+		object: WithFinalizer(NewNetwork("tagged", "10.4.1.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "tagged-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+			d.PutNetwork(neutron.Network{ID: "tagged-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Normal Provisioned"},
-		wantObject: wantReady("10.4.1.1"),
+		wantObject: WantReady("10.4.1.1"),
 	}, {
 		// Neutron finishes a request whose sender was killed, so a create the last process
 		// sent can land after this one's fill. The create sent again is refused as
 		// overlapping: no fault of the spec, so it is retried, and the retry finds the subnet.
 		name:   "a killed process's subnet create landed after the fill: refused as overlapping, retried, found",
-		object: withFinalizer(newNetwork("landed", "10.4.7.0/24", "")),
+		object: WithFinalizer(NewNetwork("landed", "10.4.7.0/24", "")),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "landed-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+			d.PutNetwork(neutron.Network{ID: "landed-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: AnHourAgo})
 		},
-		before: func(f *fixture) {
-			owner := ownerOf(newNetwork("landed", "", ""))
-			f.neutron.PutSubnet(neutron.Subnet{ID: "landed-subnet", NetworkID: "landed-net", Name: owner.ResourceName(),
+		before: func(f *Fixture) {
+			owner := OwnerOf(NewNetwork("landed", "", ""))
+			f.Neutron.PutSubnet(neutron.Subnet{ID: "landed-subnet", NetworkID: "landed-net", Name: owner.ResourceName(),
 				Description: neutron.ClusterDescription(owner.ClusterID), CIDR: "10.4.7.0/24", IPVersion: 4, GatewayIP: "10.4.7.1",
 				AllocationPools: []neutron.Pool{{Start: "10.4.7.2", End: "10.4.7.254"}}, EnableDHCP: true})
 		},
@@ -78,10 +79,10 @@ func repairCases() []syncCase {
 		},
 	}, {
 		name:   "a deposed leader's create landed after the fill: one lookup by name, adopted",
-		object: withFinalizer(newNetwork("late", "10.4.6.0/24", "")),
-		before: func(f *fixture) {
-			owner := ownerOf(newNetwork("late", "", ""))
-			f.neutron.PutNetwork(neutron.Network{ID: "late-net", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: anHourAgo})
+		object: WithFinalizer(NewNetwork("late", "10.4.6.0/24", "")),
+		before: func(f *Fixture) {
+			owner := OwnerOf(NewNetwork("late", "", ""))
+			f.Neutron.PutNetwork(neutron.Network{ID: "late-net", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
@@ -94,60 +95,60 @@ func repairCases() []syncCase {
 		},
 	}, {
 		name:       "finalizer on but nothing in Neutron: one lookup by name, then create",
-		object:     withFinalizer(newNetwork("interrupted", "10.4.2.0/24", "")),
+		object:     WithFinalizer(NewNetwork("interrupted", "10.4.2.0/24", "")),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 	}, {
 		name:   "network deleted in Neutron by hand: looked up, then recreated",
-		object: realizedNetwork("vanished", "10.4.3.0/24", ""),
+		object: RealizedNetwork("vanished", "10.4.3.0/24", ""),
 		want:   succeeds, wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated"},
 	}, {
 		name:   "subnet deleted in Neutron by hand: the network's subnets listed, then recreated",
-		object: realizedNetwork("subnetless", "10.4.4.0/24", ""),
+		object: RealizedNetwork("subnetless", "10.4.4.0/24", ""),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "net-of-subnetless", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: anHourAgo})
+			d.PutNetwork(neutron.Network{ID: "net-of-subnetless", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: AnHourAgo})
 		},
 		want: succeeds, wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list subnets", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated"},
 	}, {
 		name:   "two networks of one owner (split brain), one never tagged: the one status names is kept",
-		object: realizedNetwork("doubled", "10.4.5.0/24", ""),
+		object: RealizedNetwork("doubled", "10.4.5.0/24", ""),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			d.PutNetwork(neutron.Network{ID: "an-older-duplicate", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: anHourAgo.Add(-time.Hour)})
-			putRealized(d, owner, "10.4.5.0/24", "10.4.5.1")
+			d.PutNetwork(neutron.Network{ID: "an-older-duplicate", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo.Add(-time.Hour)})
+			PutRealized(d, owner, "10.4.5.0/24", "10.4.5.1")
 		},
 		want:       succeeds,
 		wantCalls:  []string{"delete network"},
 		wantEvents: []string{"Warning DuplicateDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if nets := f.neutron.Networks(); len(nets) != 1 || nets[0].ID != "net-of-doubled" {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if nets := f.Neutron.Networks(); len(nets) != 1 || nets[0].ID != "net-of-doubled" {
 				t.Errorf("networks = %+v, want only net-of-doubled", nets)
 			}
 		},
 	}, {
 		name:       "reply to POST network lost: the retry finds the network by name, nothing created twice",
-		object:     newNetwork("lost-reply", "10.21.0.0/24", ""),
+		object:     NewNetwork("lost-reply", "10.21.0.0/24", ""),
 		before:     loseReply(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
 		want:       retries,
 		retry:      succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "list networks", "tag network", "list subnets", "create subnet"},
 		wantEvents: []string{"Warning NeutronUnavailable", "Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n := len(f.neutron.Networks()); n != 1 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if n := len(f.Neutron.Networks()); n != 1 {
 				t.Errorf("Neutron holds %d networks, want 1", n)
 			}
 		},
-		wantObject: wantReady("10.21.0.1"),
+		wantObject: WantReady("10.21.0.1"),
 	}, {
 		// Sent again, the create would be refused as overlapping the subnet that exists.
 		name:   "reply to POST subnet lost: the retry lists the network's subnets, not created twice",
-		object: newNetwork("lost-subnet", "10.22.0.0/24", ""),
+		object: NewNetwork("lost-subnet", "10.22.0.0/24", ""),
 		before: loseReply(&neutron.Error{Op: "create subnet", Kind: neutron.KindUnavailable, Message: "connection reset by peer"}),
 		want:   retries,
 		retry:  succeeds,
@@ -159,11 +160,11 @@ func repairCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "list subnets"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning NeutronUnavailable", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if n := len(f.neutron.Subnets()); n != 1 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if n := len(f.Neutron.Subnets()); n != 1 {
 				t.Errorf("Neutron holds %d subnets, want 1", n)
 			}
 		},
-		wantObject: wantReady("10.22.0.1"),
+		wantObject: WantReady("10.22.0.1"),
 	}}
 }

@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"slices"
@@ -8,12 +8,12 @@ import (
 	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
 
 // The external network of these cases, as a cloud's admin makes it.
-var public = neutron.Network{ID: "ext-public", Name: "public", ProjectID: "admin"}
 
 // routerCases attach a Network's subnets to a router: one the controller makes with its
 // gateway on an external network, or one the project has. The router mark
@@ -22,21 +22,21 @@ var public = neutron.Network{ID: "ext-public", Name: "public", ProjectID: "admin
 func routerCases() []syncCase {
 	return []syncCase{{
 		name:       "new routed Network: the external network looked up, network, tag, subnet, router with its gateway, interface",
-		object:     withRouter(newNetwork("routed", "10.60.0.0/24", ""), external("public")),
-		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		object:     WithRouter(NewNetwork("routed", "10.60.0.0/24", ""), External("public")),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(Public) },
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal RouterCreated", "Normal SubnetAttached", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			routers := f.neutron.Routers()
-			if len(routers) != 1 || routers[0].Name != owner.ResourceName() || routers[0].Gateway == nil || routers[0].Gateway.NetworkID != public.ID {
-				t.Fatalf("routers %+v: want the owner's, with its gateway on %s", routers, public.ID)
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			routers := f.Neutron.Routers()
+			if len(routers) != 1 || routers[0].Name != owner.ResourceName() || routers[0].Gateway == nil || routers[0].Gateway.NetworkID != Public.ID {
+				t.Fatalf("routers %+v: want the owner's, with its gateway on %s", routers, Public.ID)
 			}
-			if net := ownNetwork(f.neutron); !neutron.RouterMarked(net) {
+			if net := ownNetwork(f.Neutron); !neutron.RouterMarked(net) {
 				t.Errorf("network tags %v lack the router mark", net.Tags)
 			}
-			wantAttached(t, f.neutron, routers[0].ID, 1)
+			wantAttached(t, f.Neutron, routers[0].ID, 1)
 		},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			r := got.Status.Router
@@ -46,33 +46,33 @@ func routerCases() []syncCase {
 		},
 	}, {
 		name:    "routed Network in step with Neutron: nothing at all, the routers known from the fill",
-		object:  withRouterInStatus(withRouter(realizedNetwork("steady", "10.60.0.0/24", ""), external("public"))),
+		object:  WithRouterInStatus(WithRouter(RealizedNetwork("steady", "10.60.0.0/24", ""), External("public"))),
 		neutron: putRouted(true, true),
 		want:    succeeds,
 	}, {
 		name:       "an interface removed by hand: attached again",
-		object:     withRouterInStatus(withRouter(realizedNetwork("detached", "10.60.0.0/24", ""), external("public"))),
+		object:     WithRouterInStatus(WithRouter(RealizedNetwork("detached", "10.60.0.0/24", ""), External("public"))),
 		neutron:    putRouted(true, false),
 		want:       succeeds,
 		wantCalls:  []string{"add router interface"},
 		wantEvents: []string{"Normal SubnetAttached"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantAttached(t, f.neutron, "router-of-detached", 1)
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantAttached(t, f.Neutron, "router-of-detached", 1)
 		},
 	}, {
 		name:       "a routed subnet's gateway changed in the spec: the interface goes, the subnet changes, the interface comes back on the new gateway",
-		object:     withGeneration(withRouterInStatus(withRouter(realizedNetwork("regated", "10.60.0.0/24", "10.60.0.5"), external("public"))), 2),
+		object:     WithGeneration(WithRouterInStatus(WithRouter(RealizedNetwork("regated", "10.60.0.0/24", "10.60.0.5"), External("public"))), 2),
 		neutron:    putRouted(true, true),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"remove router interface", "update subnet", "add router interface"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal GatewayUpdated", "Normal SubnetAttached", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantAttached(t, f.neutron, "router-of-regated", 1)
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantAttached(t, f.Neutron, "router-of-regated", 1)
 		},
 	}, {
 		name:   "the owned router's gateway removed by hand: restored",
-		object: withRouterInStatus(withRouter(realizedNetwork("gateless", "10.60.0.0/24", ""), external("public"))),
+		object: WithRouterInStatus(WithRouter(RealizedNetwork("gateless", "10.60.0.0/24", ""), External("public"))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRouted(true, true)(d, owner)
 			r := d.Routers()[0]
@@ -83,24 +83,24 @@ func routerCases() []syncCase {
 		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"set router gateway"},
 		wantEvents: []string{"Normal RouterUpdated"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if r := f.neutron.Routers()[0]; r.Gateway == nil || r.Gateway.NetworkID != public.ID {
-				t.Errorf("router gateway = %+v, want on %s", r.Gateway, public.ID)
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if r := f.Neutron.Routers()[0]; r.Gateway == nil || r.Gateway.NetworkID != Public.ID {
+				t.Errorf("router gateway = %+v, want on %s", r.Gateway, Public.ID)
 			}
 		},
 	}, {
 		name:       "spec.router removed: interface detached, router deleted, then the mark",
-		object:     withGeneration(withRouterInStatus(realizedNetwork("unrouted", "10.60.0.0/24", "")), 2),
+		object:     WithGeneration(WithRouterInStatus(RealizedNetwork("unrouted", "10.60.0.0/24", "")), 2),
 		neutron:    putRouted(true, true),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"remove router interface", "delete router", "tag network"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal RouterDeleted", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if routers := f.neutron.Routers(); len(routers) != 0 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if routers := f.Neutron.Routers(); len(routers) != 0 {
 				t.Errorf("routers left: %+v", routers)
 			}
-			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) {
+			if net := ownNetwork(f.Neutron); neutron.RouterMarked(net) {
 				t.Errorf("network tags %v keep the router mark", net.Tags)
 			}
 		},
@@ -111,7 +111,7 @@ func routerCases() []syncCase {
 		},
 	}, {
 		name:   "new Network on the project's router: looked up by name, only the interface is made",
-		object: withRouter(newNetwork("tenant", "10.61.0.0/24", ""), existing("tenant-router")),
+		object: WithRouter(NewNetwork("tenant", "10.61.0.0/24", ""), Existing("tenant-router")),
 		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
 			d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
 		},
@@ -119,8 +119,8 @@ func routerCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if net := ownNetwork(f.neutron); !slices.Equal(neutron.MarkedRouterIDs(net), []string{"tenant-router-id"}) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if net := ownNetwork(f.Neutron); !slices.Equal(neutron.MarkedRouterIDs(net), []string{"tenant-router-id"}) {
 				t.Errorf("network tags %v do not name the project's router (from the create's tag call)", net.Tags)
 			}
 		},
@@ -131,28 +131,28 @@ func routerCases() []syncCase {
 		},
 	}, {
 		name:       "the project's router is gone: RouterNotFound, nothing made",
-		object:     withRouter(newNetwork("orphaned", "10.61.0.0/24", ""), existing("gone-router")),
+		object:     WithRouter(NewNetwork("orphaned", "10.61.0.0/24", ""), Existing("gone-router")),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list routers"},
 		wantEvents: []string{"Warning RouterNotFound"},
-		wantObject: wantNotReady(samplecrdv1.ReasonRouterNotFound, `spec.router.existing names router "gone-router"`),
+		wantObject: WantNotReady(samplecrdv1.ReasonRouterNotFound, `spec.router.existing names router "gone-router"`),
 	}, {
 		name:   "enableSNAT refused by Neutron's policy: terminal InvalidSpec naming the field, no router",
-		object: withRouter(newNetwork("snat", "10.62.0.0/24", ""), func(r *samplecrdv1.NetworkRouter) { external("public")(r); r.EnableSNAT = ptr.To(false) }),
+		object: WithRouter(NewNetwork("snat", "10.62.0.0/24", ""), func(r *samplecrdv1.NetworkRouter) { External("public")(r); r.EnableSNAT = ptr.To(false) }),
 		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
-			d.PutExternalNetwork(public)
+			d.PutExternalNetwork(Public)
 			d.DenySNAT(true)
 		},
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning InvalidSpec"},
-		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "spec.router.enableSNAT: this cloud's Neutron policy does not let the project's role set it"),
+		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, "spec.router.enableSNAT: this cloud's Neutron policy does not let the project's role set it"),
 	}, {
 		name:       "a router create whose reply was lost: the retry lists the routers and finds it, nothing made twice",
-		object:     withRouter(newNetwork("lost", "10.63.0.0/24", ""), external("public")),
-		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(public) },
+		object:     WithRouter(NewNetwork("lost", "10.63.0.0/24", ""), External("public")),
+		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(Public) },
 		before:     loseReply(&neutron.Error{Op: "create router", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
 		want:       retries,
 		retry:      succeeds,
@@ -160,14 +160,14 @@ func routerCases() []syncCase {
 		wantCalls: []string{"list networks", "create network", "tag network", "create subnet", "create router",
 			"list routers", "list ports", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning NeutronUnavailable", "Normal SubnetAttached", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if routers := f.neutron.Routers(); len(routers) != 1 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if routers := f.Neutron.Routers(); len(routers) != 1 {
 				t.Errorf("routers %+v, want one", routers)
 			}
 		},
 	}, {
 		name:        "deleting a routed Network: interface detached, router deleted, then the network",
-		object:      deleting(withRouterInStatus(withRouter(realizedNetwork("doomed", "10.60.0.0/24", ""), external("public")))),
+		object:      Deleting(WithRouterInStatus(WithRouter(RealizedNetwork("doomed", "10.60.0.0/24", ""), External("public")))),
 		neutron:     putRouted(true, true),
 		want:        succeeds,
 		wantWrites:  []string{writeFinalizer},
@@ -176,7 +176,7 @@ func routerCases() []syncCase {
 		wantNeutron: wantOnlyPublic,
 	}, {
 		name:   "deleting a routed Network with a port of someone else on it: SubnetInUse naming the port, nothing detached or deleted",
-		object: deleting(withRouterInStatus(withRouter(realizedNetwork("held", "10.60.0.0/24", ""), external("public")))),
+		object: Deleting(WithRouterInStatus(WithRouter(RealizedNetwork("held", "10.60.0.0/24", ""), External("public")))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRouted(true, true)(d, owner)
 			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova", DeviceID: "vm-1",
@@ -186,31 +186,31 @@ func routerCases() []syncCase {
 		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list ports"},
 		wantEvents: []string{"Warning SubnetInUse"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantAttached(t, f.neutron, "router-of-held", 1)
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantAttached(t, f.Neutron, "router-of-held", 1)
 		},
-		wantObject: wantNotReady(samplecrdv1.ReasonSubnetInUse, "nothing was detached or deleted yet. Ports using it: vm-port (device owner compute:nova, device vm-1)"),
+		wantObject: WantNotReady(samplecrdv1.ReasonSubnetInUse, "nothing was detached or deleted yet. Ports using it: vm-port (device owner compute:nova, device vm-1)"),
 	}, {
 		name:       "Retain of a routed Network: the router keeps its gateway and interface, released of its name and description first",
-		object:     deleting(withDeletionPolicy(withRouterInStatus(withRouter(realizedNetwork("kept", "10.60.0.0/24", ""), external("public"))), samplecrdv1.DeletionPolicyRetain)),
+		object:     Deleting(withDeletionPolicy(WithRouterInStatus(WithRouter(RealizedNetwork("kept", "10.60.0.0/24", ""), External("public"))), samplecrdv1.DeletionPolicyRetain)),
 		neutron:    putRouted(true, true),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer},
 		wantCalls:  []string{"relabel router", "relabel network", "relabel subnet", "tag network"},
 		wantEvents: []string{"Normal NeutronRetained"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			r := f.neutron.Routers()
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			r := f.Neutron.Routers()
 			if len(r) != 1 || r[0].Name != "default/kept" || r[0].Description != "" || r[0].Gateway == nil {
 				t.Errorf("routers %+v, want the router kept as default/kept, without description, with its gateway", r)
 			}
-			wantAttached(t, f.neutron, "router-of-kept", 1)
-			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) {
+			wantAttached(t, f.Neutron, "router-of-kept", 1)
+			if net := ownNetwork(f.Neutron); neutron.RouterMarked(net) {
 				t.Errorf("the released network keeps the router mark: %v", net.Tags)
 			}
 		},
 	}, {
 		name:       "deleting a Network attached to the project's router by a pass whose status write failed: the tags name the router, its interface goes",
-		object:     deleting(withRouter(realizedNetwork("unrecorded", "10.61.0.0/24", ""), existing("tenant-router"))),
+		object:     Deleting(WithRouter(RealizedNetwork("unrecorded", "10.61.0.0/24", ""), Existing("tenant-router"))),
 		neutron:    putOnTenantRouter("unrecorded"),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer},
@@ -218,23 +218,23 @@ func routerCases() []syncCase {
 		wantEvents: []string{"Normal NeutronDeleted"},
 	}, {
 		name:       "spec.router removed after an attach status never recorded: the interface goes, then the router's name leaves the tags",
-		object:     withGeneration(realizedNetwork("unrecorded", "10.61.0.0/24", ""), 2),
+		object:     WithGeneration(RealizedNetwork("unrecorded", "10.61.0.0/24", ""), 2),
 		neutron:    putOnTenantRouter("unrecorded"),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"remove router interface", "tag network"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantAttached(t, f.neutron, "tenant-router-id", 0)
-			if net := ownNetwork(f.neutron); neutron.RouterMarked(net) || len(neutron.MarkedRouterIDs(net)) != 0 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantAttached(t, f.Neutron, "tenant-router-id", 0)
+			if net := ownNetwork(f.Neutron); neutron.RouterMarked(net) || len(neutron.MarkedRouterIDs(net)) != 0 {
 				t.Errorf("network tags %v keep router marks", net.Tags)
 			}
 		},
 	}, {
 		name:   "deleting a Network on the project's router: only the interface goes, the router stays",
-		object: deleting(withExistingRouterInStatus(withRouter(realizedNetwork("tenant-doomed", "10.61.0.0/24", ""), existing("tenant-router")))),
+		object: Deleting(withExistingRouterInStatus(WithRouter(RealizedNetwork("tenant-doomed", "10.61.0.0/24", ""), Existing("tenant-router")))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealizedWith("10.61.0.0/24", nil)(d, owner)
+			PutRealizedWith("10.61.0.0/24", nil)(d, owner)
 			markNetwork(d, neutron.RouterTag)
 			d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
 			d.PutPort(neutron.Port{ID: "if-1", NetworkID: "net-of-tenant-doomed", DeviceOwner: neutron.InterfaceOwner, DeviceID: "tenant-router-id",
@@ -244,33 +244,12 @@ func routerCases() []syncCase {
 		wantWrites: []string{writeFinalizer},
 		wantCalls:  []string{"list ports", "remove router interface", "delete network"},
 		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if routers := f.neutron.Routers(); len(routers) != 1 || routers[0].ID != "tenant-router-id" {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if routers := f.Neutron.Routers(); len(routers) != 1 || routers[0].ID != "tenant-router-id" {
 				t.Errorf("routers %+v, want the project's router kept", routers)
 			}
 		},
 	}}
-}
-
-func withRouter(n *samplecrdv1.Network, set func(*samplecrdv1.NetworkRouter)) *samplecrdv1.Network {
-	n.Spec.Router = &samplecrdv1.NetworkRouter{}
-	set(n.Spec.Router)
-	return n
-}
-
-func external(name string) func(*samplecrdv1.NetworkRouter) {
-	return func(r *samplecrdv1.NetworkRouter) { r.ExternalNetwork = &samplecrdv1.NeutronRef{Name: name} }
-}
-
-func existing(name string) func(*samplecrdv1.NetworkRouter) {
-	return func(r *samplecrdv1.NetworkRouter) { r.Existing = &samplecrdv1.NeutronRef{Name: name} }
-}
-
-// withRouterInStatus records in status the owned router putRouted makes, with the subnet.
-func withRouterInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
-	n.Status.Router = &samplecrdv1.RouterStatus{RouterID: "router-of-" + n.Name, Owned: true,
-		ExternalGatewayAddresses: []string{"203.0.113.20"}, SubnetIDs: []string{n.Status.SubnetID}}
-	return n
 }
 
 func withExistingRouterInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
@@ -278,20 +257,20 @@ func withExistingRouterInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
 	return n
 }
 
-// putRouted is putRealized of 10.60.0.0/24 with the router mark, the external network
-// public and the owner's router with its gateway on it (when router), its subnet attached
+// putRouted is PutRealized of 10.60.0.0/24 with the router mark, the external network
+// Public and the owner's router with its gateway on it (when router), its subnet attached
 // (when attached).
 func putRouted(router, attached bool) func(*neutronfake.Driver, neutron.Owner) {
 	return func(d *neutronfake.Driver, owner neutron.Owner) {
-		putRealizedWith("10.60.0.0/24", nil)(d, owner)
+		PutRealizedWith("10.60.0.0/24", nil)(d, owner)
 		markNetworkOf(d, owner, neutron.RouterTag)
-		d.PutExternalNetwork(public)
+		d.PutExternalNetwork(Public)
 		if !router {
 			return
 		}
 		routerID := "router-of-" + owner.Name
 		d.PutRouter(neutron.Router{ID: routerID, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID),
-			Gateway: &neutron.GatewayInfo{NetworkID: public.ID, FixedIPs: []neutron.FixedIP{{IPAddress: "203.0.113.20"}}}})
+			Gateway: &neutron.GatewayInfo{NetworkID: Public.ID, FixedIPs: []neutron.FixedIP{{IPAddress: "203.0.113.20"}}}})
 		if attached {
 			d.PutPort(neutron.Port{ID: "if-of-" + owner.Name, NetworkID: "net-of-" + owner.Name, DeviceOwner: neutron.InterfaceOwner, DeviceID: routerID,
 				FixedIPs: []neutron.FixedIP{{SubnetID: "subnet-of-" + owner.Name, IPAddress: "10.60.0.1"}}})
@@ -319,7 +298,7 @@ func putRoutedIn(d *neutronfake.Driver, owner neutron.Owner) { putRouted(true, t
 
 // ownNetwork returns the one network of the fake that is not external.
 func ownNetwork(d *neutronfake.Driver) neutron.Network {
-	nets := slices.DeleteFunc(d.Networks(), func(n neutron.Network) bool { return n.ID == public.ID })
+	nets := slices.DeleteFunc(d.Networks(), func(n neutron.Network) bool { return n.ID == Public.ID })
 	if len(nets) != 1 {
 		panic("want exactly one network besides the external one")
 	}
@@ -340,20 +319,20 @@ func wantAttached(t *testing.T, d *neutronfake.Driver, routerID string, n int) {
 }
 
 // wantOnlyPublic checks that the fake holds nothing but the external network.
-func wantOnlyPublic(t *testing.T, f *fixture, _ neutron.Owner) {
+func wantOnlyPublic(t *testing.T, f *Fixture, _ neutron.Owner) {
 	t.Helper()
-	if nets, routers, ports := f.neutron.Networks(), f.neutron.Routers(), f.neutron.Ports(); len(nets) != 1 || nets[0].ID != public.ID ||
-		len(routers) != 0 || len(ports) != 0 || len(f.neutron.Subnets()) != 0 {
-		t.Errorf("Neutron holds networks %+v, routers %+v, ports %+v; want only %s", nets, routers, ports, public.ID)
+	if nets, routers, ports := f.Neutron.Networks(), f.Neutron.Routers(), f.Neutron.Ports(); len(nets) != 1 || nets[0].ID != Public.ID ||
+		len(routers) != 0 || len(ports) != 0 || len(f.Neutron.Subnets()) != 0 {
+		t.Errorf("Neutron holds networks %+v, routers %+v, ports %+v; want only %s", nets, routers, ports, Public.ID)
 	}
 }
 
-// putOnTenantRouter is putRealized of 10.61.0.0/24 for the Network name, attached to the
+// putOnTenantRouter is PutRealized of 10.61.0.0/24 for the Network name, attached to the
 // project's router tenant-router, with the tags naming it: what an attach leaves when the
 // status write after it fails.
 func putOnTenantRouter(name string) func(*neutronfake.Driver, neutron.Owner) {
 	return func(d *neutronfake.Driver, owner neutron.Owner) {
-		putRealizedWith("10.61.0.0/24", nil)(d, owner)
+		PutRealizedWith("10.61.0.0/24", nil)(d, owner)
 		markNetwork(d, neutron.RouterTag)
 		markNetwork(d, "k8s-router-id=tenant-router-id")
 		d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})

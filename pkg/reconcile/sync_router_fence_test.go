@@ -1,9 +1,10 @@
-package main
+package reconcile_test
 
 import (
 	"testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
@@ -14,31 +15,31 @@ import (
 func routerFenceCases() []syncCase {
 	return []syncCase{{
 		name:       "spec.router.existing names another Network's router by its name: RouterOfAnotherNetwork, nothing made, nothing attached",
-		object:     withRouter(newNetwork("intruder", "10.64.0.0/24", ""), existing(victim.ResourceName())),
+		object:     WithRouter(NewNetwork("intruder", "10.64.0.0/24", ""), Existing(victim.ResourceName())),
 		neutron:    putVictimRouter,
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list routers"},
 		wantEvents: []string{"Warning RouterOfAnotherNetwork"},
-		wantObject: wantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "which the controller made for a Network: only that Network attaches to it"),
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if nets := f.neutron.Networks(); len(nets) != 1 {
+		wantObject: WantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "which the controller made for a Network: only that Network attaches to it"),
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if nets := f.Neutron.Networks(); len(nets) != 1 {
 				t.Errorf("networks %+v, want only the victim's", nets)
 			}
-			wantAttached(t, f.neutron, "0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f", 1)
+			wantAttached(t, f.Neutron, "0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f", 1)
 		},
 	}, {
 		name:       "spec.router.existing names another Network's router by its ID: RouterOfAnotherNetwork, nothing made",
-		object:     withRouter(newNetwork("intruder", "10.64.0.0/24", ""), existingID("0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f")),
+		object:     WithRouter(NewNetwork("intruder", "10.64.0.0/24", ""), existingID("0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f")),
 		neutron:    putVictimRouter,
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list routers"},
 		wantEvents: []string{"Warning RouterOfAnotherNetwork"},
-		wantObject: wantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f"),
+		wantObject: WantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f"),
 	}, {
 		name:   "a Network already attached to another Network's router (by an older version) is refused on its next pass, the router known from the fill",
-		object: withExistingRouterInStatus(withRouter(realizedNetwork("intruder", "10.61.0.0/24", ""), existingID("0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f"))),
+		object: withExistingRouterInStatus(WithRouter(RealizedNetwork("intruder", "10.61.0.0/24", ""), existingID("0e2a1f6c-5b7d-4c3e-9a8f-1d2c3b4a5e6f"))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putOnTenantRouter("intruder")(d, owner)
 			r := d.Routers()[0]
@@ -48,10 +49,10 @@ func routerFenceCases() []syncCase {
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning RouterOfAnotherNetwork"},
-		wantObject: wantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "name a router of the project the controller did not make"),
+		wantObject: WantNotReady(samplecrdv1.ReasonRouterOfAnotherNetwork, "name a router of the project the controller did not make"),
 	}, {
 		name:   "deleting a routed Network whose router has another network's subnet attached: that interface goes too, then the router, then the network",
-		object: deleting(withRouterInStatus(withRouter(realizedNetwork("victim", "10.60.0.0/24", ""), external("public")))),
+		object: Deleting(WithRouterInStatus(WithRouter(RealizedNetwork("victim", "10.60.0.0/24", ""), External("public")))),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			putRouted(true, true)(d, owner)
 			d.PutNetwork(neutron.Network{ID: "net-of-intruder", ProjectID: ownNetwork(d).ProjectID})
@@ -63,8 +64,8 @@ func routerFenceCases() []syncCase {
 		wantCalls: []string{"list ports", "remove router interface", "delete router", "list ports", "remove router interface",
 			"delete router", "delete network"},
 		wantEvents: []string{"Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			if routers, ports := f.neutron.Routers(), f.neutron.Ports(); len(routers) != 0 || len(ports) != 0 {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			if routers, ports := f.Neutron.Routers(), f.Neutron.Ports(); len(routers) != 0 || len(ports) != 0 {
 				t.Errorf("routers %+v and ports %+v left, want none", routers, ports)
 			}
 		},

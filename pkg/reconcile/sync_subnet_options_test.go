@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"slices"
@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
-	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
 
 // subnetOptionCases carry the DNS servers, host routes and DHCP of a spec to Neutron: in
@@ -20,14 +19,14 @@ func subnetOptionCases() []syncCase {
 	neutronRoutes := []neutron.HostRoute{{Destination: "10.99.0.0/16", NextHop: "10.30.0.254"}, {Destination: "0.0.0.0/0", NextHop: "10.30.0.1"}}
 	return []syncCase{{
 		name:       "new Network with DNS servers, routes and DHCP off: all in the subnet's create, no extra call",
-		object:     withSubnetOptions(newNetwork("options", "10.30.0.0/24", ""), []string{"10.30.0.3", "10.30.0.2"}, routes, &off),
+		object:     withSubnetOptions(NewNetwork("options", "10.30.0.0/24", ""), []string{"10.30.0.3", "10.30.0.2"}, routes, &off),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantSubnetOptions(t, f, []string{"10.30.0.3", "10.30.0.2"}, neutronRoutes, false)
-			body := f.neutron.Bodies("create subnet")[0]
+			body := f.Neutron.Bodies("create subnet")[0]
 			for _, want := range []string{`"dns_nameservers":["10.30.0.3","10.30.0.2"]`,
 				`"host_routes":[{"destination":"10.99.0.0/16","nexthop":"10.30.0.254"},{"destination":"0.0.0.0/0","nexthop":"10.30.0.1"}]`,
 				`"enable_dhcp":false`} {
@@ -36,82 +35,82 @@ func subnetOptionCases() []syncCase {
 				}
 			}
 		},
-		wantObject: wantReady("10.30.0.1"),
+		wantObject: WantReady("10.30.0.1"),
 	}, {
 		name:       "new Network without the fields: Neutron's defaults sent in the create",
-		object:     newNetwork("defaults", "10.31.0.0/24", ""),
+		object:     NewNetwork("defaults", "10.31.0.0/24", ""),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantSubnetOptions(t, f, nil, nil, true)
-			body := f.neutron.Bodies("create subnet")[0]
+			body := f.Neutron.Bodies("create subnet")[0]
 			if !strings.Contains(body, `"dns_nameservers":[],"host_routes":[],"enable_dhcp":true`) {
 				t.Errorf("create subnet sent %s, want no DNS servers, no routes, DHCP on", body)
 			}
 		},
 	}, {
 		name:   "options in step with Neutron, routes in another order: nothing at all",
-		object: withDHCPInStatus(withSubnetOptions(realizedNetwork("steady-options", "10.30.0.0/24", ""), []string{"10.30.0.2"}, routes, &off), off),
-		neutron: putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) {
+		object: withDHCPInStatus(withSubnetOptions(RealizedNetwork("steady-options", "10.30.0.0/24", ""), []string{"10.30.0.2"}, routes, &off), off),
+		neutron: PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) {
 			s.DNSNameservers, s.HostRoutes, s.EnableDHCP = []string{"10.30.0.2"}, []neutron.HostRoute{neutronRoutes[1], neutronRoutes[0]}, false
 		}),
 		want: succeeds,
 	}, {
 		name:       "DNS servers changed in spec: one PUT with only dns_nameservers, same subnet",
-		object:     withGeneration(withSubnetOptions(realizedNetwork("dns", "10.30.0.0/24", ""), []string{"10.30.0.2", "10.30.0.3"}, nil, nil), 2),
-		neutron:    putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.DNSNameservers = []string{"10.30.0.3", "10.30.0.2"} }),
+		object:     WithGeneration(withSubnetOptions(RealizedNetwork("dns", "10.30.0.0/24", ""), []string{"10.30.0.2", "10.30.0.3"}, nil, nil), 2),
+		neutron:    PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.DNSNameservers = []string{"10.30.0.3", "10.30.0.2"} }),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantBodies(t, f, "update subnet", `{"dns_nameservers":["10.30.0.2","10.30.0.3"]}`)
 			wantSubnetOptions(t, f, []string{"10.30.0.2", "10.30.0.3"}, nil, true)
 		},
-		wantObject: wantReady("10.30.0.1"),
+		wantObject: WantReady("10.30.0.1"),
 	}, {
 		name:       "host routes changed in spec: one PUT with only host_routes",
-		object:     withGeneration(withSubnetOptions(realizedNetwork("routes", "10.30.0.0/24", ""), nil, routes[:1], nil), 2),
-		neutron:    putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.HostRoutes = neutronRoutes }),
+		object:     WithGeneration(withSubnetOptions(RealizedNetwork("routes", "10.30.0.0/24", ""), nil, routes[:1], nil), 2),
+		neutron:    PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.HostRoutes = neutronRoutes }),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantBodies(t, f, "update subnet", `{"host_routes":[{"destination":"10.99.0.0/16","nexthop":"10.30.0.254"}]}`)
 			wantSubnetOptions(t, f, nil, neutronRoutes[:1], true)
 		},
-		wantObject: wantReady("10.30.0.1"),
+		wantObject: WantReady("10.30.0.1"),
 	}, {
 		name:       "DHCP turned off in spec: one PUT with only enable_dhcp",
-		object:     withGeneration(withSubnetOptions(realizedNetwork("dhcp", "10.30.0.0/24", ""), nil, nil, &off), 2),
-		neutron:    putRealizedWith("10.30.0.0/24", nil),
+		object:     WithGeneration(withSubnetOptions(RealizedNetwork("dhcp", "10.30.0.0/24", ""), nil, nil, &off), 2),
+		neutron:    PutRealizedWith("10.30.0.0/24", nil),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantBodies(t, f, "update subnet", `{"enable_dhcp":false}`)
 			wantSubnetOptions(t, f, nil, nil, false)
 		},
-		wantObject: wantReady("10.30.0.1"),
+		wantObject: WantReady("10.30.0.1"),
 	}, {
 		name:   "DNS servers, a route and DHCP changed by hand in Neutron: restored in one PUT, status untouched",
-		object: withSubnetOptions(realizedNetwork("drift", "10.30.0.0/24", ""), nil, routes, nil),
-		neutron: putRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) {
+		object: withSubnetOptions(RealizedNetwork("drift", "10.30.0.0/24", ""), nil, routes, nil),
+		neutron: PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) {
 			s.DNSNameservers, s.HostRoutes, s.EnableDHCP = []string{"8.8.8.8"}, neutronRoutes[:1], false
 		}),
 		want:       succeeds,
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantBodies(t, f, "update subnet", `{"dns_nameservers":[],"host_routes":[`+
 				`{"destination":"10.99.0.0/16","nexthop":"10.30.0.254"},{"destination":"0.0.0.0/0","nexthop":"10.30.0.1"}],"enable_dhcp":true}`)
 			wantSubnetOptions(t, f, nil, neutronRoutes, true)
 		},
-		wantObject: wantReady("10.30.0.1"),
+		wantObject: WantReady("10.30.0.1"),
 	}}
 }
 
@@ -126,27 +125,10 @@ func withDHCPInStatus(n *samplecrdv1.Network, on bool) *samplecrdv1.Network {
 	return n
 }
 
-// putRealizedWith is putRealized, with the default gateway, and the subnet changed by change (may be nil), as
-// Neutron holds it after an earlier spec or a change by hand.
-func putRealizedWith(cidr string, change func(*neutron.Subnet)) func(*neutronfake.Driver, neutron.Owner) {
-	return func(d *neutronfake.Driver, owner neutron.Owner) {
-		plan, err := subnetplan.Plan(subnetplan.Spec{CIDR: cidr})
-		if err != nil {
-			panic(err)
-		}
-		putRealized(d, owner, cidr, plan.Gateway.String())
-		if change != nil {
-			s := d.Subnets()[0]
-			change(&s)
-			d.PutSubnet(s)
-		}
-	}
-}
-
 // wantSubnetOptions checks the one subnet Neutron holds.
-func wantSubnetOptions(t *testing.T, f *fixture, nameservers []string, routes []neutron.HostRoute, dhcp bool) {
+func wantSubnetOptions(t *testing.T, f *Fixture, nameservers []string, routes []neutron.HostRoute, dhcp bool) {
 	t.Helper()
-	subnets := f.neutron.Subnets()
+	subnets := f.Neutron.Subnets()
 	if len(subnets) != 1 {
 		t.Fatalf("Neutron holds %d subnets, want 1", len(subnets))
 	}
@@ -163,9 +145,9 @@ func wantSubnetOptions(t *testing.T, f *fixture, nameservers []string, routes []
 }
 
 // wantBodies checks the JSON bodies of every call of op.
-func wantBodies(t *testing.T, f *fixture, op string, want ...string) {
+func wantBodies(t *testing.T, f *Fixture, op string, want ...string) {
 	t.Helper()
-	if got := f.neutron.Bodies(op); !slices.Equal(got, want) {
+	if got := f.Neutron.Bodies(op); !slices.Equal(got, want) {
 		t.Errorf("%s bodies = %q, want %q", op, got, want)
 	}
 }

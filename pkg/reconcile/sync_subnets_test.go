@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
@@ -27,9 +28,9 @@ func subnetListCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
 			wantSubnetNames(t, f, owner.SubnetName("v4"), owner.SubnetName("v6"))
-			bodies := f.neutron.Bodies("create subnet")
+			bodies := f.Neutron.Bodies("create subnet")
 			if len(bodies) != 2 || !strings.Contains(bodies[0], `"cidr":"10.50.0.0/24"`) ||
 				!strings.Contains(bodies[1], `"cidr":"2001:db8:50::/64","ip_version":6,"ipv6_address_mode":"slaac","ipv6_ra_mode":"slaac"`) {
 				t.Errorf("create subnet bodies %q, want the IPv4 item's, then the IPv6 item's with its modes", bodies)
@@ -38,14 +39,14 @@ func subnetListCases() []syncCase {
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24", "v6": "2001:db8:50::/64"}),
 	}, {
 		name:       "one-subnet Network moved to the list form: the same subnet, renamed for its item, nothing created",
-		object:     withGeneration(movedToList(realizedNetwork("moved", "10.50.0.0/24", ""), v4), 2),
-		neutron:    func(d *neutronfake.Driver, o neutron.Owner) { putRealized(d, o, "10.50.0.0/24", "10.50.0.1") },
+		object:     WithGeneration(movedToList(RealizedNetwork("moved", "10.50.0.0/24", ""), v4), 2),
+		neutron:    func(d *neutronfake.Driver, o neutron.Owner) { PutRealized(d, o, "10.50.0.0/24", "10.50.0.1") },
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"relabel subnet"},
 		wantEvents: []string{"Normal SubnetKept", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			if s := f.neutron.Subnets(); len(s) != 1 || s[0].ID != "subnet-of-moved" || s[0].Name != owner.SubnetName("v4") {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			if s := f.Neutron.Subnets(); len(s) != 1 || s[0].ID != "subnet-of-moved" || s[0].Name != owner.SubnetName("v4") {
 				t.Errorf("Neutron subnets %+v, want subnet-of-moved named %s", s, owner.SubnetName("v4"))
 			}
 		},
@@ -57,7 +58,7 @@ func subnetListCases() []syncCase {
 		},
 	}, {
 		name:       "item added: its subnet created on the same network, the others untouched",
-		object:     withGeneration(withItems(realizedListNetwork("grow", v4), v4, v6), 2),
+		object:     WithGeneration(withItems(realizedListNetwork("grow", v4), v4, v6), 2),
 		neutron:    putRealizedList(v4),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
@@ -66,31 +67,31 @@ func subnetListCases() []syncCase {
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24", "v6": "2001:db8:50::/64"}),
 	}, {
 		name:       "item changed in place: one PUT on its subnet",
-		object:     withGeneration(withItems(realizedListNetwork("change", v4, v6), withDNS(v4, "10.50.0.53"), v6), 2),
+		object:     WithGeneration(withItems(realizedListNetwork("change", v4, v6), withDNS(v4, "10.50.0.53"), v6), 2),
 		neutron:    putRealizedList(v4, v6),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
 			wantBodies(t, f, "update subnet", `{"dns_nameservers":["10.50.0.53"]}`)
 		},
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24", "v6": "2001:db8:50::/64"}),
 	}, {
 		name:       "item removed: its subnet deleted, and it leaves status",
-		object:     withGeneration(withItems(realizedListNetwork("shrink", v4, v6), v4), 2),
+		object:     WithGeneration(withItems(realizedListNetwork("shrink", v4, v6), v4), 2),
 		neutron:    putRealizedList(v4, v6),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"delete subnet"},
 		wantEvents: []string{"Normal SubnetDeleted", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
 			wantSubnetNames(t, f, owner.SubnetName("v4"))
 		},
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24"}),
 	}, {
 		name:   "item removed while a port holds an address on its subnet: SubnetInUse naming the port, the item stays in status, the new item made all the same",
-		object: withGeneration(withItems(realizedListNetwork("held", v4, v6), v4, cidrItem("c", "10.50.2.0/24")), 2),
+		object: WithGeneration(withItems(realizedListNetwork("held", v4, v6), v4, cidrItem("c", "10.50.2.0/24")), 2),
 		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
 			putRealizedList(v4, v6)(d, o)
 			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-held", DeviceOwner: "compute:nova", DeviceID: "vm-1",
@@ -101,7 +102,7 @@ func subnetListCases() []syncCase {
 		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, "vm-port (device owner compute:nova, device vm-1)")(t, got)
+			WantNotReady(samplecrdv1.ReasonSubnetInUse, "vm-port (device owner compute:nova, device vm-1)")(t, got)
 			var items []string
 			for _, s := range got.Status.Subnets {
 				items = append(items, s.Name)
@@ -112,7 +113,7 @@ func subnetListCases() []syncCase {
 		},
 	}, {
 		name:   "item added again with another range while a port holds the old one: the new subnet made, the old named in SubnetInUse, the item listed once",
-		object: withGeneration(withItems(realizedListNetwork("again", v4, v6), v4, slaac(cidrItem("v6", "2001:db8:51::/64"))), 3),
+		object: WithGeneration(withItems(realizedListNetwork("again", v4, v6), v4, slaac(cidrItem("v6", "2001:db8:51::/64"))), 3),
 		neutron: func(d *neutronfake.Driver, o neutron.Owner) {
 			putRealizedList(v4, v6)(d, o)
 			d.PutPort(neutron.Port{ID: "vm-port", NetworkID: "net-of-again", DeviceOwner: "compute:nova", DeviceID: "vm-1",
@@ -123,7 +124,7 @@ func subnetListCases() []syncCase {
 		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonSubnetInUse, itemSubnetID("again", "v6"))(t, got)
+			WantNotReady(samplecrdv1.ReasonSubnetInUse, itemSubnetID("again", "v6"))(t, got)
 			if len(got.Status.Subnets) != 2 || statusCIDR(got, "v6") != "2001:db8:51::/64" {
 				t.Errorf("status.subnets %+v, want v4 and v6 once, on its new range", got.Status.Subnets)
 			}
@@ -138,8 +139,8 @@ func subnetListCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "list subnet pools", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			body := f.neutron.Bodies("create subnet")[0]
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			body := f.Neutron.Bodies("create subnet")[0]
 			if !strings.Contains(body, `"subnetpool_id":"pool-6","prefixlen":64,"ip_version":6`) || strings.Contains(body, `"cidr"`) ||
 				strings.Contains(body, `"gateway_ip"`) || strings.Contains(body, `"allocation_pools"`) {
 				t.Errorf("create subnet sent %s, want the pool, the prefix length and the pool's version, and no cidr, gateway or pools", body)
@@ -153,14 +154,14 @@ func subnetListCases() []syncCase {
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "list subnet pools"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
-		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, `no subnet pool "missing" that this project can use`),
+		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, `no subnet pool "missing" that this project can use`),
 	}, {
 		name:       "two items overlap (a CRD without its rules): stopped before any Neutron call, naming both",
 		object:     listNetwork("overlap", v4, cidrItem("wide", "10.50.0.0/16")),
 		want:       stops,
 		wantWrites: []string{writeFinalizer, writeStatus},
 		wantEvents: []string{"Warning InvalidSpec"},
-		wantObject: wantNotReady(samplecrdv1.ReasonInvalidSpec, "subnets v4 (10.50.0.0/24) and wide (10.50.0.0/16) overlap"),
+		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, "subnets v4 (10.50.0.0/24) and wide (10.50.0.0/16) overlap"),
 	}}
 }
 
@@ -192,7 +193,7 @@ func withDNS(item samplecrdv1.NetworkSubnet, servers ...string) samplecrdv1.Netw
 }
 
 func listNetwork(name string, items ...samplecrdv1.NetworkSubnet) *samplecrdv1.Network {
-	return withItems(newNetwork(name, "", ""), items...)
+	return withItems(NewNetwork(name, "", ""), items...)
 }
 
 func withItems(n *samplecrdv1.Network, items ...samplecrdv1.NetworkSubnet) *samplecrdv1.Network {
@@ -209,7 +210,7 @@ func movedToList(n *samplecrdv1.Network, items ...samplecrdv1.NetworkSubnet) *sa
 // realizedListNetwork is a Network of the list form whose status says it is Ready with
 // the Neutron resources putRealizedList makes.
 func realizedListNetwork(name string, items ...samplecrdv1.NetworkSubnet) *samplecrdv1.Network {
-	n := withFinalizer(listNetwork(name, items...))
+	n := WithFinalizer(listNetwork(name, items...))
 	n.Status = samplecrdv1.NetworkStatus{ObservedGeneration: 1, NetworkID: "net-of-" + name}
 	var cidrs []string
 	for _, item := range items {
@@ -219,7 +220,7 @@ func realizedListNetwork(name string, items ...samplecrdv1.NetworkSubnet) *sampl
 			SubnetID: itemSubnetID(name, item.Name), Gateway: plan.Gateway.String(), EnableDHCP: ptr.To(true)})
 	}
 	n.Status.CIDRs = strings.Join(cidrs, ",")
-	setReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned, "Neutron network net-of-"+name)
+	SetReadyCondition(&n.Status, 1, metav1.ConditionTrue, samplecrdv1.ReasonProvisioned, "Neutron network net-of-"+name)
 	return n
 }
 
@@ -255,10 +256,10 @@ func mustPlan(item samplecrdv1.NetworkSubnet) subnetplan.Subnet {
 func itemSubnetID(network, item string) string { return fmt.Sprintf("subnet-%s-of-%s", item, network) }
 
 // wantSubnetNames checks the Neutron names of the subnets, in any order.
-func wantSubnetNames(t *testing.T, f *fixture, names ...string) {
+func wantSubnetNames(t *testing.T, f *Fixture, names ...string) {
 	t.Helper()
 	var got []string
-	for _, s := range f.neutron.Subnets() {
+	for _, s := range f.Neutron.Subnets() {
 		got = append(got, s.Name)
 	}
 	slices.Sort(got)
@@ -273,7 +274,7 @@ func wantSubnetNames(t *testing.T, f *fixture, names ...string) {
 func wantSubnetsReady(cidrs map[string]string) func(*testing.T, *samplecrdv1.Network) {
 	return func(t *testing.T, got *samplecrdv1.Network) {
 		t.Helper()
-		c := readyCondition(t, got)
+		c := ReadyCondition(t, got)
 		if c.Status != metav1.ConditionTrue || c.Reason != samplecrdv1.ReasonProvisioned || c.ObservedGeneration != got.Generation {
 			t.Errorf("Ready = %s/%s for generation %d, want True/Provisioned for %d", c.Status, c.Reason, c.ObservedGeneration, got.Generation)
 		}
@@ -288,6 +289,6 @@ func wantSubnetsReady(cidrs map[string]string) func(*testing.T, *samplecrdv1.Net
 		if !strings.Contains(c.Message, "subnets") && len(cidrs) > 1 {
 			t.Errorf("Ready message %q, want it to name the subnets", c.Message)
 		}
-		wantProgressConditions(t, got)
+		WantProgressConditions(t, got)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package reconcile_test
 
 import (
 	"slices"
@@ -13,39 +13,10 @@ import (
 	kstatus "sigs.k8s.io/cli-utils/pkg/kstatus/status"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
-
-// wantProgressConditions checks that Reconciling and Stalled agree with a Ready condition
-// of the Network's generation: neither when Ready, Stalled with Ready's reason and message
-// for a terminal reason, Reconciling with them for a transient one.
-func wantProgressConditions(t *testing.T, got *samplecrdv1.Network) {
-	t.Helper()
-	ready := readyCondition(t, got)
-	reconciling := meta.FindStatusCondition(got.Status.Conditions, samplecrdv1.ConditionReconciling)
-	stalled := meta.FindStatusCondition(got.Status.Conditions, samplecrdv1.ConditionStalled)
-	var want, unwanted string
-	var cond, other *metav1.Condition
-	switch {
-	case ready.Status == metav1.ConditionTrue:
-		if reconciling != nil || stalled != nil {
-			t.Errorf("Ready Network has Reconciling %+v and Stalled %+v, want neither", reconciling, stalled)
-		}
-		return
-	case !slices.Contains(samplecrdv1.TransientReasons, ready.Reason):
-		want, cond, unwanted, other = samplecrdv1.ConditionStalled, stalled, samplecrdv1.ConditionReconciling, reconciling
-	default:
-		want, cond, unwanted, other = samplecrdv1.ConditionReconciling, reconciling, samplecrdv1.ConditionStalled, stalled
-	}
-	if cond == nil || cond.Status != metav1.ConditionTrue || cond.Reason != ready.Reason || cond.Message != ready.Message ||
-		cond.ObservedGeneration != got.Generation {
-		t.Errorf("%s = %+v, want True with Ready's reason %s and message for generation %d", want, cond, ready.Reason, got.Generation)
-	}
-	if other != nil {
-		t.Errorf("%s = %+v beside %s, want it removed", unwanted, other, want)
-	}
-}
 
 // progressStep is what one status write said: the conditions beside Ready and what
 // kstatus makes of the object written.
@@ -62,10 +33,10 @@ type progressStep struct {
 // write says, and that a sync with nothing new to say writes nothing.
 func TestProgressConditions(t *testing.T) {
 	stalledMTU := func() *samplecrdv1.Network {
-		n := withGeneration(withFinalizer(newNetwork("fixed", "10.40.0.0/24", "")), 2)
+		n := WithGeneration(WithFinalizer(NewNetwork("fixed", "10.40.0.0/24", "")), 2)
 		const message = "Neutron rejected the request (create network): MTU too big; fix the spec"
 		n.Status.ObservedGeneration = 1
-		setReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonInvalidSpec, message)
+		SetReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonInvalidSpec, message)
 		meta.SetStatusCondition(&n.Status.Conditions, metav1.Condition{Type: samplecrdv1.ConditionStalled, Status: metav1.ConditionTrue,
 			Reason: samplecrdv1.ReasonInvalidSpec, Message: message, ObservedGeneration: 1})
 		return n
@@ -79,12 +50,12 @@ func TestProgressConditions(t *testing.T) {
 		project   string
 		object    *samplecrdv1.Network
 		neutron   func(d *neutronfake.Driver, owner neutron.Owner)
-		before    func(f *fixture)
+		before    func(f *Fixture)
 		syncs     int
 		wantSteps []progressStep
 	}{{
 		name:   "new Network: Reconciling while it is created, then Ready alone",
-		object: newNetwork("fresh", "10.41.0.0/24", ""),
+		object: NewNetwork("fresh", "10.41.0.0/24", ""),
 		wantSteps: []progressStep{
 			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus, inMessage: "creating the Neutron network and subnet"},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
@@ -92,15 +63,15 @@ func TestProgressConditions(t *testing.T) {
 	}, {
 		name:    "new Network in a project: Reconciling rides in the project's write",
 		project: "project-own",
-		object:  newNetwork("projected", "10.42.0.0/24", ""),
+		object:  NewNetwork("projected", "10.42.0.0/24", ""),
 		wantSteps: []progressStep{
 			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
 		},
 	}, {
 		name:   "Neutron down: Reconciling with Ready's reason; the retry that fails again writes nothing",
-		object: newNetwork("flaky", "10.43.0.0/24", ""),
-		before: func(f *fixture) { f.neutron.FailWith(unavailable.Op, unavailable) },
+		object: NewNetwork("flaky", "10.43.0.0/24", ""),
+		before: func(f *Fixture) { f.Neutron.FailWith(unavailable.Op, unavailable) },
 		syncs:  2,
 		wantSteps: []progressStep{
 			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
@@ -108,8 +79,8 @@ func TestProgressConditions(t *testing.T) {
 		},
 	}, {
 		name:   "Neutron rejects the spec: Stalled with Neutron's message; a look again after a restart writes nothing",
-		object: newNetwork("multicast", "10.44.0.0/24", ""),
-		before: func(f *fixture) { f.neutron.FailWith(rejected.Op, rejected) },
+		object: NewNetwork("multicast", "10.44.0.0/24", ""),
+		before: func(f *Fixture) { f.Neutron.FailWith(rejected.Op, rejected) },
 		syncs:  2,
 		wantSteps: []progressStep{
 			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
@@ -117,7 +88,7 @@ func TestProgressConditions(t *testing.T) {
 		},
 	}, {
 		name:   "spec the controller cannot plan: Stalled, no Reconciling first",
-		object: newNetwork("unplannable", "10.0.0.1/24", ""),
+		object: NewNetwork("unplannable", "10.0.0.1/24", ""),
 		wantSteps: []progressStep{
 			{stalled: samplecrdv1.ReasonInvalidSpec, ready: "False/InvalidSpec", kstatus: kstatus.FailedStatus, inMessage: "10.0.0.1/24"},
 		},
@@ -130,9 +101,9 @@ func TestProgressConditions(t *testing.T) {
 		},
 	}, {
 		name:   "spec changed on a Ready Network: Reconciling Updating beside the old generation's Ready",
-		object: withGeneration(withMTU(realizedNetwork("resized", "10.45.0.0/24", ""), 1300), 2),
+		object: WithGeneration(withMTU(RealizedNetwork("resized", "10.45.0.0/24", ""), 1300), 2),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.45.0.0/24", "10.45.0.1")
+			PutRealized(d, owner, "10.45.0.0/24", "10.45.0.1")
 		},
 		wantSteps: []progressStep{
 			{reconciling: samplecrdv1.ReasonUpdating, ready: "True/Provisioned", kstatus: kstatus.InProgressStatus, inMessage: "mtu from 0 to 1300"},
@@ -140,30 +111,30 @@ func TestProgressConditions(t *testing.T) {
 		},
 	}, {
 		name:   "Ready Network in step with Neutron: no write",
-		object: realizedNetwork("steady", "10.46.0.0/24", ""),
+		object: RealizedNetwork("steady", "10.46.0.0/24", ""),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.46.0.0/24", "10.46.0.1")
+			PutRealized(d, owner, "10.46.0.0/24", "10.46.0.1")
 		},
 		syncs: 2,
 	}, {
 		name:   "Ready Network whose subnet was changed by hand: repaired, no write",
-		object: realizedNetwork("drifted", "10.47.0.0/24", ""),
+		object: RealizedNetwork("drifted", "10.47.0.0/24", ""),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.47.0.0/24", "10.47.0.9")
+			PutRealized(d, owner, "10.47.0.0/24", "10.47.0.9")
 		},
 	}, {
 		name:   "status written before Reconciling existed, Neutron still down: one write adds it",
-		object: withFinalizer(newNetwork("upgraded", "10.48.0.0/24", "")),
-		before: func(f *fixture) {
-			n := f.refresh("default", "upgraded")
-			setReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable, "Neutron is unavailable")
+		object: WithFinalizer(NewNetwork("upgraded", "10.48.0.0/24", "")),
+		before: func(f *Fixture) {
+			n := f.Refresh("default", "upgraded")
+			SetReadyCondition(&n.Status, 1, metav1.ConditionFalse, samplecrdv1.ReasonNeutronUnavailable, "Neutron is unavailable")
 			n.Status.ObservedGeneration = 1
-			if _, err := f.client.SamplecrdV1().Networks("default").UpdateStatus(f.ctx, n, metav1.UpdateOptions{}); err != nil {
+			if _, err := f.Client.SamplecrdV1().Networks("default").UpdateStatus(f.Ctx, n, metav1.UpdateOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			f.refresh("default", "upgraded")
-			f.client.ClearActions()
-			f.neutron.FailWith(unavailable.Op, unavailable)
+			f.Refresh("default", "upgraded")
+			f.Client.ClearActions()
+			f.Neutron.FailWith(unavailable.Op, unavailable)
 		},
 		syncs: 2,
 		wantSteps: []progressStep{
@@ -171,7 +142,7 @@ func TestProgressConditions(t *testing.T) {
 		},
 	}, {
 		name:   "import of a network Neutron does not have: Stalled, Failed",
-		object: importedNetwork("missing", samplecrdv1.NetworkImport{NetworkName: "nowhere"}, ""),
+		object: ImportedNetwork("missing", samplecrdv1.NetworkImport{NetworkName: "nowhere"}, ""),
 		syncs:  2,
 		wantSteps: []progressStep{
 			{stalled: samplecrdv1.ReasonImportNotFound, ready: "False/ImportNotFound", kstatus: kstatus.FailedStatus},
@@ -179,22 +150,22 @@ func TestProgressConditions(t *testing.T) {
 	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFixtureInProject(t, tc.project, tc.object)
+			f := NewInProject(t, tc.project, tc.object)
 			if tc.neutron != nil {
-				tc.neutron(f.neutron, ownerOf(tc.object))
+				tc.neutron(f.Neutron, OwnerOf(tc.object))
 			}
-			f.startLeading()
+			f.StartLeading()
 			if tc.before != nil {
 				tc.before(f)
 			}
 			for i := range max(tc.syncs, 1) {
-				_ = f.sync(tc.object) // the outcomes are TestSyncHandler's; this test reads the writes
+				_ = f.Sync(tc.object) // the outcomes are TestSync's; this test reads the writes
 				if i+1 < tc.syncs {
-					f.refresh(tc.object.Namespace, tc.object.Name)
+					f.Refresh(tc.object.Namespace, tc.object.Name)
 				}
 			}
 			var got []progressStep
-			for _, written := range f.statusWrites() {
+			for _, written := range statusWrites(f) {
 				got = append(got, stepOf(t, written))
 			}
 			if len(got) != len(tc.wantSteps) {
@@ -213,9 +184,9 @@ func TestProgressConditions(t *testing.T) {
 }
 
 // statusWrites returns the objects written through the status subresource, in order.
-func (f *fixture) statusWrites() []*samplecrdv1.Network {
+func statusWrites(f *Fixture) []*samplecrdv1.Network {
 	var out []*samplecrdv1.Network
-	for _, a := range f.client.Actions() {
+	for _, a := range f.Client.Actions() {
 		if u, ok := a.(core.UpdateAction); ok && a.GetSubresource() == "status" {
 			out = append(out, u.GetObject().(*samplecrdv1.Network).DeepCopy())
 		}

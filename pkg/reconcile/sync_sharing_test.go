@@ -1,13 +1,15 @@
-package main
+package reconcile_test
 
 import (
 	"slices"
 	"testing"
 
+	"k8s.io/utils/ptr"
+
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
-	"k8s.io/utils/ptr"
 )
 
 // sharingCases share a Network's network with the projects of spec.sharedWith, one RBAC
@@ -19,17 +21,17 @@ func sharingCases() []syncCase {
 	off := false
 	return []syncCase{{
 		name:       "new Network shared with two projects, port security off: in the create, the tag call and one policy each",
-		object:     withPortSecurity(withSharedWith(newNetwork("shared", "10.40.0.0/24", ""), "team-b", "team-c"), &off),
+		object:     WithPortSecurity(WithSharedWith(NewNetwork("shared", "10.40.0.0/24", ""), "team-b", "team-c"), &off),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "create rbac policy", "create rbac policy"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal NetworkShared", "Normal NetworkShared", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			net := f.neutron.Networks()[0]
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			net := f.Neutron.Networks()[0]
 			if !neutron.SharingMarked(net) || net.PortSecurityEnabled == nil || *net.PortSecurityEnabled {
 				t.Errorf("network %+v: want the sharing mark and port security off", net)
 			}
-			wantShares(t, f.neutron, net.ID, "team-b", "team-c")
+			wantShares(t, f.Neutron, net.ID, "team-b", "team-c")
 		},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			if projects := sharedProjects(got); !slices.Equal(projects, []string{"team-b", "team-c"}) {
@@ -41,15 +43,15 @@ func sharingCases() []syncCase {
 		},
 	}, {
 		name:   "shared Network in step with Neutron: nothing at all, the policies known from the fill",
-		object: withSharesInStatus(withSharedWith(realizedNetwork("steady", "10.40.0.0/24", ""), "team-b")),
-		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+		object: WithSharesInStatus(WithSharedWith(RealizedNetwork("steady", "10.40.0.0/24", ""), "team-b")),
+		neutron: PutShared(func(d *neutronfake.Driver, netID string) {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 		}),
 		want: succeeds,
 	}, {
 		name:   "a project dropped from the list: its policy deleted, the other kept",
-		object: withGeneration(withSharesInStatus(withSharedWith(realizedNetwork("narrowed", "10.40.0.0/24", ""), "team-b")), 2),
-		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+		object: WithGeneration(WithSharesInStatus(WithSharedWith(RealizedNetwork("narrowed", "10.40.0.0/24", ""), "team-b")), 2),
+		neutron: PutShared(func(d *neutronfake.Driver, netID string) {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-c", ObjectID: netID, TargetProject: "team-c"})
 		}),
@@ -57,8 +59,8 @@ func sharingCases() []syncCase {
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"delete rbac policy"},
 		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-narrowed", "team-b")
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-narrowed", "team-b")
 		},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			if len(got.Status.SharedWith) != 1 || got.Status.SharedWith[0] != (samplecrdv1.ProjectShare{ProjectID: "team-b", RBACPolicyID: "rbac-b"}) {
@@ -67,122 +69,89 @@ func sharingCases() []syncCase {
 		},
 	}, {
 		name:   "sharedWith removed: the last policy deleted, then the sharing mark",
-		object: withGeneration(realizedNetwork("unshared", "10.40.0.0/24", ""), 2),
-		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+		object: WithGeneration(RealizedNetwork("unshared", "10.40.0.0/24", ""), 2),
+		neutron: PutShared(func(d *neutronfake.Driver, netID string) {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 		}),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"delete rbac policy", "tag network"},
 		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-unshared")
-			if net := f.neutron.Networks()[0]; neutron.SharingMarked(net) || !owner.HasTags(net.Tags) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-unshared")
+			if net := f.Neutron.Networks()[0]; neutron.SharingMarked(net) || !owner.HasTags(net.Tags) {
 				t.Errorf("network tags %v: want the owner's, without the sharing mark", net.Tags)
 			}
 		},
 	}, {
 		name:       "a policy deleted by hand: made again",
-		object:     withSharesInStatus(withSharedWith(realizedNetwork("repaired", "10.40.0.0/24", ""), "team-b")),
-		neutron:    putShared(func(*neutronfake.Driver, string) {}),
+		object:     WithSharesInStatus(WithSharedWith(RealizedNetwork("repaired", "10.40.0.0/24", ""), "team-b")),
+		neutron:    PutShared(func(*neutronfake.Driver, string) {}),
 		want:       succeeds,
 		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"create rbac policy"},
 		wantEvents: []string{"Normal NetworkShared"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-repaired", "team-b")
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-repaired", "team-b")
 		},
 	}, {
 		name:   "a policy made by hand for a project the spec does not list: deleted",
-		object: withSharesInStatus(withSharedWith(realizedNetwork("intruded", "10.40.0.0/24", ""), "team-b")),
-		neutron: putShared(func(d *neutronfake.Driver, netID string) {
+		object: WithSharesInStatus(WithSharedWith(RealizedNetwork("intruded", "10.40.0.0/24", ""), "team-b")),
+		neutron: PutShared(func(d *neutronfake.Driver, netID string) {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-x", ObjectID: netID, TargetProject: "team-x"})
 		}),
 		want:       succeeds,
 		wantCalls:  []string{"delete rbac policy"},
 		wantEvents: []string{"Normal NetworkUnshared"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-intruded", "team-b")
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-intruded", "team-b")
 		},
 	}, {
 		name:       "an unshared Network gains sharedWith: its policies listed once, the mark, then the policy",
-		object:     withGeneration(withSharedWith(realizedNetwork("gains", "10.40.0.0/24", ""), "team-b"), 2),
-		neutron:    putRealizedWith("10.40.0.0/24", nil),
+		object:     WithGeneration(WithSharedWith(RealizedNetwork("gains", "10.40.0.0/24", ""), "team-b"), 2),
+		neutron:    PutRealizedWith("10.40.0.0/24", nil),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"list rbac policies", "tag network", "create rbac policy"},
 		wantEvents: []string{"Normal NetworkShared", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-gains", "team-b")
-			if !neutron.SharingMarked(f.neutron.Networks()[0]) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-gains", "team-b")
+			if !neutron.SharingMarked(f.Neutron.Networks()[0]) {
 				t.Error("the network lacks the sharing mark")
 			}
 		},
 	}, {
 		name:      "a policy create whose reply was lost: the retry lists the policies and finds it, nothing made twice",
-		object:    withGeneration(withSharedWith(realizedNetwork("lost", "10.40.0.0/24", ""), "team-b"), 2),
-		neutron:   putShared(func(*neutronfake.Driver, string) {}),
+		object:    WithGeneration(WithSharedWith(RealizedNetwork("lost", "10.40.0.0/24", ""), "team-b"), 2),
+		neutron:   PutShared(func(*neutronfake.Driver, string) {}),
 		before:    loseReply(&neutron.Error{Op: "create rbac policy", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
 		want:      retries,
 		retry:     succeeds,
 		wantCalls: []string{"create rbac policy", "list rbac policies"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
-			wantShares(t, f.neutron, "net-of-lost", "team-b")
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, "net-of-lost", "team-b")
 		},
 		wantWrites: []string{writeStatus, writeStatus, writeStatus},
 		wantEvents: []string{"Warning NeutronUnavailable", "Normal Provisioned"},
 	}, {
 		name:       "port security turned on in the spec: one PUT with only port_security_enabled",
-		object:     withGeneration(withPortSecurity(realizedNetwork("secured", "10.40.0.0/24", ""), ptr.To(true)), 2),
+		object:     WithGeneration(WithPortSecurity(RealizedNetwork("secured", "10.40.0.0/24", ""), ptr.To(true)), 2),
 		neutron:    putRealizedNetworkWith(func(n *neutron.Network) { n.PortSecurityEnabled = ptr.To(false) }),
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"update network"},
 		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
-		wantNeutron: func(t *testing.T, f *fixture, _ neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantBodies(t, f, "update network", `{"port_security_enabled":true}`)
 		},
 	}}
 }
 
-func withSharedWith(n *samplecrdv1.Network, projects ...string) *samplecrdv1.Network {
-	for _, p := range projects {
-		n.Spec.SharedWith = append(n.Spec.SharedWith, samplecrdv1.ProjectID(p))
-	}
-	return n
-}
-
-func withPortSecurity(n *samplecrdv1.Network, on *bool) *samplecrdv1.Network {
-	n.Spec.PortSecurityEnabled = on
-	return n
-}
-
-// withSharesInStatus lists in status a policy "rbac-<project>" per project of the spec.
-func withSharesInStatus(n *samplecrdv1.Network) *samplecrdv1.Network {
-	for _, p := range n.Spec.SharedWith {
-		n.Status.SharedWith = append(n.Status.SharedWith, samplecrdv1.ProjectShare{ProjectID: string(p), RBACPolicyID: "rbac-" + string(p)[len("team-"):]})
-	}
-	return n
-}
-
-// putShared is putRealized with the sharing mark on the network, and the policies share
-// puts.
-func putShared(share func(d *neutronfake.Driver, netID string)) func(*neutronfake.Driver, neutron.Owner) {
-	return func(d *neutronfake.Driver, owner neutron.Owner) {
-		putRealizedWith("10.40.0.0/24", nil)(d, owner)
-		nets := d.Networks()
-		net := nets[slices.IndexFunc(nets, func(n neutron.Network) bool { return n.ID == "net-of-"+owner.Name })]
-		net.Tags = append(net.Tags, neutron.SharingTag)
-		d.PutNetwork(net)
-		share(d, net.ID)
-	}
-}
-
-// putRealizedNetworkWith is putRealized of 10.40.0.0/24, with the network changed by change.
+// putRealizedNetworkWith is PutRealized of 10.40.0.0/24, with the network changed by change.
 func putRealizedNetworkWith(change func(*neutron.Network)) func(*neutronfake.Driver, neutron.Owner) {
 	return func(d *neutronfake.Driver, owner neutron.Owner) {
-		putRealizedWith("10.40.0.0/24", nil)(d, owner)
+		PutRealizedWith("10.40.0.0/24", nil)(d, owner)
 		net := d.Networks()[0]
 		change(&net)
 		d.PutNetwork(net)

@@ -1,25 +1,26 @@
-package main
+package reconcile_test
 
 import (
 	"slices"
 	"testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
 
 // tenancyCases are Networks whose credentials cannot be used: no Neutron call is made
-// for them. The fixture's own cloud is a Neutron without authentication (project "").
+// for them. The Fixture's own cloud is a Neutron without authentication (project "").
 func tenancyCases() []syncCase {
 	return []syncCase{{
 		name:       "Secret missing: CredentialsSecretNotFound, no finalizer, nothing in Neutron",
-		object:     withCredentials(newNetwork("nosecret", "10.30.0.0/24", ""), "openstack"),
+		object:     withCredentials(NewNetwork("nosecret", "10.30.0.0/24", ""), "openstack"),
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning CredentialsSecretNotFound"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonCredentialsSecretNotFound, "Secret default/openstack does not exist")(t, got)
+			WantNotReady(samplecrdv1.ReasonCredentialsSecretNotFound, "Secret default/openstack does not exist")(t, got)
 			if len(got.Finalizers) != 0 {
 				t.Errorf("finalizers %v on a Network that never reached Neutron", got.Finalizers)
 			}
@@ -27,49 +28,49 @@ func tenancyCases() []syncCase {
 	}, {
 		name: "credentials now lead to another project: CredentialsProjectChanged, no Neutron call",
 		object: func() *samplecrdv1.Network {
-			n := realizedNetwork("moved", "10.31.0.0/24", "")
+			n := RealizedNetwork("moved", "10.31.0.0/24", "")
 			n.Status.ProjectID = "project-before"
 			return n
 		}(),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.31.0.0/24", "10.31.0.1")
+			PutRealized(d, owner, "10.31.0.0/24", "10.31.0.1")
 		},
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning CredentialsProjectChanged"},
-		wantObject: wantNotReady(samplecrdv1.ReasonCredentialsProjectChanged, "resources are in project project-before (status.projectID)"),
+		wantObject: WantNotReady(samplecrdv1.ReasonCredentialsProjectChanged, "resources are in project project-before (status.projectID)"),
 	}, {
 		name: "credentials now lead to another region: CredentialsRegionChanged, no Neutron call",
 		object: func() *samplecrdv1.Network {
-			n := realizedNetwork("regionmoved", "10.31.1.0/24", "")
+			n := RealizedNetwork("regionmoved", "10.31.1.0/24", "")
 			n.Status.Region = "RegionOne"
 			return n
 		}(),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.31.1.0/24", "10.31.1.1")
+			PutRealized(d, owner, "10.31.1.0/24", "10.31.1.1")
 		},
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning CredentialsRegionChanged"},
-		wantObject: wantNotReady(samplecrdv1.ReasonCredentialsRegionChanged, `resources are in region "RegionOne" (status.region)`),
+		wantObject: WantNotReady(samplecrdv1.ReasonCredentialsRegionChanged, `resources are in region "RegionOne" (status.region)`),
 	}, {
 		name: "deletion with status naming a network the cluster did not make: only the Network's own is deleted",
 		object: func() *samplecrdv1.Network {
-			n := deleting(realizedNetwork("forged", "10.31.2.0/24", ""))
+			n := Deleting(RealizedNetwork("forged", "10.31.2.0/24", ""))
 			n.Status.NetworkID = "someone-elses"
 			return n
 		}(),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
-			putRealized(d, owner, "10.31.2.0/24", "10.31.2.1")
+			PutRealized(d, owner, "10.31.2.0/24", "10.31.2.1")
 			d.PutNetwork(neutron.Network{ID: "someone-elses", Name: "database"})
 		},
 		want:       succeeds,
 		wantWrites: []string{writeStatus, writeFinalizer},
 		wantCalls:  []string{"list networks", "delete network"},
 		wantEvents: []string{"Warning NeutronResourceNotOwned", "Normal NeutronDeleted"},
-		wantNeutron: func(t *testing.T, f *fixture, owner neutron.Owner) {
+		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
 			var ids []string
-			for _, n := range f.neutron.Networks() {
+			for _, n := range f.Neutron.Networks() {
 				ids = append(ids, n.ID)
 			}
 			if !slices.Equal(ids, []string{"someone-elses"}) {
@@ -77,14 +78,14 @@ func tenancyCases() []syncCase {
 			}
 		},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonNeutronResourceNotOwned, "status named Neutron network someone-elses")(t, got)
+			WantNotReady(samplecrdv1.ReasonNeutronResourceNotOwned, "status named Neutron network someone-elses")(t, got)
 			if slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer kept")
 			}
 		},
 	}, {
 		name:       "deletion of a Network whose credentials never worked: finalizer removed, no credentials needed",
-		object:     deleting(withFinalizer(withCredentials(newNetwork("neverworked", "10.32.0.0/24", ""), "gone"))),
+		object:     Deleting(WithFinalizer(withCredentials(NewNetwork("neverworked", "10.32.0.0/24", ""), "gone"))),
 		want:       succeeds,
 		wantWrites: []string{writeFinalizer},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -95,7 +96,7 @@ func tenancyCases() []syncCase {
 	}, {
 		name: "deletion of a Network with a project whose Secret is gone: finalizer kept until it is back",
 		object: func() *samplecrdv1.Network {
-			n := deleting(withCredentials(realizedNetwork("orphaned", "10.33.0.0/24", ""), "gone"))
+			n := Deleting(withCredentials(RealizedNetwork("orphaned", "10.33.0.0/24", ""), "gone"))
 			n.Status.ProjectID = "project-a"
 			return n
 		}(),
@@ -103,7 +104,7 @@ func tenancyCases() []syncCase {
 		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning CredentialsSecretNotFound"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
-			wantNotReady(samplecrdv1.ReasonCredentialsSecretNotFound, "Secret default/gone")(t, got)
+			WantNotReady(samplecrdv1.ReasonCredentialsSecretNotFound, "Secret default/gone")(t, got)
 			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
 				t.Error("finalizer removed while the Neutron resources could not be deleted")
 			}

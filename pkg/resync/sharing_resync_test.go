@@ -1,0 +1,46 @@
+package resync
+
+import (
+	"slices"
+	"testing"
+
+	"k8s.io/utils/ptr"
+
+	"github.com/samplecrd/network-controller/pkg/networktest"
+)
+
+// A policy deleted by hand and port security turned on by hand are drift: the resync says
+// what it restores and queues the Network, with one list of policies for the project.
+func TestNeutronResyncFindsSharingAndPortSecurityDrift(t *testing.T) {
+	network := networktest.WithPortSecurity(networktest.WithSharedWith(networktest.NewNetwork("shared", "10.8.2.0/24", ""), "team-b"), ptr.To(false))
+	f := newFixture(t, network)
+	f.StartLeading()
+	if err := f.Sync(network); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	network = f.Refresh("default", "shared")
+	if len(network.Status.SharedWith) != 1 {
+		t.Fatalf("status.sharedWith = %v, want team-b's policy", network.Status.SharedWith)
+	}
+	f.Neutron.RemoveShare(network.Status.SharedWith[0].RBACPolicyID)
+	net := f.Neutron.Networks()[0]
+	net.PortSecurityEnabled = ptr.To(true)
+	f.Neutron.PutNetwork(net)
+	f.Events()
+	f.Neutron.ClearCalls()
+
+	f.resync.Once(f.Ctx)
+
+	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if n := len(f.queued); n != 1 {
+		t.Errorf("queue length = %d, want the drifted Network queued", n)
+	}
+	events := f.Events()
+	for _, want := range []string{"restoring port security from on to off", "no longer shared with project team-b"} {
+		if !networktest.HasEvent(events, want) {
+			t.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
+		}
+	}
+}
