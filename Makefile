@@ -24,8 +24,9 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 test: verify unit monitoring e2e ## Everything CI runs.
 
 .PHONY: verify
-verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date.
+verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md.
 	hack/verify-gofmt.sh
+	hack/verify-design-layout.sh
 	go vet ./...
 	go vet -tags e2e ./test/...
 	hack/verify-codegen.sh

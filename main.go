@@ -1,5 +1,9 @@
-// Command network-controller realises every samplecrd.k8s.io/v1 Network object as an
-// OpenStack Neutron network with one subnet, and removes it when the object goes.
+// Command network-controller realises samplecrd.k8s.io/v1 Network objects in OpenStack
+// Neutron: a network with the subnets of the spec (the one-subnet form at its top, or
+// spec.subnets), attached to a router and shared with other projects when the spec asks,
+// in the project of the controller or of spec.cloudCredentialsRef. It removes them when
+// the object goes, unless deletionPolicy is Retain; a Network with spec.import only
+// reports an existing network.
 package main
 
 import (

@@ -200,13 +200,16 @@ func (o *options) validate() error {
 
 // printUsage is -h: what the controller does, its own flags, then klog's apart.
 func printUsage(w io.Writer, own, klogFlags *flag.FlagSet) {
-	fmt.Fprint(w, `network-controller turns every samplecrd.k8s.io/v1 Network into an OpenStack Neutron
-network with one subnet, keeps them in step, and deletes them with the Network.
+	fmt.Fprint(w, `network-controller turns each samplecrd.k8s.io/v1 Network into an OpenStack Neutron
+network with its subnets (one at the top of the spec, or spec.subnets), attached to a router
+and shared with other projects when the spec asks; it keeps them in step, and deletes them
+with the Network unless its deletionPolicy is Retain. A Network with spec.import only
+reports an existing network.
 
 Usage: network-controller [flags]
   Kubernetes: in-cluster, or -kubeconfig. Neutron: -os-cloud (Keystone, clouds.yaml) or
   -neutron-endpoint (no authentication) for Networks without spec.cloudCredentialsRef;
-  the others authenticate with the clouds.yaml of the Secret they name.
+  the others authenticate with the clouds.yaml of the Secret or ClusterIdentity they name.
 
 Flags:
 `)
