@@ -7,6 +7,7 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // ForeignTag is a tag someone other than the controller put on a network: releasing the
@@ -46,7 +47,7 @@ func WantReleased(networkID, subnetID, name string) func(*testing.T, *Fixture, n
 		if s.Name != name || s.Description != "" {
 			t.Errorf("subnet name %q, description %q; want %q and none", s.Name, s.Description, name)
 		}
-		found, foundSubnets, err := neutron.ClusterResources(f.Ctx, f.Neutron, owner.ClusterID, "")
+		found, foundSubnets, err := neutronstore.ClusterResources(f.Ctx, f.Neutron, owner.ClusterID, "")
 		if err != nil || len(found) != 0 || len(foundSubnets) != 0 {
 			t.Errorf("the cluster's lists still find %d networks and %d subnets (%v)", len(found), len(foundSubnets), err)
 		}

@@ -30,9 +30,9 @@ func TestCountAddresses(t *testing.T) {
 		{"no pools: nothing to hand out", nil, addrs("10.0.0.5"), Addresses{0, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := countAddresses(tc.pools, tc.held)
+			got := AddressesIn(tc.pools, tc.held)
 			if got != tc.want {
-				t.Errorf("countAddresses = %+v, want %+v", got, tc.want)
+				t.Errorf("AddressesIn = %+v, want %+v", got, tc.want)
 			}
 			if got.Free() != tc.want.Total-tc.want.Used {
 				t.Errorf("Free() = %d, want %d", got.Free(), tc.want.Total-tc.want.Used)

@@ -1,9 +1,9 @@
 // Package neutron is the controller's model of Neutron: the resources and their
 // attributes, the comparison of desired with observed resources (Diff), the ownership
-// marks that tie a Neutron resource to a Network object, the Store that caches this
-// cluster's resources of one project, and the small Driver interface the Store reaches
-// Neutron through (pkg/neutronclient implements it over gophercloud), with the kinds of
-// error that decide between "retry" and "give up".
+// marks that tie a Neutron resource to a Network object, the resolution of imports over
+// what is visible, and the small Driver interface through which pkg/neutronstore's Store
+// reaches Neutron (pkg/neutronclient implements it over gophercloud), with the kinds of
+// error that decide between "retry" and "give up". Nothing here calls Neutron.
 package neutron
 
 import "context"

@@ -3,8 +3,6 @@ package neutron
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"strings"
 	"time"
 )
 
@@ -88,27 +86,6 @@ func KindOf(err error) Kind {
 
 // IsNotFound reports whether err says the resource does not exist.
 func IsNotFound(err error) bool { return err != nil && KindOf(err) == KindNotFound }
-
-// overlapsAnotherSubnet reports whether Neutron refused a subnet create because the
-// network already has a subnet whose CIDR overlaps (400 InvalidInput; only the message
-// tells this refusal from the others).
-func overlapsAnotherSubnet(err error) bool {
-	var ne *Error
-	return errors.As(err, &ne) && ne.Code == http.StatusBadRequest &&
-		strings.Contains(ne.Message, "overlaps with another subnet")
-}
-
-// asConflict returns err as a retryable conflict: Neutron refused the request because of
-// what it already holds, not because of the request itself.
-func asConflict(err error) error {
-	var ne *Error
-	if !errors.As(err, &ne) {
-		return err
-	}
-	conflict := *ne
-	conflict.Kind = KindConflict
-	return &conflict
-}
 
 // IsCredentialsRefused reports whether err says Keystone refused the credentials.
 func IsCredentialsRefused(err error) bool {

@@ -2,18 +2,17 @@ package neutron
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 )
 
 // Networks the controller did not create, which a Network imports to report them (its
-// spec.import). Nothing here writes to Neutron: the lookups are lists, and Resolve decides
-// from what they returned. Unlike the Store's own lists they are not limited to its
-// project: a network shared with the project is one a Network may import and report. A
-// name finds the project's own networks first: one shared in under the same name is
-// never picked over the project's own, and several of the project's are ambiguous.
+// spec.import). A store's lookups (pkg/neutronstore) list what the credentials can see,
+// not only their project's: a network shared with the project is one a Network may import
+// and report. Resolve decides from what they returned. A name finds the project's own
+// networks first: one shared in under the same name is never picked over the project's
+// own, and several of the project's are ambiguous.
 
 // ImportRef names an imported network, by ID or by exact name, and the subnet of it to
 // report.
@@ -70,25 +69,27 @@ type ImportResult struct {
 }
 
 // Visible is what some credentials can see of the networks that imports name, and those
-// networks' subnets.
+// networks' subnets, as a store's lookups found them.
 type Visible struct {
-	clusterID string
-	// projectID is the credentials' project, whose own networks a name finds first.
-	projectID string
-	networks  []Network
-	// subnets are the subnets of each network an import names without ambiguity.
-	subnets map[string][]Subnet
-	// held are refs naming a network of this cluster that the list left out: it lists
+	// ClusterID is the cluster whose marks keep a network from being imported.
+	ClusterID string
+	// ProjectID is the credentials' project, whose own networks a name finds first.
+	ProjectID string
+	Networks  []Network
+	// Subnets are the subnets of each network an import names without ambiguity
+	// (SubnetsToList), by network ID.
+	Subnets map[string][]Subnet
+	// Held are refs naming a network of this cluster that the list left out: it lists
 	// only networks without the cluster's tag.
-	held map[ImportRef]bool
+	Held map[ImportRef]bool
 }
 
 // Resolve returns what ref resolves to. recordedNetworkID is the network that ref resolved
 // to before, if any: its absence now means it was deleted.
 func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
 	var foreign []Network
-	ours := v.held[ref]
-	for _, n := range v.networks {
+	ours := v.Held[ref]
+	for _, n := range v.Networks {
 		switch {
 		case !ref.names(n):
 		case v.carriesMarks(n):
@@ -97,7 +98,7 @@ func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
 			foreign = append(foreign, n)
 		}
 	}
-	foreign = ownFirst(foreign, v.projectID)
+	foreign = OwnFirst(foreign, v.ProjectID)
 	switch {
 	case len(foreign) > 1:
 		return ImportResult{Problem: ImportAmbiguous, Message: fmt.Sprintf(
@@ -124,7 +125,7 @@ func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
 
 // chooseSubnet resolves ref on network n: the subnet with ref's CIDR, or n's only one.
 func (v Visible) chooseSubnet(ref ImportRef, n Network) ImportResult {
-	subnets := slices.SortedFunc(slices.Values(v.subnets[n.ID]), func(a, b Subnet) int {
+	subnets := slices.SortedFunc(slices.Values(v.Subnets[n.ID]), func(a, b Subnet) int {
 		return cmp.Or(cmp.Compare(a.CIDR, b.CIDR), cmp.Compare(a.ID, b.ID))
 	})
 	if ref.CIDR != "" {
@@ -147,90 +148,34 @@ func (v Visible) chooseSubnet(ref ImportRef, n Network) ImportResult {
 
 // carriesMarks reports whether n carries this cluster's marks: its description or its tag.
 func (v Visible) carriesMarks(n Network) bool {
-	return n.Description == ClusterDescription(v.clusterID) || slices.Contains(n.Tags, ClusterTag(v.clusterID))
+	return n.Description == ClusterDescription(v.ClusterID) || slices.Contains(n.Tags, ClusterTag(v.ClusterID))
 }
 
 // single returns the one network without the cluster's marks that ref names, if exactly
 // one (of the project's own, when it has any of that name).
 func (v Visible) single(ref ImportRef) (Network, bool) {
 	var found []Network
-	for _, n := range v.networks {
+	for _, n := range v.Networks {
 		if ref.names(n) && !v.carriesMarks(n) {
 			found = append(found, n)
 		}
 	}
-	if found = ownFirst(found, v.projectID); len(found) != 1 {
+	if found = OwnFirst(found, v.ProjectID); len(found) != 1 {
 		return Network{}, false
 	}
 	return found[0], true
 }
 
-// LookupImport lists what the credentials can see of the network ref names: the networks
-// with its ID or name (one call) and, when exactly one of them is not this cluster's,
-// that network's subnets (one more).
-func (s *Store) LookupImport(ctx context.Context, ref ImportRef) (Visible, error) {
-	filter := Filter{Name: ref.NetworkName}
-	if ref.NetworkID != "" {
-		filter = Filter{IDs: []string{ref.NetworkID}}
-	}
-	nets, err := s.driver.ListNetworks(ctx, filter)
-	if err != nil {
-		return Visible{}, fmt.Errorf("looking up imported Neutron network %s: %w", ref, err)
-	}
-	v := Visible{clusterID: s.clusterID, projectID: s.projectID, networks: nets}
-	return v, s.listImportedSubnets(ctx, &v, []ImportRef{ref})
-}
-
-// maxNetworksPerList bounds the network IDs of one subnet list, whose URL carries them all.
-const maxNetworksPerList = 100
-
-// ListVisible lists what the credentials can see for all of refs at once: every network
-// without the cluster's tag (one call, whatever the number of refs), and the subnets of
-// the networks refs name without ambiguity (one call per 100 such networks). A network of
-// the cluster that a ref names is found in the store's memory instead: the list leaves
-// tagged ones out, which keeps it small in a project of many Networks.
-func (s *Store) ListVisible(ctx context.Context, refs []ImportRef) (Visible, error) {
-	nets, err := s.driver.ListNetworks(ctx, Filter{NotTags: []string{ClusterTag(s.clusterID)}})
-	if err != nil {
-		return Visible{}, fmt.Errorf("listing the Neutron networks imports may name: %w", err)
-	}
-	v := Visible{clusterID: s.clusterID, projectID: s.projectID, networks: nets, held: map[ImportRef]bool{}}
-	for _, ref := range refs {
-		if s.holds(ref) {
-			v.held[ref] = true
-		}
-	}
-	return v, s.listImportedSubnets(ctx, &v, refs)
-}
-
-// listImportedSubnets fills v.subnets for the networks refs name without ambiguity.
-func (s *Store) listImportedSubnets(ctx context.Context, v *Visible, refs []ImportRef) error {
+// SubnetsToList returns the IDs of the networks whose subnets Resolve needs for refs: the
+// networks refs name without ambiguity, each once.
+func (v Visible) SubnetsToList(refs []ImportRef) []string {
 	var ids []string
 	for _, ref := range refs {
 		if n, ok := v.single(ref); ok && !slices.Contains(ids, n.ID) {
 			ids = append(ids, n.ID)
 		}
 	}
-	v.subnets = map[string][]Subnet{}
-	for chunk := range slices.Chunk(ids, maxNetworksPerList) {
-		subnets, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: chunk})
-		if err != nil {
-			return fmt.Errorf("listing the subnets of imported Neutron networks: %w", err)
-		}
-		for _, sub := range subnets {
-			v.subnets[sub.NetworkID] = append(v.subnets[sub.NetworkID], sub)
-		}
-	}
-	return nil
-}
-
-// holds reports whether the store knows the network ref names as one of the cluster's.
-func (s *Store) holds(ref ImportRef) bool {
-	if ref.NetworkID != "" {
-		return s.index.Has(strings.ToLower(ref.NetworkID))
-	}
-	uid, ok := OwnerUID(Network{Name: ref.NetworkName})
-	return ok && slices.ContainsFunc(s.index.Networks(uid), func(n Network) bool { return n.Name == ref.NetworkName })
+	return ids
 }
 
 func idsOf(nets []Network) string {

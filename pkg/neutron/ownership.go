@@ -26,7 +26,7 @@ import (
 //
 // The tags also carry the owner's deletion policy when it is Retain (RetainTag), in the
 // same call: an orphan collector that finds the network without its owner then
-// knows to release it (release.go) rather than delete it.
+// knows to release it (pkg/neutronstore's release.go) rather than delete it.
 const (
 	clusterTagPrefix = "k8s-cluster="
 	ownerTagPrefix   = "k8s-uid="
@@ -48,7 +48,7 @@ func ClusterTag(clusterID string) string { return clusterTagPrefix + clusterID }
 
 // ClusterDescription is the description of every network and subnet the controller of that
 // cluster creates. The controller never changes or deletes a resource without it, but to
-// finish releasing one (release.go), whose description goes first.
+// finish releasing one (pkg/neutronstore's release.go), whose description goes first.
 func ClusterDescription(clusterID string) string { return descriptionStart + clusterID }
 
 // ValidateClusterID rejects IDs that would not survive as a Neutron tag or a tag filter.
@@ -125,10 +125,10 @@ func MarksOf(n Network) Marks {
 	return Marks{Retain: Retained(n), Sharing: SharingMarked(n), Router: RouterMarked(n), RouterIDs: MarkedRouterIDs(n)}
 }
 
-// markedTags returns tags with the owner's ownership tags and marks in place of any of
+// MarkedTags returns tags with the owner's ownership tags and marks in place of any of
 // this cluster's marks they had; other tags are kept.
-func markedTags(tags []string, owner Owner, marks Marks) []string {
-	out := append(unmarkedTags(tags, owner.ClusterID, owner.UID), owner.Tags()...)
+func MarkedTags(tags []string, owner Owner, marks Marks) []string {
+	out := append(UnmarkedTags(tags, owner.ClusterID, owner.UID), owner.Tags()...)
 	if marks.Retain {
 		out = append(out, RetainTag)
 	}
@@ -144,13 +144,36 @@ func markedTags(tags []string, owner Owner, marks Marks) []string {
 	return out
 }
 
-// unmarkedTags returns tags without the marks of the cluster and the owner: what a
+// UnmarkedTags returns tags without the marks of the cluster and the owner: what a
 // network released from the cluster keeps.
-func unmarkedTags(tags []string, clusterID, ownerUID string) []string {
+func UnmarkedTags(tags []string, clusterID, ownerUID string) []string {
 	return slices.DeleteFunc(slices.Clone(tags), func(t string) bool {
 		return t == ClusterTag(clusterID) || t == ownerTagPrefix+ownerUID || t == RetainTag || t == SharingTag || t == RouterTag ||
 			strings.HasPrefix(t, routerIDTagPrefix)
 	})
+}
+
+// UnmarkedLabel returns a name and description without the marks of the cluster
+// clusterID: no cluster description, and k8s_<namespace>_<name>_<uid> becomes
+// <namespace>/<name> (the owner's UID is what the name is read for),
+// k8s_<namespace>_<name>_<uid>_<item> of a list-form subnet <namespace>/<name>/<item>.
+// Others are left as they are.
+func UnmarkedLabel(name, description, clusterID, ownerUID string) Label {
+	if description == ClusterDescription(clusterID) {
+		description = ""
+	}
+	if rest, ok := strings.CutPrefix(name, namePrefix); ok {
+		if i := strings.LastIndex(rest, "_"+ownerUID); i >= 0 {
+			item, _ := strings.CutPrefix(rest[i+1+len(ownerUID):], "_")
+			if namespace, objectName, ok := strings.Cut(rest[:i], "_"); ok {
+				name = namespace + "/" + objectName
+				if item != "" {
+					name += "/" + item
+				}
+			}
+		}
+	}
+	return Label{Name: name, Description: description}
 }
 
 // HasTags reports whether tags include every ownership tag of the owner.

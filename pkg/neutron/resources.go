@@ -2,6 +2,8 @@ package neutron
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -151,6 +153,22 @@ type Port struct {
 type FixedIP struct {
 	SubnetID  string `json:"subnet_id"`
 	IPAddress string `json:"ip_address"`
+}
+
+// maxNamedPorts bounds how many ports PortsText names.
+const maxNamedPorts = 5
+
+// PortsText names ports by ID, device owner and device, at most maxNamedPorts of them,
+// for a message that tells their owner what holds a resource up.
+func PortsText(ports []Port) string {
+	parts := make([]string, 0, maxNamedPorts+1)
+	for _, p := range ports[:min(len(ports), maxNamedPorts)] {
+		parts = append(parts, fmt.Sprintf("%s (device owner %s, device %s)", p.ID, orNone(p.DeviceOwner), orNone(p.DeviceID)))
+	}
+	if extra := len(ports) - maxNamedPorts; extra > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", extra))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Label is the name and description of a network or subnet, as a request sets them.

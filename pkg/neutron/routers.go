@@ -13,9 +13,9 @@ import (
 //
 // As with sharing, the network carries the mark (RouterTag) while the controller manages
 // a router for it: from the create's tag call (or a PUT of the tags before the first
-// router call) until the interfaces are detached and the owned router is deleted. A fill
-// lists the project's routers and router interfaces only when a network carries it, so a
-// cluster without routed Networks pays nothing for them.
+// router call) until the interfaces are detached and the owned router is deleted. A
+// store's fill (pkg/neutronstore) lists the project's routers and router interfaces only
+// when a network carries it, so a cluster without routed Networks pays nothing for them.
 
 // RouterTag is carried by a network the controller attaches to a router.
 const RouterTag = "k8s-router=managed"
@@ -99,15 +99,6 @@ func MarkedRouterIDs(n Network) []string {
 	}
 	slices.Sort(ids)
 	return ids
-}
-
-// routerOwnerUID returns the UID of the owner whose router r is, from the name its create
-// gave it, when r carries the cluster's description.
-func routerOwnerUID(r Router, clusterID string) (string, bool) {
-	if r.Description != ClusterDescription(clusterID) {
-		return "", false
-	}
-	return OwnerUID(Network{Name: r.Name})
 }
 
 // MadeForANetwork reports whether r is a router a network-controller made for a Network,

@@ -12,6 +12,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // pass is one reconcile of one live Network: the Network, the store of its project, the
@@ -19,7 +20,7 @@ import (
 // and the changes from the one to the other, which its methods carry out.
 type pass struct {
 	network  *samplecrdv1.Network
-	store    *neutron.Store
+	store    *neutronstore.Store
 	owner    neutron.Owner
 	desired  neutron.Desired
 	observed neutron.Observed

@@ -11,6 +11,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // finalize carries out the Network's deletion policy, as the spec says it now, on its
@@ -54,7 +55,7 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 // finalizeDelete deletes the Neutron side. Neutron deletes a network's subnets with it,
 // so this is one DELETE per network. A network that status names but that does not carry
 // this Network's marks is left alone: status is a hint, not a proof of ownership.
-func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network) error {
 	res, err := store.DeleteOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
 		return r.status.failed(ctx, network, "", err)
@@ -91,8 +92,8 @@ func (r *Reconciler) recordNotOwned(ctx context.Context, network *samplecrdv1.Ne
 }
 
 // finalizeRetain keeps the Neutron side and releases it from the cluster (see
-// neutron.Store.ReleaseOwned): nothing is deleted.
-func (r *Reconciler) finalizeRetain(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network) error {
+// neutronstore.Store.ReleaseOwned): nothing is deleted.
+func (r *Reconciler) finalizeRetain(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network) error {
 	released, err := store.ReleaseOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
 		return r.status.failed(ctx, network, "", err)
@@ -109,7 +110,7 @@ func (r *Reconciler) finalizeRetain(ctx context.Context, store *neutron.Store, n
 
 // keptText names what a release kept, e.g. `network 1f0c… "ns/name" with subnet 9ab2…`.
 // A release resumed after a crash may find the work done: status then names what it kept.
-func keptText(released []neutron.Released, status samplecrdv1.NetworkStatus) string {
+func keptText(released []neutronstore.Released, status samplecrdv1.NetworkStatus) string {
 	if len(released) == 0 {
 		if status.NetworkID == "" {
 			return "nothing (no Neutron network of this Network was found)"

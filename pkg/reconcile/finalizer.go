@@ -14,6 +14,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // The finalizer keeps a Network in the API until its Neutron side is gone.
@@ -33,7 +34,7 @@ type finalizers struct {
 // ensure adds the finalizer before the first Neutron call, so no Neutron resource
 // can exist for an object that could disappear without cleanup. Adding it is therefore
 // proof that the owner has no network yet, which spares the create a lookup.
-func (f finalizers) ensure(ctx context.Context, store *neutron.Store, network *samplecrdv1.Network, owner neutron.Owner) (*samplecrdv1.Network, error) {
+func (f finalizers) ensure(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, owner neutron.Owner) (*samplecrdv1.Network, error) {
 	if slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return network, nil
 	}

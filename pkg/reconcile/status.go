@@ -20,8 +20,8 @@ import (
 )
 
 // statusWriter is the one writer of Networks' status. Each of its methods builds the next
-// status of one kind of moment (the builders are in conditions.go), writes it when it
-// differs, and records the Event and log line that go with it.
+// status of one kind of moment (the builders are in status_conditions.go), writes it when
+// it differs, and records the Event and log line that go with it.
 type statusWriter struct {
 	client       clientset.Interface
 	fieldManager string

@@ -9,6 +9,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
@@ -35,7 +36,7 @@ func (s *Resyncer) countAddresses(ctx context.Context, filled []tenancy.Project,
 
 // addressesChanged reports whether the last count differs from what the Network's status
 // says of its subnets: its worker writes the new counts (the resync writes no status).
-func addressesChanged(network *samplecrdv1.Network, store *neutron.Store) bool {
+func addressesChanged(network *samplecrdv1.Network, store *neutronstore.Store) bool {
 	if store == nil || !network.IsReady() {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
@@ -14,7 +15,7 @@ const reasonNeutronDrift = "NeutronDrift"
 
 // driftOf says how what store holds differs from a Ready Network's spec and status, or
 // "". It asks Neutron nothing: the store was just filled.
-func driftOf(network *samplecrdv1.Network, store *neutron.Store, clusterID string) string {
+func driftOf(network *samplecrdv1.Network, store *neutronstore.Store, clusterID string) string {
 	if network.DeletionTimestamp != nil || !network.IsReady() {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -69,7 +70,7 @@ func (s *Resyncer) collectOrphans(ctx context.Context, project tenancy.Project, 
 // orphansIn returns the networks of store that the collection may take: of no live
 // Network, of a watched namespace, past the grace period, and still carrying the
 // cluster's description (a network without it is being released by its Network).
-func (s *Resyncer) orphansIn(logger klog.Logger, store *neutron.Store, live map[string]bool) []orphan {
+func (s *Resyncer) orphansIn(logger klog.Logger, store *neutronstore.Store, live map[string]bool) []orphan {
 	var out []orphan
 	for _, uid := range store.Owners() {
 		if live[uid] {
@@ -109,7 +110,7 @@ func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project tenancy.Proj
 
 // releaseOrphan releases an orphaned network whose Network's deletion policy was Retain
 // and reports whether it did.
-func (s *Resyncer) releaseOrphan(ctx context.Context, logger klog.Logger, store *neutron.Store, uid string, n neutron.Network) bool {
+func (s *Resyncer) releaseOrphan(ctx context.Context, logger klog.Logger, store *neutronstore.Store, uid string, n neutron.Network) bool {
 	released, err := store.Release(ctx, uid, n)
 	if err != nil {
 		logger.Info("Could not release orphaned Neutron network; will retry at the next resync", "networkID", n.ID, "name", n.Name, "err", err)

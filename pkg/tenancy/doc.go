@@ -1,7 +1,7 @@
 // Package tenancy gives each Network the place its Neutron resources live in and the way
 // to reach it. Registry resolves a Network's credentials (the controller's own cloud, a
 // Secret of its namespace, or a ClusterIdentity's Secret) to a Tenant: the Place
-// (Keystone, region, Neutron and project) and its neutron.Store, filled on first use.
+// (Keystone, region, Neutron and project) and its neutronstore.Store, filled on first use.
 // Networks with the same credentials share one client and one Keystone token, Networks of
 // one Place share one store. A credentials Secret's clouds.yaml is decoded strictly and
 // checked (ParseCloudsFile, CloudsFile.Cloud): no file of the controller's host, a

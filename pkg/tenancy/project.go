@@ -6,23 +6,24 @@ import (
 	"sync/atomic"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // project is the store of one Place (an OpenStack project as one Keystone, region and
 // Neutron serve it), filled on first use.
 type project struct {
-	store  *neutron.Store
+	store  *neutronstore.Store
 	mu     sync.Mutex
 	filled atomic.Bool
 }
 
 func newProject(driver neutron.Driver, clusterID, projectID string) *project {
-	return &project{store: neutron.NewStore(driver, clusterID, projectID)}
+	return &project{store: neutronstore.New(driver, clusterID, projectID)}
 }
 
 // fill fills the store through via once; callers that arrive while it runs wait for it
 // rather than list again.
-func (p *project) fill(ctx context.Context, via *neutron.Store) error {
+func (p *project) fill(ctx context.Context, via *neutronstore.Store) error {
 	if p.filled.Load() {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // Connector authenticates with Keystone and returns a Driver for the Neutron of its
@@ -28,7 +29,7 @@ type Own struct {
 type Tenant struct {
 	Place neutron.Place
 	// Store is the Place's store, reached through the Network's credentials.
-	Store *neutron.Store
+	Store *neutronstore.Store
 }
 
 // Registry hands out, for each Network, the Neutron store of its Place (Keystone,
@@ -196,7 +197,7 @@ func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, place ne
 // Project is one Place's store, reached through credentials some Network uses now.
 type Project struct {
 	Place neutron.Place
-	Store *neutron.Store
+	Store *neutronstore.Store
 }
 
 // Projects returns every Place whose store was filled and that some Network's
@@ -228,7 +229,7 @@ func (r *Registry) Projects() []Project {
 // last resolved them (ownCloud: the controller's own, for a Network that names none), as
 // last filled, to be read without calls. ok is false when the Network has not resolved
 // its credentials in this process, or their store is not filled.
-func (r *Registry) CachedFor(key cache.ObjectName, ownCloud bool) (store *neutron.Store, place neutron.Place, ok bool) {
+func (r *Registry) CachedFor(key cache.ObjectName, ownCloud bool) (store *neutronstore.Store, place neutron.Place, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fp, used := r.users[key]

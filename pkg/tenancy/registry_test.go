@@ -8,6 +8,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 func TestNetworksOfOneSecretShareOneClientAndStore(t *testing.T) {
@@ -15,7 +16,7 @@ func TestNetworksOfOneSecretShareOneClientAndStore(t *testing.T) {
 	f.keystone.passwords["alice"] = "pw"
 	f.secrets.put("team-a", "os", "1", cloudsYAMLFor("alice", "pw"))
 
-	var stores []*neutron.Store
+	var stores []*neutronstore.Store
 	for _, name := range []string{"n1", "n2", "n3"} {
 		tenant, err := f.resolve("team-a", name, "os")
 		if err != nil {

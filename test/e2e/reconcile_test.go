@@ -14,6 +14,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // The Neutron network carries the cluster ID and the object's UID as tags; network and
@@ -242,7 +243,7 @@ func ownerNetworks(t *testing.T, owner neutron.Owner) (byName, byTags []neutron.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var err error
-	if byName, err = neutron.OwnedNetworks(ctx, nc, owner, ""); err != nil {
+	if byName, err = neutronstore.OwnedNetworks(ctx, nc, owner, ""); err != nil {
 		t.Fatalf("listing networks by name: %v", err)
 	}
 	if byTags, err = nc.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags()}); err != nil {

@@ -1,4 +1,4 @@
-package neutron
+package neutronstore
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/samplecrd/network-controller/pkg/crashpoint"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // Deleting is where a mistake costs someone else's network, so nothing is deleted on a
@@ -24,7 +25,7 @@ type DeleteResult struct {
 	DeletedRouters []string
 	// NotOwned are networks the status named that are not the owner's (another
 	// cluster's or nobody's marks): left as they are.
-	NotOwned []Network
+	NotOwned []neutron.Network
 }
 
 // DeleteOwned deletes every network of the owner. Those are the ones the store holds as
@@ -32,7 +33,7 @@ type DeleteResult struct {
 // is none, and the store cannot prove there is none, does it look the owner's network up by
 // name, which finds one whose create it never saw (made by a process that died before it
 // could record it).
-func (s *Store) DeleteOwned(ctx context.Context, owner Owner, rec Recorded) (DeleteResult, error) {
+func (s *Store) DeleteOwned(ctx context.Context, owner neutron.Owner, rec Recorded) (DeleteResult, error) {
 	var res DeleteResult
 	ids := networkIDsOf(s.index.Networks(owner.UID))
 	if rec.NetworkID != "" && !slices.Contains(ids, rec.NetworkID) {
@@ -83,7 +84,7 @@ func (s *Store) DeleteNetwork(ctx context.Context, ownerUID, id string) error {
 // returns the routers it deleted.
 func (s *Store) deleteNetwork(ctx context.Context, ownerUID, id, recordedRouter string) ([]string, error) {
 	n, holder, ok := s.index.Network(id)
-	if !ok || holder != ownerUID || n.Description != ClusterDescription(s.clusterID) {
+	if !ok || holder != ownerUID || n.Description != neutron.ClusterDescription(s.clusterID) {
 		return nil, fmt.Errorf("refusing to delete Neutron network %s: this controller does not know it as a network of Network UID %s", id, ownerUID)
 	}
 	// Interfaces first, then the routers: a router interface keeps a network from going.
@@ -91,11 +92,11 @@ func (s *Store) deleteNetwork(ctx context.Context, ownerUID, id, recordedRouter 
 	if err != nil {
 		return routers, err
 	}
-	if len(routers) > 0 || RouterMarked(n) {
+	if len(routers) > 0 || neutron.RouterMarked(n) {
 		crashpoint.Reached(crashpoint.RoutersDeleted)
 	}
 	if err := s.driver.DeleteNetwork(ctx, id); err != nil {
-		return routers, s.namingPorts(ctx, err, Filter{NetworkIDs: []string{id}})
+		return routers, s.namingPorts(ctx, err, neutron.Filter{NetworkIDs: []string{id}})
 	}
 	s.index.RemoveNetwork(id)
 	s.shares.forget(id)
@@ -105,27 +106,24 @@ func (s *Store) deleteNetwork(ctx context.Context, ownerUID, id, recordedRouter 
 
 // DeleteSubnet deletes a subnet of a network the store holds. Already gone counts as
 // done; a subnet the store does not hold as the cluster's is refused.
-func (s *Store) DeleteSubnet(ctx context.Context, subnet Subnet) error {
+func (s *Store) DeleteSubnet(ctx context.Context, subnet neutron.Subnet) error {
 	held, ok := s.index.Subnet(subnet.NetworkID, subnet.ID)
-	if !ok || held.Description != ClusterDescription(s.clusterID) {
+	if !ok || held.Description != neutron.ClusterDescription(s.clusterID) {
 		return fmt.Errorf("refusing to delete Neutron subnet %s: this controller does not know it as a subnet of this cluster", subnet.ID)
 	}
 	if err := s.driver.DeleteSubnet(ctx, subnet.ID); err != nil {
-		return s.namingPorts(ctx, err, Filter{SubnetID: subnet.ID})
+		return s.namingPorts(ctx, err, neutron.Filter{SubnetID: subnet.ID})
 	}
 	s.index.RemoveSubnet(subnet.NetworkID, subnet.ID)
 	return nil
 }
 
-// maxNamedPorts bounds how many ports an in-use message names.
-const maxNamedPorts = 5
-
 // namingPorts returns err, when it says the resource is in use, with the ports that use
 // it (found by filter) named in its message, so that their owner can be told; err as it
 // is when the ports cannot be listed.
-func (s *Store) namingPorts(ctx context.Context, err error, filter Filter) error {
-	var ne *Error
-	if !errors.As(err, &ne) || ne.Kind != KindInUse {
+func (s *Store) namingPorts(ctx context.Context, err error, filter neutron.Filter) error {
+	var ne *neutron.Error
+	if !errors.As(err, &ne) || ne.Kind != neutron.KindInUse {
 		return err
 	}
 	ports, lerr := s.driver.ListPorts(ctx, filter)
@@ -133,46 +131,34 @@ func (s *Store) namingPorts(ctx context.Context, err error, filter Filter) error
 		return err
 	}
 	named := *ne
-	named.Message = fmt.Sprintf("%s Ports using it: %s", strings.TrimSpace(ne.Message), portsText(ports))
+	named.Message = fmt.Sprintf("%s Ports using it: %s", strings.TrimSpace(ne.Message), neutron.PortsText(ports))
 	return &named
-}
-
-// portsText names ports by ID, device owner and device, at most maxNamedPorts of them.
-func portsText(ports []Port) string {
-	parts := make([]string, 0, maxNamedPorts+1)
-	for _, p := range ports[:min(len(ports), maxNamedPorts)] {
-		parts = append(parts, fmt.Sprintf("%s (device owner %s, device %s)", p.ID, orNone(p.DeviceOwner), orNone(p.DeviceID)))
-	}
-	if extra := len(ports) - maxNamedPorts; extra > 0 {
-		parts = append(parts, fmt.Sprintf("and %d more", extra))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // readNetwork reads network id in the store's project: one list call by ID, which answers
 // an empty list rather than 404 for a network that is gone or of another project.
-func (s *Store) readNetwork(ctx context.Context, id string) (Network, bool, error) {
-	nets, err := s.driver.ListNetworks(ctx, Filter{IDs: []string{id}, ProjectID: s.projectID})
+func (s *Store) readNetwork(ctx context.Context, id string) (neutron.Network, bool, error) {
+	nets, err := s.driver.ListNetworks(ctx, neutron.Filter{IDs: []string{id}, ProjectID: s.projectID})
 	if err != nil {
-		return Network{}, false, fmt.Errorf("reading Neutron network %s: %w", id, err)
+		return neutron.Network{}, false, fmt.Errorf("reading Neutron network %s: %w", id, err)
 	}
-	nets = inProject(nets, s.projectID)
-	i := slices.IndexFunc(nets, func(n Network) bool { return n.ID == id })
+	nets = neutron.InProject(nets, s.projectID)
+	i := slices.IndexFunc(nets, func(n neutron.Network) bool { return n.ID == id })
 	if i < 0 {
-		return Network{}, false, nil
+		return neutron.Network{}, false, nil
 	}
 	return nets[i], true, nil
 }
 
 // owns reports whether n carries the marks of the owner: the cluster's description, the
 // owner's UID in its tags or name, and the store's project.
-func (s *Store) owns(owner Owner, n Network) bool {
-	uid, ok := OwnerUID(n)
-	return ok && uid == owner.UID && n.Description == ClusterDescription(owner.ClusterID) &&
+func (s *Store) owns(owner neutron.Owner, n neutron.Network) bool {
+	uid, ok := neutron.OwnerUID(n)
+	return ok && uid == owner.UID && n.Description == neutron.ClusterDescription(owner.ClusterID) &&
 		(s.projectID == "" || n.ProjectID == s.projectID)
 }
 
-func networkIDsOf(nets []Network) []string {
+func networkIDsOf(nets []neutron.Network) []string {
 	ids := make([]string, 0, len(nets))
 	for _, n := range nets {
 		ids = append(ids, n.ID)

@@ -1,4 +1,4 @@
-package neutron_test
+package neutronstore_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // What a Store holds, adopts, repairs and deletes is only ever its own project's and its
@@ -19,10 +20,10 @@ const (
 )
 
 // newProjectStore returns a Store of ourProject over d, filled.
-func newProjectStore(t *testing.T, d *fake.Driver) *neutron.Store {
+func newProjectStore(t *testing.T, d *fake.Driver) *neutronstore.Store {
 	t.Helper()
 	d.CreateIn(ourProject)
-	s := neutron.NewStore(d, owner.ClusterID, ourProject)
+	s := neutronstore.New(d, owner.ClusterID, ourProject)
 	if err := s.Fill(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -49,11 +50,11 @@ func TestStoreKeepsToItsProject(t *testing.T) {
 	if s.Len() != 0 || len(s.Owners()) != 0 {
 		t.Fatalf("the store holds %d networks of owners %v; want none of another project", s.Len(), s.Owners())
 	}
-	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: "shared-in"})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: "shared-in"})
 	if err != nil || o.Network != nil {
 		t.Errorf("Observe = %+v, %v; want nothing of another project", o, err)
 	}
-	res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{NetworkID: "shared-in"})
+	res, err := s.DeleteOwned(ctx, owner, neutronstore.Recorded{NetworkID: "shared-in"})
 	if err != nil || len(res.Deleted) != 0 {
 		t.Errorf("DeleteOwned = %+v, %v; want nothing deleted", res, err)
 	}
@@ -90,7 +91,7 @@ func TestStoreDeleteOwnedReadsTheRecordedNetworkFirst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d.ClearCalls()
-			res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{NetworkID: tc.recorded})
+			res, err := s.DeleteOwned(ctx, owner, neutronstore.Recorded{NetworkID: tc.recorded})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestStoreDeleteOwnedDeletesARecordedNetworkWithTheMarks(t *testing.T) {
 	s := newProjectStore(t, d)
 	d.PutNetwork(marked("made-after-the-fill", ourProject))
 
-	res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{NetworkID: "made-after-the-fill"})
+	res, err := s.DeleteOwned(ctx, owner, neutronstore.Recorded{NetworkID: "made-after-the-fill"})
 	if err != nil || !slices.Equal(res.Deleted, []string{"made-after-the-fill"}) || len(res.NotOwned) != 0 {
 		t.Fatalf("DeleteOwned = %+v, %v; want the network deleted", res, err)
 	}

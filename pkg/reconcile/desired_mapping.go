@@ -7,6 +7,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/subnetplan"
 )
 
@@ -19,8 +20,8 @@ func Owner(network *samplecrdv1.Network, clusterID string) neutron.Owner {
 }
 
 // Recorded returns the Neutron resources the Network's status names.
-func Recorded(network *samplecrdv1.Network) neutron.Recorded {
-	rec := neutron.Recorded{NetworkID: network.Status.NetworkID, Subnets: map[string]string{}}
+func Recorded(network *samplecrdv1.Network) neutronstore.Recorded {
+	rec := neutronstore.Recorded{NetworkID: network.Status.NetworkID, Subnets: map[string]string{}}
 	if network.Status.SubnetID != "" {
 		rec.Subnets[""] = network.Status.SubnetID
 	}

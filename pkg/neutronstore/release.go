@@ -1,15 +1,17 @@
-package neutron
+package neutronstore
 
 import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // Releasing a network leaves it and its subnets in Neutron without any of the cluster's
-// marks (ownership.go), for a Network whose deletion policy is Retain: nothing of the
-// cluster finds it any more, so it is never collected, adopted or repaired again.
+// marks (pkg/neutron's ownership.go), for a Network whose deletion policy is Retain:
+// nothing of the cluster finds it any more, so it is never collected, adopted or repaired
+// again.
 //
 // The marks go in three calls (after one per router the controller made for the network,
 // which keeps its gateway and interfaces, released of its name and description the same
@@ -28,27 +30,27 @@ import (
 // Released is a network left in Neutron without the cluster's marks, with the subnets
 // released with it.
 type Released struct {
-	Network Network
-	Subnets []Subnet
+	Network neutron.Network
+	Subnets []neutron.Subnet
 }
 
 // ReleaseOwned releases every network of the owner with its subnets: those the store
 // knows, the one status names, and any whose release was cut off after its first step.
 // It never deletes anything.
-func (s *Store) ReleaseOwned(ctx context.Context, owner Owner, rec Recorded) ([]Released, error) {
+func (s *Store) ReleaseOwned(ctx context.Context, owner neutron.Owner, rec Recorded) ([]Released, error) {
 	nets := s.index.Networks(owner.UID)
-	known := slices.ContainsFunc(nets, func(n Network) bool { return n.ID == rec.NetworkID })
+	known := slices.ContainsFunc(nets, func(n neutron.Network) bool { return n.ID == rec.NetworkID })
 	if (rec.NetworkID != "" && !known) || (len(nets) == 0 && !s.index.Absent(owner.UID)) {
 		// Not in the store: released in part already (no description any more), or made
 		// after the last fill. The owner's tags find the first kind; a network of the
 		// second kind that was never tagged is no Network's yet, and the orphan
 		// collection deletes it.
-		found, err := s.driver.ListNetworks(ctx, Filter{Tags: owner.Tags(), ProjectID: s.projectID})
+		found, err := s.driver.ListNetworks(ctx, neutron.Filter{Tags: owner.Tags(), ProjectID: s.projectID})
 		if err != nil {
 			return nil, fmt.Errorf("looking up the Neutron networks of Network %s/%s by their tags: %w", owner.Namespace, owner.Name, err)
 		}
-		for _, n := range inProject(found, s.projectID) {
-			if !slices.ContainsFunc(nets, func(k Network) bool { return k.ID == n.ID }) {
+		for _, n := range neutron.InProject(found, s.projectID) {
+			if !slices.ContainsFunc(nets, func(k neutron.Network) bool { return k.ID == n.ID }) {
 				nets = append(nets, n)
 			}
 		}
@@ -70,13 +72,13 @@ func (s *Store) ReleaseOwned(ctx context.Context, owner Owner, rec Recorded) ([]
 // Release releases the network n of the owner ownerUID, with its subnets, in the order
 // above; each step already done is skipped. A network found deleted meanwhile is no
 // error: the Released returned is then empty.
-func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Released, error) {
+func (s *Store) Release(ctx context.Context, ownerUID string, n neutron.Network) (Released, error) {
 	if err := s.releaseRouters(ctx, ownerUID, n); err != nil {
 		return Released{}, err
 	}
-	if label := s.unmarkedLabel(n.Name, n.Description, ownerUID); label != (Label{Name: n.Name, Description: n.Description}) {
+	if label := neutron.UnmarkedLabel(n.Name, n.Description, s.clusterID, ownerUID); label != (neutron.Label{Name: n.Name, Description: n.Description}) {
 		relabeled, err := s.driver.RelabelNetwork(ctx, n.ID, label)
-		if IsNotFound(err) {
+		if neutron.IsNotFound(err) {
 			s.index.RemoveNetwork(n.ID)
 			return Released{}, nil
 		}
@@ -94,8 +96,8 @@ func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Releas
 	}
 	released := Released{Network: n}
 	for _, sub := range subnets {
-		relabeled, err := s.driver.RelabelSubnet(ctx, sub.ID, s.unmarkedLabel(sub.Name, sub.Description, ownerUID))
-		if IsNotFound(err) {
+		relabeled, err := s.driver.RelabelSubnet(ctx, sub.ID, neutron.UnmarkedLabel(sub.Name, sub.Description, s.clusterID, ownerUID))
+		if neutron.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
@@ -105,8 +107,8 @@ func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Releas
 		released.Subnets = append(released.Subnets, relabeled)
 	}
 
-	if kept := unmarkedTags(n.Tags, s.clusterID, ownerUID); len(kept) != len(n.Tags) {
-		if err := s.driver.SetNetworkTags(ctx, n.ID, kept); err != nil && !IsNotFound(err) {
+	if kept := neutron.UnmarkedTags(n.Tags, s.clusterID, ownerUID); len(kept) != len(n.Tags) {
+		if err := s.driver.SetNetworkTags(ctx, n.ID, kept); err != nil && !neutron.IsNotFound(err) {
 			return Released{}, fmt.Errorf("removing the cluster's tags from Neutron network %s: %w", n.ID, err)
 		}
 		released.Network.Tags = kept
@@ -118,8 +120,8 @@ func (s *Store) Release(ctx context.Context, ownerUID string, n Network) (Releas
 // releaseRouters takes the cluster's name and description off the owner's routers of n,
 // which stay attached as they are. It goes first: the routers are found by n's name, which
 // the next step takes away. A network without RouterTag costs nothing.
-func (s *Store) releaseRouters(ctx context.Context, ownerUID string, n Network) error {
-	if !RouterMarked(n) || n.Description != ClusterDescription(s.clusterID) {
+func (s *Store) releaseRouters(ctx context.Context, ownerUID string, n neutron.Network) error {
+	if !neutron.RouterMarked(n) || n.Description != neutron.ClusterDescription(s.clusterID) {
 		return nil
 	}
 	owned, err := s.ownedRouters(ctx, n)
@@ -127,7 +129,7 @@ func (s *Store) releaseRouters(ctx context.Context, ownerUID string, n Network) 
 		return err
 	}
 	for _, r := range owned {
-		if _, err := s.driver.RelabelRouter(ctx, r.ID, s.unmarkedLabel(r.Name, r.Description, ownerUID)); err != nil && !IsNotFound(err) {
+		if _, err := s.driver.RelabelRouter(ctx, r.ID, neutron.UnmarkedLabel(r.Name, r.Description, s.clusterID, ownerUID)); err != nil && !neutron.IsNotFound(err) {
 			return fmt.Errorf("removing the cluster's description and name from Neutron router %s: %w", r.ID, err)
 		}
 		s.routers.removeRouter(r.ID)
@@ -137,35 +139,13 @@ func (s *Store) releaseRouters(ctx context.Context, ownerUID string, n Network) 
 
 // markedSubnets returns the subnets on networkID that still carry the cluster's
 // description: from memory when the store knows them, else listed (one call).
-func (s *Store) markedSubnets(ctx context.Context, networkID string) ([]Subnet, error) {
+func (s *Store) markedSubnets(ctx context.Context, networkID string) ([]neutron.Subnet, error) {
 	if subnets, known := s.index.Subnets(networkID); known {
 		return subnets, nil
 	}
-	listed, err := s.driver.ListSubnets(ctx, Filter{NetworkIDs: []string{networkID}, Description: ClusterDescription(s.clusterID), ProjectID: s.projectID})
+	listed, err := s.driver.ListSubnets(ctx, neutron.Filter{NetworkIDs: []string{networkID}, Description: neutron.ClusterDescription(s.clusterID), ProjectID: s.projectID})
 	if err != nil {
 		return nil, fmt.Errorf("listing this cluster's subnets on Neutron network %s: %w", networkID, err)
 	}
-	return inProject(listed, s.projectID), nil
-}
-
-// unmarkedLabel returns a name and description without the cluster's marks: no cluster
-// description, and k8s_<namespace>_<name>_<uid> becomes <namespace>/<name> (the owner's
-// UID is what the name is read for), k8s_<namespace>_<name>_<uid>_<item> of a list-form
-// subnet <namespace>/<name>/<item>. Others are left as they are.
-func (s *Store) unmarkedLabel(name, description, ownerUID string) Label {
-	if description == ClusterDescription(s.clusterID) {
-		description = ""
-	}
-	if rest, ok := strings.CutPrefix(name, namePrefix); ok {
-		if i := strings.LastIndex(rest, "_"+ownerUID); i >= 0 {
-			item, _ := strings.CutPrefix(rest[i+1+len(ownerUID):], "_")
-			if namespace, objectName, ok := strings.Cut(rest[:i], "_"); ok {
-				name = namespace + "/" + objectName
-				if item != "" {
-					name += "/" + item
-				}
-			}
-		}
-	}
-	return Label{Name: name, Description: description}
+	return neutron.InProject(listed, s.projectID), nil
 }

@@ -1,4 +1,4 @@
-package neutron_test
+package neutronstore_test
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // importWorld is a Neutron with networks the controller did not create (a project's own,
 // one shared with several subnets, two of one name, one without subnet) beside one of
 // the cluster's own, tagged, and one of the cluster's whose create was cut off before
 // its tags.
-func importWorld(t *testing.T) (*neutron.Store, *fake.Driver) {
+func importWorld(t *testing.T) (*neutronstore.Store, *fake.Driver) {
 	t.Helper()
 	s, d, own := newStoreWithNetwork(t) // the owner's network, tagged, in the store
 	if own.ID != "net-1" {

@@ -1,36 +1,38 @@
-package neutron
+package neutronstore
 
 import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // subnetPool returns the one subnet pool the store's project can use (its own, or one
 // shared with it) that ref names: by name, the project's own when it has one of that
 // name. What the caller's token cannot see, Neutron does not
 // list: a tenant cannot reach another project's pool by naming it.
-func (s *Store) subnetPool(ctx context.Context, ref PoolRef) (SubnetPool, error) {
-	filter := Filter{Name: ref.Name}
+func (s *Store) subnetPool(ctx context.Context, ref neutron.PoolRef) (neutron.SubnetPool, error) {
+	filter := neutron.Filter{Name: ref.Name}
 	if ref.ID != "" {
-		filter = Filter{IDs: []string{ref.ID}}
+		filter = neutron.Filter{IDs: []string{ref.ID}}
 	}
 	pools, err := s.driver.ListSubnetPools(ctx, filter)
 	if err != nil {
-		return SubnetPool{}, fmt.Errorf("looking up subnet pool %s: %w", ref, err)
+		return neutron.SubnetPool{}, fmt.Errorf("looking up subnet pool %s: %w", ref, err)
 	}
 	// Only an exact match counts, whatever filters a Neutron applied.
-	pools = ownFirst(slices.DeleteFunc(pools, func(p SubnetPool) bool {
+	pools = neutron.OwnFirst(slices.DeleteFunc(pools, func(p neutron.SubnetPool) bool {
 		return (ref.ID != "" && p.ID != ref.ID) || (ref.ID == "" && p.Name != ref.Name)
 	}), s.projectID)
 	switch len(pools) {
 	case 1:
 		return pools[0], nil
 	case 0:
-		return SubnetPool{}, &Error{Op: "find subnet pool", Kind: KindRejected,
+		return neutron.SubnetPool{}, &neutron.Error{Op: "find subnet pool", Kind: neutron.KindRejected,
 			Message: fmt.Sprintf("no subnet pool %s that this project can use", ref)}
 	default:
-		return SubnetPool{}, &Error{Op: "find subnet pool", Kind: KindRejected,
+		return neutron.SubnetPool{}, &neutron.Error{Op: "find subnet pool", Kind: neutron.KindRejected,
 			Message: fmt.Sprintf("%d subnet pools that this project can use are named %s; name the pool by id", len(pools), ref)}
 	}
 }

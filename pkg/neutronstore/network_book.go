@@ -1,8 +1,10 @@
-package neutron
+package neutronstore
 
 import (
 	"slices"
 	"sync"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // networkBook is a memory of things per network that the Store knows only for some
@@ -99,7 +101,7 @@ func (b *networkBook[T]) refill(since uint64, networkIDs []string, listed []T, n
 }
 
 // markedNetworkIDs returns the IDs of the networks of nets that carry tag.
-func markedNetworkIDs(nets []Network, tag string) []string {
+func markedNetworkIDs(nets []neutron.Network, tag string) []string {
 	var ids []string
 	for _, n := range nets {
 		if slices.Contains(n.Tags, tag) {

@@ -1,4 +1,4 @@
-package neutron
+package neutronstore
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // index is the Store's memory: the cluster's networks by owner and their subnets, as last
@@ -29,11 +31,11 @@ type index struct {
 }
 
 type indexedNetwork struct {
-	network Network
+	network neutron.Network
 	owner   string
 	// subnets are oldest first; a network has one, rarely a few, so a slice is both
 	// smaller and faster than a map.
-	subnets []Subnet
+	subnets []neutron.Subnet
 	// subnetsKnown says subnets is complete. It is not after a subnet create whose reply
 	// was lost, or for a network found by a lookup, until the subnets are listed.
 	subnetsKnown bool
@@ -61,11 +63,11 @@ func (x *index) Revision() uint64 {
 // Refill replaces the index with the result of listing the cluster's networks and its
 // subnets, which started at revision since. An owner changed locally after since keeps
 // its local state: the lists may have been answered before that change.
-func (x *index) Refill(since uint64, networks []Network, subnets []Subnet) {
+func (x *index) Refill(since uint64, networks []neutron.Network, subnets []neutron.Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 
-	subnetsByNetwork := map[string][]Subnet{}
+	subnetsByNetwork := map[string][]neutron.Subnet{}
 	for _, s := range subnets {
 		subnetsByNetwork[s.NetworkID] = append(subnetsByNetwork[s.NetworkID], s)
 	}
@@ -83,7 +85,7 @@ func (x *index) Refill(since uint64, networks []Network, subnets []Subnet) {
 		}
 	}
 	for _, n := range networks {
-		uid, ok := OwnerUID(n)
+		uid, ok := neutron.OwnerUID(n)
 		if !ok {
 			continue
 		}
@@ -110,44 +112,44 @@ func (x *index) Has(networkID string) bool {
 }
 
 // Network returns network id as the index holds it, and the UID of its owner.
-func (x *index) Network(id string) (n Network, ownerUID string, ok bool) {
+func (x *index) Network(id string) (n neutron.Network, ownerUID string, ok bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	in := x.networks[id]
 	if in == nil {
-		return Network{}, "", false
+		return neutron.Network{}, "", false
 	}
 	return in.network, in.owner, true
 }
 
 // Subnet returns the subnet of networkID with subnetID as the index holds it.
-func (x *index) Subnet(networkID, subnetID string) (Subnet, bool) {
+func (x *index) Subnet(networkID, subnetID string) (neutron.Subnet, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	in := x.networks[networkID]
 	if in == nil {
-		return Subnet{}, false
+		return neutron.Subnet{}, false
 	}
-	i := slices.IndexFunc(in.subnets, func(s Subnet) bool { return s.ID == subnetID })
+	i := slices.IndexFunc(in.subnets, func(s neutron.Subnet) bool { return s.ID == subnetID })
 	if i < 0 {
-		return Subnet{}, false
+		return neutron.Subnet{}, false
 	}
 	return in.subnets[i], true
 }
 
 // Networks returns the owner's networks, oldest first. More than one means duplicates.
-func (x *index) Networks(ownerUID string) []Network {
+func (x *index) Networks(ownerUID string) []neutron.Network {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	st := x.owners[ownerUID]
 	if st == nil {
 		return nil
 	}
-	out := make([]Network, 0, len(st.networkIDs))
+	out := make([]neutron.Network, 0, len(st.networkIDs))
 	for _, id := range st.networkIDs {
 		out = append(out, x.networks[id].network)
 	}
-	slices.SortFunc(out, func(a, b Network) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b neutron.Network) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
 	return out
 }
 
@@ -178,7 +180,7 @@ func (x *index) ForgetAbsence(ownerUID string) {
 
 // PutNetwork adds or replaces a network of the owner. subnetsKnown says the network has no
 // subnets but those added later with PutSubnet: true for a network just created.
-func (x *index) PutNetwork(ownerUID string, n Network, subnetsKnown bool) {
+func (x *index) PutNetwork(ownerUID string, n neutron.Network, subnetsKnown bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
@@ -199,7 +201,7 @@ func (x *index) RemoveNetwork(id string) {
 }
 
 // Subnets returns the subnets of a network in the index and whether that list is complete.
-func (x *index) Subnets(networkID string) (subnets []Subnet, known bool) {
+func (x *index) Subnets(networkID string) (subnets []neutron.Subnet, known bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[networkID]
@@ -210,7 +212,7 @@ func (x *index) Subnets(networkID string) (subnets []Subnet, known bool) {
 }
 
 // SetSubnets records the complete list of a network's subnets.
-func (x *index) SetSubnets(networkID string, subnets []Subnet) {
+func (x *index) SetSubnets(networkID string, subnets []neutron.Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[networkID]
@@ -223,7 +225,7 @@ func (x *index) SetSubnets(networkID string, subnets []Subnet) {
 }
 
 // PutSubnet adds or replaces a subnet of a network in the index.
-func (x *index) PutSubnet(s Subnet) {
+func (x *index) PutSubnet(s neutron.Subnet) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	n := x.networks[s.NetworkID]
@@ -231,7 +233,7 @@ func (x *index) PutSubnet(s Subnet) {
 		return
 	}
 	s = x.compactSubnet(n.network, s)
-	if i := slices.IndexFunc(n.subnets, func(o Subnet) bool { return o.ID == s.ID }); i >= 0 {
+	if i := slices.IndexFunc(n.subnets, func(o neutron.Subnet) bool { return o.ID == s.ID }); i >= 0 {
 		n.subnets[i] = s
 	} else {
 		n.subnets = append(n.subnets, s)
@@ -248,7 +250,7 @@ func (x *index) RemoveSubnet(networkID, subnetID string) {
 	if n == nil {
 		return
 	}
-	n.subnets = slices.DeleteFunc(n.subnets, func(s Subnet) bool { return s.ID == subnetID })
+	n.subnets = slices.DeleteFunc(n.subnets, func(s neutron.Subnet) bool { return s.ID == subnetID })
 	x.ownerLocked(n.owner)
 }
 
@@ -296,7 +298,7 @@ func (x *index) ownerLocked(uid string) *ownerState {
 	return st
 }
 
-func (x *index) addLocked(uid string, n Network, subnets []Subnet, subnetsKnown bool) {
+func (x *index) addLocked(uid string, n neutron.Network, subnets []neutron.Subnet, subnetsKnown bool) {
 	n = x.compactNetwork(n)
 	x.networks[n.ID] = &indexedNetwork{network: n, owner: uid, subnets: x.compactSubnets(n, subnets), subnetsKnown: subnetsKnown}
 	st := x.ownerLocked(uid)
@@ -315,8 +317,8 @@ func (x *index) removeNetworkLocked(id string) {
 }
 
 // sortedSubnets sorts subnets oldest first, in place, and returns them.
-func sortedSubnets(subnets []Subnet) []Subnet {
-	slices.SortFunc(subnets, func(a, b Subnet) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
+func sortedSubnets(subnets []neutron.Subnet) []neutron.Subnet {
+	slices.SortFunc(subnets, func(a, b neutron.Subnet) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
 	return subnets
 }
 
@@ -330,21 +332,21 @@ func oldestFirst(a, b time.Time, aID, bID string) int {
 // network ID, name and description at its network's. Tags get a new slice, since the
 // caller may still read the one it passed in.
 
-func (x *index) compactNetwork(n Network) Network {
+func (x *index) compactNetwork(n neutron.Network) neutron.Network {
 	n.ProjectID = x.sharedOf(n.ProjectID)
 	n.Description = x.sharedOf(n.Description)
 	n.Tags = x.sharedTags(n.Tags)
 	return n
 }
 
-func (x *index) compactSubnets(n Network, subnets []Subnet) []Subnet {
+func (x *index) compactSubnets(n neutron.Network, subnets []neutron.Subnet) []neutron.Subnet {
 	for i, s := range subnets {
 		subnets[i] = x.compactSubnet(n, s)
 	}
 	return sortedSubnets(subnets)
 }
 
-func (x *index) compactSubnet(n Network, s Subnet) Subnet {
+func (x *index) compactSubnet(n neutron.Network, s neutron.Subnet) neutron.Subnet {
 	s.NetworkID = sameOr(s.NetworkID, n.ID)
 	s.ProjectID = sameOr(x.sharedOf(s.ProjectID), n.ProjectID)
 	s.Name = sameOr(s.Name, n.Name)

@@ -1,17 +1,22 @@
-package neutron
+package neutronstore
 
 import (
 	"slices"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-func owned(id, uid string, age time.Duration) Network {
-	return Network{ID: id, Tags: []string{ClusterTag("c"), ownerTagPrefix + uid}, CreatedAt: time.Now().Add(-age)}
+func owned(id, uid string, age time.Duration) neutron.Network {
+	return neutron.Network{ID: id, Tags: []string{neutron.ClusterTag("c"), ownerTag(uid)}, CreatedAt: time.Now().Add(-age)}
 }
 
-func networkIDs(nets []Network) []string {
+// ownerTag is the tag that names a network's owner, the second of neutron.Owner.Tags.
+func ownerTag(uid string) string { return "k8s-uid=" + uid }
+
+func networkIDs(nets []neutron.Network) []string {
 	var out []string
 	for _, n := range nets {
 		out = append(out, n.ID)
@@ -22,8 +27,8 @@ func networkIDs(nets []Network) []string {
 func TestRefillIndexesNetworksByOwnerAndSubnetsByNetwork(t *testing.T) {
 	x := newIndex()
 	x.Refill(x.Revision(),
-		[]Network{owned("n1", "u1", time.Hour), owned("n2", "u2", time.Hour), owned("dup", "u1", 2*time.Hour), {ID: "untagged"}},
-		[]Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "stray", NetworkID: "not-listed"}})
+		[]neutron.Network{owned("n1", "u1", time.Hour), owned("n2", "u2", time.Hour), owned("dup", "u1", 2*time.Hour), {ID: "untagged"}},
+		[]neutron.Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "stray", NetworkID: "not-listed"}})
 
 	if got := networkIDs(x.Networks("u1")); !slices.Equal(got, []string{"dup", "n1"}) {
 		t.Errorf("networks of u1 = %v, want [dup n1], oldest first", got)
@@ -44,13 +49,13 @@ func TestRefillIndexesNetworksByOwnerAndSubnetsByNetwork(t *testing.T) {
 
 func TestRefillKeepsChangesMadeWhileListing(t *testing.T) {
 	x := newIndex()
-	x.Refill(x.Revision(), []Network{owned("gone", "u1", time.Hour)}, nil)
+	x.Refill(x.Revision(), []neutron.Network{owned("gone", "u1", time.Hour)}, nil)
 
 	since := x.Revision()
 	// While the lists are in flight: one network is created, another deleted.
 	x.PutNetwork("u2", owned("new", "u2", 0), true)
 	x.RemoveNetwork("gone")
-	x.Refill(since, []Network{owned("gone", "u1", time.Hour)}, nil)
+	x.Refill(since, []neutron.Network{owned("gone", "u1", time.Hour)}, nil)
 
 	if got := networkIDs(x.Networks("u2")); !slices.Equal(got, []string{"new"}) {
 		t.Errorf("networks of u2 = %v, want the one created during the lists", got)
@@ -60,7 +65,7 @@ func TestRefillKeepsChangesMadeWhileListing(t *testing.T) {
 	}
 
 	// The next refill, begun after those changes, is believed.
-	x.Refill(x.Revision(), []Network{owned("gone", "u1", time.Hour)}, nil)
+	x.Refill(x.Revision(), []neutron.Network{owned("gone", "u1", time.Hour)}, nil)
 	if got := networkIDs(x.Networks("u1")); !slices.Equal(got, []string{"gone"}) {
 		t.Errorf("networks of u1 = %v after a later refill, want [gone]", got)
 	}
@@ -93,7 +98,7 @@ func TestAbsenceIsProvenUntilAnUncertainCreate(t *testing.T) {
 func TestSubnetKnowledge(t *testing.T) {
 	x := newIndex()
 	x.PutNetwork("u1", owned("n1", "u1", 0), true)
-	x.PutSubnet(Subnet{ID: "s1", NetworkID: "n1"})
+	x.PutSubnet(neutron.Subnet{ID: "s1", NetworkID: "n1"})
 	if subs, known := x.Subnets("n1"); !known || len(subs) != 1 {
 		t.Fatalf("subnets = %v (known %v) after a create", subs, known)
 	}
@@ -101,7 +106,7 @@ func TestSubnetKnowledge(t *testing.T) {
 	if _, known := x.Subnets("n1"); known {
 		t.Error("subnets known after a create with an unknown outcome")
 	}
-	x.SetSubnets("n1", []Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "s2", NetworkID: "n1"}})
+	x.SetSubnets("n1", []neutron.Subnet{{ID: "s1", NetworkID: "n1"}, {ID: "s2", NetworkID: "n1"}})
 	if subs, known := x.Subnets("n1"); !known || len(subs) != 2 {
 		t.Errorf("subnets = %v (known %v) after listing", subs, known)
 	}
@@ -122,11 +127,11 @@ func fresh(s string) string { return string([]byte(s)) }
 func sameMemory(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
 func TestIndexKeepsOneCopyOfRepeatedStrings(t *testing.T) {
-	description, tag := ClusterDescription("c"), ClusterTag("c")
-	x := newIndex(description, tag, RetainTag)
-	n := Network{ID: "n1", Name: "k8s_team_web_u1", Description: fresh(description), Tags: []string{fresh(tag), ownerTagPrefix + "u1", fresh(RetainTag)}}
-	sub := Subnet{ID: "s1", NetworkID: fresh("n1"), Name: fresh(n.Name), Description: fresh(description), Tags: []string{fresh(tag)}, CIDR: "10.0.0.0/24"}
-	x.Refill(x.Revision(), []Network{n}, []Subnet{sub})
+	description, tag := neutron.ClusterDescription("c"), neutron.ClusterTag("c")
+	x := newIndex(description, tag, neutron.RetainTag)
+	n := neutron.Network{ID: "n1", Name: "k8s_team_web_u1", Description: fresh(description), Tags: []string{fresh(tag), ownerTag("u1"), fresh(neutron.RetainTag)}}
+	sub := neutron.Subnet{ID: "s1", NetworkID: fresh("n1"), Name: fresh(n.Name), Description: fresh(description), Tags: []string{fresh(tag)}, CIDR: "10.0.0.0/24"}
+	x.Refill(x.Revision(), []neutron.Network{n}, []neutron.Subnet{sub})
 
 	got := x.Networks("u1")[0]
 	gotSubs, _ := x.Subnets("n1")
@@ -135,7 +140,7 @@ func TestIndexKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 	}
 	s := gotSubs[0]
 	for what, pair := range map[string][2]string{
-		"network description": {got.Description, description}, "cluster tag": {got.Tags[0], tag}, "retain tag": {got.Tags[2], RetainTag},
+		"network description": {got.Description, description}, "cluster tag": {got.Tags[0], tag}, "retain tag": {got.Tags[2], neutron.RetainTag},
 		"subnet network ID": {s.NetworkID, got.ID}, "subnet name": {s.Name, got.Name}, "subnet description": {s.Description, description},
 		"subnet tag": {s.Tags[0], tag},
 	} {
@@ -148,18 +153,18 @@ func TestIndexKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 	}
 
 	// Later writes are compacted too.
-	x.PutSubnet(Subnet{ID: "s2", NetworkID: fresh("n1"), Name: fresh(n.Name), CreatedAt: time.Now()})
+	x.PutSubnet(neutron.Subnet{ID: "s2", NetworkID: fresh("n1"), Name: fresh(n.Name), CreatedAt: time.Now()})
 	gotSubs, _ = x.Subnets("n1")
 	if len(gotSubs) != 2 || gotSubs[1].ID != "s2" || !sameMemory(gotSubs[1].Name, got.Name) {
 		t.Errorf("after PutSubnet: subnets %+v, want s1 then s2 sharing the network's name", gotSubs)
 	}
 }
 
-func equalNetwork(a, b Network) bool {
+func equalNetwork(a, b neutron.Network) bool {
 	return a.ID == b.ID && a.Name == b.Name && a.Description == b.Description && slices.Equal(a.Tags, b.Tags)
 }
 
-func equalSubnet(a, b Subnet) bool {
+func equalSubnet(a, b neutron.Subnet) bool {
 	return a.ID == b.ID && a.NetworkID == b.NetworkID && a.Name == b.Name && a.Description == b.Description &&
 		slices.Equal(a.Tags, b.Tags) && a.CIDR == b.CIDR
 }

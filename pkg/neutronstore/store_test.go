@@ -1,4 +1,4 @@
-package neutron_test
+package neutronstore_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 var owner = neutron.Owner{ClusterID: "c1", Namespace: "ns", Name: "a", UID: "11111111-2222-3333-4444-555555555555"}
@@ -15,10 +16,10 @@ var subnet = neutron.DesiredSubnet{CIDR: "10.0.0.0/24", IPVersion: 4}
 
 // newStore returns a filled Store over an empty fake Neutron, and the fake with its calls
 // forgotten.
-func newStore(t *testing.T) (*neutron.Store, *fake.Driver) {
+func newStore(t *testing.T) (*neutronstore.Store, *fake.Driver) {
 	t.Helper()
 	d := fake.New()
-	s := neutron.NewStore(d, owner.ClusterID, "")
+	s := neutronstore.New(d, owner.ClusterID, "")
 	if err := s.Fill(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func newStore(t *testing.T) (*neutron.Store, *fake.Driver) {
 }
 
 // newStoreWithNetwork is newStore after the Store created the owner's network.
-func newStoreWithNetwork(t *testing.T) (*neutron.Store, *fake.Driver, neutron.Network) {
+func newStoreWithNetwork(t *testing.T) (*neutronstore.Store, *fake.Driver, neutron.Network) {
 	t.Helper()
 	s, d := newStore(t)
 	s.RecordAbsent(owner)
@@ -52,7 +53,7 @@ func TestStoreKnowsWhatItMade(t *testing.T) {
 	s, d := newStore(t)
 	s.RecordAbsent(owner)
 
-	o, err := s.Observe(ctx, owner, neutron.Recorded{})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{})
 	if err != nil || o.Network != nil {
 		t.Fatalf("Observe before the create = %+v, %v; want nothing", o, err)
 	}
@@ -66,11 +67,11 @@ func TestStoreKnowsWhatItMade(t *testing.T) {
 	}
 	checkCalls(t, d, "create network", "tag network", "create subnet")
 
-	o, err = s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID, Subnets: map[string]string{"": sub.ID}})
+	o, err = s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: net.ID, Subnets: map[string]string{"": sub.ID}})
 	if err != nil || o.Network == nil || o.Network.ID != net.ID || !owner.HasTags(o.Network.Tags) || len(o.Subnets) == 0 || o.Subnets[""].ID != sub.ID || o.Adopted {
 		t.Errorf("Observe = %+v, %v; want the tagged network %s with subnet %s", o, err, net.ID, sub.ID)
 	}
-	if c := s.Cached(owner, neutron.Recorded{}); c.Network == nil || len(c.Subnets) == 0 || c.Subnets[""].ID != sub.ID {
+	if c := s.Cached(owner, neutronstore.Recorded{}); c.Network == nil || len(c.Subnets) == 0 || c.Subnets[""].ID != sub.ID {
 		t.Errorf("Cached = %+v, want the same network and subnet", c)
 	}
 	checkCalls(t, d)
@@ -88,12 +89,12 @@ func TestStoreLostCreateReplyMakesObserveLookUp(t *testing.T) {
 	}
 	d.ClearCalls()
 
-	o, err := s.Observe(ctx, owner, neutron.Recorded{})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{})
 	if err != nil || o.Network == nil || !o.Adopted || !owner.HasTags(o.Network.Tags) || len(o.Subnets) != 0 {
 		t.Fatalf("Observe = %+v, %v; want the network found, tagged and adopted, no subnet", o, err)
 	}
 	checkCalls(t, d, "list networks", "tag network", "list subnets")
-	if _, err := s.Observe(ctx, owner, neutron.Recorded{}); err != nil {
+	if _, err := s.Observe(ctx, owner, neutronstore.Recorded{}); err != nil {
 		t.Fatal(err)
 	}
 	checkCalls(t, d)
@@ -110,7 +111,7 @@ func TestStoreLostSubnetReplyMakesObserveListSubnets(t *testing.T) {
 	}
 	d.ClearCalls()
 
-	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: net.ID})
 	if err != nil || len(o.Subnets) == 0 || o.Subnets[""].CIDR != subnet.CIDR {
 		t.Fatalf("Observe = %+v, %v; want the subnet Neutron made", o, err)
 	}
@@ -134,7 +135,7 @@ func TestStoreOverlappingSubnetCreateIsAConflict(t *testing.T) {
 	if _, err := s.CreateSubnet(ctx, owner, net.ID, subnet); neutron.KindOf(err) != neutron.KindConflict {
 		t.Fatalf("CreateSubnet over an existing subnet = %v (kind %s), want a conflict", err, neutron.KindOf(err))
 	}
-	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: net.ID})
 	if err != nil || len(o.Subnets) == 0 || o.Subnets[""].ID != landed.ID {
 		t.Fatalf("Observe = %+v, %v; want the subnet that landed, %s", o, err, landed.ID)
 	}
@@ -154,7 +155,7 @@ func TestStoreForgetsANetworkFoundGone(t *testing.T) {
 	}
 	d.ClearCalls()
 
-	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: net.ID})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: net.ID})
 	if err != nil || o.Network != nil {
 		t.Fatalf("Observe = %+v, %v; want no network", o, err)
 	}
@@ -168,13 +169,13 @@ func TestStoreDeleteOwned(t *testing.T) {
 	s, d := newStore(t)
 	d.PutNetwork(neutron.Network{ID: "made-after-the-fill", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID)})
 
-	res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{})
+	res, err := s.DeleteOwned(ctx, owner, neutronstore.Recorded{})
 	if err != nil || !slices.Equal(res.Deleted, []string{"made-after-the-fill"}) {
 		t.Fatalf("DeleteOwned = %+v, %v; want the network found by name", res, err)
 	}
 	checkCalls(t, d, "list networks", "delete network")
 
-	if res, err := s.DeleteOwned(ctx, owner, neutron.Recorded{}); err != nil || len(res.Deleted) != 0 {
+	if res, err := s.DeleteOwned(ctx, owner, neutronstore.Recorded{}); err != nil || len(res.Deleted) != 0 {
 		t.Errorf("second DeleteOwned = %+v, %v; want nothing", res, err)
 	}
 	checkCalls(t, d)
@@ -187,11 +188,11 @@ func TestStoreObserveKeepsTheRecordedNetwork(t *testing.T) {
 	for _, id := range []string{"n1", "n2"} {
 		d.PutNetwork(neutron.Network{ID: id, Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags()})
 	}
-	s := neutron.NewStore(d, owner.ClusterID, "")
+	s := neutronstore.New(d, owner.ClusterID, "")
 	if err := s.Fill(ctx); err != nil {
 		t.Fatal(err)
 	}
-	o, err := s.Observe(ctx, owner, neutron.Recorded{NetworkID: "n2"})
+	o, err := s.Observe(ctx, owner, neutronstore.Recorded{NetworkID: "n2"})
 	if err != nil || o.Network == nil || o.Network.ID != "n2" || len(o.DuplicateNetworks) != 1 || o.DuplicateNetworks[0].ID != "n1" {
 		t.Errorf("Observe = %+v, %v; want n2 kept and n1 a duplicate", o, err)
 	}

@@ -1,4 +1,4 @@
-package neutron_test
+package neutronstore_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
 // A released network's name is <namespace>/<name>, without the owner's UID, even when
@@ -39,7 +40,7 @@ func TestReleaseRenamesWithoutTheOwnersUID(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			released, err := s.ReleaseOwned(ctx, tc.owner, neutron.Recorded{NetworkID: net.ID})
+			released, err := s.ReleaseOwned(ctx, tc.owner, neutronstore.Recorded{NetworkID: net.ID})
 			if err != nil || len(released) != 1 {
 				t.Fatalf("ReleaseOwned = %+v, %v; want one network", released, err)
 			}
@@ -73,7 +74,7 @@ func TestReleaseRenamesSubnetsOfEachItem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.ReleaseOwned(ctx, owner, neutron.Recorded{NetworkID: net.ID}); err != nil {
+	if _, err := s.ReleaseOwned(ctx, owner, neutronstore.Recorded{NetworkID: net.ID}); err != nil {
 		t.Fatal(err)
 	}
 	names := map[string]string{}

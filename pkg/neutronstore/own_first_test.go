@@ -1,4 +1,4 @@
-package neutron_test
+package neutronstore_test
 
 import (
 	"context"
