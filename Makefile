@@ -24,9 +24,11 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 test: verify unit monitoring e2e ## Everything CI runs.
 
 .PHONY: verify
-verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md.
+verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md, imports only downwards, no Go file over 400 lines.
 	hack/verify-gofmt.sh
 	hack/verify-design-layout.sh
+	hack/verify-imports.sh
+	hack/verify-file-size.sh
 	go vet ./...
 	go vet -tags e2e ./test/...
 	hack/verify-codegen.sh

@@ -18,9 +18,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
-// The tests of this package that build on networktest are an external test package, as
-// networktest builds a Reconciler; they import it with a dot, as the Go guidance allows for
-// that case, so that the table reads as the Networks it describes.
+// networktest builds a Reconciler, so the tests built on it are an external test package,
+// which imports it with a dot (the case Go's style guide allows) to read as its Networks.
 
 // Expected outcomes of one Sync.
 const (
