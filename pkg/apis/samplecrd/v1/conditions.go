@@ -5,8 +5,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// ConditionReady is the summary condition: True when the Neutron network and subnet exist
-// and match the spec of the generation named in status.observedGeneration.
+// ConditionReady is the summary condition: True when the Neutron network and its subnets
+// exist and match the spec of the generation named in status.observedGeneration.
 const ConditionReady = "Ready"
 
 // Reasons of the Ready condition. Transient reasons (TransientReasons) are retried with

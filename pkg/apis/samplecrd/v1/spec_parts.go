@@ -23,7 +23,8 @@ type NetworkImport struct {
 type DeletionPolicy string
 
 const (
-	// DeletionPolicyDelete deletes the Neutron network and subnet with the Network.
+	// DeletionPolicyDelete deletes the Neutron network, its subnets and the router the
+	// controller made with the Network.
 	DeletionPolicyDelete DeletionPolicy = "Delete"
 	// DeletionPolicyRetain keeps them, without this cluster's marks.
 	DeletionPolicyRetain DeletionPolicy = "Retain"
@@ -34,7 +35,7 @@ type HostRoute struct {
 	// Destination is the CIDR the route leads to, e.g. 10.20.0.0/16, in canonical form
 	// (host bits zero); 0.0.0.0/0 or ::/0 for a default route.
 	// +kubebuilder:validation:MaxLength=43
-	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`hostRoutes destination must be a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48`,messageExpression=`'hostRoutes destination "' + self + '" is not a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48'`
+	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`hostRoutes destination must be a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48`,messageExpression=`'hostRoutes destination "'+self+'" is not a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48'`
 	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self) == cidr(self).masked()`,message=`hostRoutes destination must have all host bits zero, that is start with the network address`,messageExpression=`'hostRoutes destination ' + self + ' must have all host bits zero, that is start with the network address'`
 	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || !(cidr(self) == cidr(self).masked()) || string(cidr(self)) == self`,message=`hostRoutes destination must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'hostRoutes destination ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8:20::/48)'`
 	Destination string `json:"destination"`
@@ -62,7 +63,7 @@ const (
 // (see the broadcast rule of NetworkSpec); the CEL IP library cannot order addresses,
 // so the controller checks IPv6.
 
-// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() == ip(self.end).family()`,message=`allocationPools start and end must be of the same IP family`,messageExpression=`'allocationPools pool ' + self.start + '-' + self.end + ' mixes IPv4 and IPv6'`
+// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() == ip(self.end).family()`,message=`allocationPools start and end must be of the same IP family`,messageExpression=`'allocationPools pool '+self.start+'-'+self.end+' mixes IPv4 and IPv6'`
 // +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() != 4 || ip(self.end).family() != 4 || (int(self.start.split('.')[0]) * 16777216 + int(self.start.split('.')[1]) * 65536 + int(self.start.split('.')[2]) * 256 + int(self.start.split('.')[3])) <= (int(self.end.split('.')[0]) * 16777216 + int(self.end.split('.')[1]) * 65536 + int(self.end.split('.')[2]) * 256 + int(self.end.split('.')[3]))`,message=`allocationPools start must not come after end`,messageExpression=`'allocationPools pool ' + self.start + '-' + self.end + ' is reversed: start must not come after end'`
 
 // AllocationPool is an inclusive range of addresses, from start to end, that Neutron

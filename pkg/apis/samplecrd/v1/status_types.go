@@ -26,8 +26,8 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
 	Region string `json:"region,omitempty"`
-	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
-	// exist and match the spec; its reason tells what the controller is doing or waiting
+	// Conditions of the Network. Ready summarises whether the Neutron network and its
+	// subnets exist and match the spec; its reason tells what the controller is doing or waiting
 	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
 	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
 	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
@@ -45,13 +45,14 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=36
 	NetworkID string `json:"networkID,omitempty"`
-	// SubnetID is the ID (a UUID) of the Neutron subnet.
+	// SubnetID is the ID (a UUID) of the Neutron subnet of the one-subnet form or of an
+	// import; the list form's are in subnets.
 	// +optional
 	// +kubebuilder:validation:MaxLength=36
 	SubnetID string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet: the spec's
-	// gateway, or the first usable address when the spec has none; empty for a subnet
-	// without gateway (gatewayMode None).
+	// Gateway is the gateway address in effect on the subnet of the one-subnet form (the
+	// spec's gateway, or the first usable address when the spec has none) or of an
+	// import; empty for a subnet without gateway (gatewayMode None).
 	// +optional
 	// +kubebuilder:validation:MaxLength=39
 	Gateway string `json:"gateway,omitempty"`
@@ -63,7 +64,8 @@ type NetworkStatus struct {
 	// when Neutron has no port security extension.
 	// +optional
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
+	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
+	// an import, as Neutron reports it.
 	// +optional
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 	// Subnets are the subnets of the list form (spec.subnets), by item name, as

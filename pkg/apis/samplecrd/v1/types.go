@@ -22,30 +22,40 @@ import (
 // +kubebuilder:subresource:status
 // +kubebuilder:metadata:annotations=`api-approved.kubernetes.io=unapproved, experimental-only; this is a sample API outside the Kubernetes project`
 // +kubebuilder:printcolumn:name=CIDR,type=string,JSONPath=`.status.cidrs`,description=`CIDRs in effect on the Network's subnets.`
-// +kubebuilder:printcolumn:name=Gateway,type=string,JSONPath=`.status.gateway`,description=`Gateway in effect on the Neutron subnet.`
+// +kubebuilder:printcolumn:name=Gateway,type=string,JSONPath=`.status.gateway`,description=`Gateway in effect on the subnet of the one-subnet form or of an import.`
 // +kubebuilder:printcolumn:name=Import,type=string,JSONPath=`.spec.import`,description=`The existing Neutron network this Network imports (read-only), by ID or name.`
-// +kubebuilder:printcolumn:name=Ready,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`,description=`Whether the Neutron network and subnet match the spec.`
+// +kubebuilder:printcolumn:name=Ready,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`,description=`Whether Neutron matches the spec.`
 // +kubebuilder:printcolumn:name=Reason,type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,description=`Reason of the Ready condition.`
 // +kubebuilder:printcolumn:name=Use,type=string,JSONPath=`.status.addressUse`,description=`Address use of the fullest subnet of the list form.`
 // +kubebuilder:printcolumn:name=Age,type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:printcolumn:name=Message,type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].message`,description=`Message of the Ready condition.`
-// +kubebuilder:printcolumn:name=Subnet,type=string,priority=1,JSONPath=`.status.subnetID`,description=`ID of the Neutron subnet.`
+// +kubebuilder:printcolumn:name=Subnet,type=string,priority=1,JSONPath=`.status.subnetID`,description=`ID of the Neutron subnet of the one-subnet form or of an import.`
 // +kubebuilder:printcolumn:name=Project,type=string,priority=1,JSONPath=`.status.projectID`,description=`OpenStack project of the Neutron network.`
 // +kubebuilder:printcolumn:name=MTU,type=integer,priority=1,JSONPath=`.status.mtu`,description=`MTU in effect on the Neutron network.`
-// +kubebuilder:printcolumn:name=DNS,type=string,priority=1,JSONPath=`.spec.dnsNameservers`,description=`DNS servers the subnet's DHCP hands out.`
-// +kubebuilder:printcolumn:name=DHCP,type=boolean,priority=1,JSONPath=`.status.enableDHCP`,description=`Whether Neutron runs DHCP on the subnet.`
-// +kubebuilder:printcolumn:name=`Deletion Policy`,type=string,priority=1,JSONPath=`.spec.deletionPolicy`,description=`What becomes of the Neutron network and subnet when the Network is deleted.`
+// +kubebuilder:printcolumn:name=DNS,type=string,priority=1,JSONPath=`.spec.dnsNameservers`,description=`DNS servers the one-subnet form's DHCP hands out.`
+// +kubebuilder:printcolumn:name=DHCP,type=boolean,priority=1,JSONPath=`.status.enableDHCP`,description=`Whether Neutron runs DHCP on the subnet of the one-subnet form or of an import.`
+// +kubebuilder:printcolumn:name=`Deletion Policy`,type=string,priority=1,JSONPath=`.spec.deletionPolicy`,description=`What becomes of the Neutron network, its subnets and the router the controller made when the Network is deleted.`
 
-// Network is a request for one OpenStack Neutron network with one subnet. The
-// controller creates them, keeps the subnet's gateway, allocation pools, DNS servers,
-// host routes and DHCP and, when set, the network's MTU as specified, and deletes them
-// with the Network, or keeps them when its deletionPolicy is Retain. With import, it is
-// instead a read-only view of an existing network that the controller did not create.
+// Network is one OpenStack Neutron network that the controller creates in the project of
+// its credentials, with its subnets in one of two forms: one subnet described at the top
+// of the spec (cidr, gateway, ...: the one-subnet form), or one subnet per item of
+// spec.subnets (the list form). Optionally its subnets are attached to a router
+// (spec.router) and the network is shared with other projects (spec.sharedWith). The
+// controller keeps what Neutron can change in place as the spec says and, when the
+// Network is deleted, deletes the network with its subnets and the router it made, or
+// keeps them when spec.deletionPolicy is Retain and the project allows it. With
+// spec.import, it is instead a read-only view of an existing network that the controller
+// did not create.
 type Network struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	// Spec is the desired Neutron network and subnet.
+	// Spec is the desired Neutron network: its subnets, either the one-subnet form (cidr,
+	// gateway and the other subnet fields at the top of the spec) or subnets (the list
+	// form), one of the two required unless import is set; and, optionally, its mtu and
+	// portSecurityEnabled, a router, the projects it is sharedWith, its deletionPolicy and
+	// the cloudCredentialsRef of its project. With import, it names an existing network
+	// instead, and only cidr and cloudCredentialsRef may be set besides.
 	Spec NetworkSpec `json:"spec"`
 
 	// The default makes status read back as observedGeneration 0 until the controller
@@ -108,7 +118,8 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.portSecurityEnabled)`,message=`portSecurityEnabled cannot be set together with import: an imported network is read-only (the imported network's port security is not the controller's to set); remove portSecurityEnabled, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.portSecurityEnabled`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.sharedWith)`,message=`sharedWith cannot be set together with import: an imported network is read-only (the imported network's sharing is not the controller's to set); remove sharedWith, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.sharedWith`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.router)`,message=`router cannot be set together with import: an imported network is read-only (attaching it to a router is not the controller's to do); remove router, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.router`,reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.router.subnets) || (has(self.subnets) && self.router.subnets.all(n, self.subnets.exists(s, s.name == n)))`,message=`router subnets must name items of subnets (the list form)`,messageExpression=`has(self.subnets) ? 'router subnets names ' + self.router.subnets.filter(n, !self.subnets.exists(s, s.name == n))[0] + ', which is not an item of subnets' : 'router subnets can be set only with subnets (the list form): the one-subnet form has one subnet, which is attached'`,fieldPath=`.router.subnets`,reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.router.subnets) || has(self.subnets)`,message=`router subnets can be set only with subnets (the list form): the one-subnet form has one subnet, which is attached`,fieldPath=`.router.subnets`
+// +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.router.subnets) || !has(self.subnets) || self.router.subnets.all(n, self.subnets.exists(s, s.name == n))`,message=`router subnets must name items of subnets (the list form)`,messageExpression=`'router subnets names ' + self.router.subnets.filter(n, !self.subnets.exists(s, s.name == n))[0] + ', which is not an item of subnets'`,fieldPath=`.router.subnets`,reason=FieldValueInvalid
 // +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.gatewayMode) || self.gatewayMode != 'None'`,message=`gatewayMode None cannot be set together with router: a router's interface on the subnet takes the subnet's gateway address; remove gatewayMode, or remove router`,fieldPath=`.gatewayMode`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.router) || !has(self.subnets) || self.subnets.all(s, !has(s.gatewayMode) || s.gatewayMode != 'None' || (has(self.router.subnets) && !(s.name in self.router.subnets)))`,message=`an item of subnets attached to the router cannot have gatewayMode None: the router's interface on the subnet takes the subnet's gateway address`,fieldPath=`.subnets`,reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule=`!has(self.import) || !has(self.subnets)`,message=`subnets cannot be set together with import: an imported network is read-only (the imported network's subnets are not the controller's to make); remove subnets, only cidr and cloudCredentialsRef may be set with import`,fieldPath=`.subnets`,reason=FieldValueForbidden
@@ -131,7 +142,15 @@ type Network struct {
 // +kubebuilder:validation:XValidation:rule=`!has(oldSelf.cidr) || has(oldSelf.subnets) || !has(self.subnets) || self.subnets.all(s, !has(s.cidr) || s.cidr != oldSelf.cidr || ((has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : '')))`,message=`the item of subnets that takes over the subnet of the one-subnet form (same cidr) must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change a subnet's IPv6 modes`,messageExpression=`'subnets item ' + self.subnets.map(s, has(s.cidr) && s.cidr == oldSelf.cidr && !((has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : '') == (has(s.ipv6AddressMode) ? s.ipv6AddressMode : '') && (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : '') == (has(s.ipv6RAMode) ? s.ipv6RAMode : '')), s.name)[0] + ' takes over the subnet ' + oldSelf.cidr + ' of the one-subnet form (' + 'ipv6AddressMode ' + (has(oldSelf.ipv6AddressMode) ? oldSelf.ipv6AddressMode : 'unset') + ', ipv6RAMode ' + (has(oldSelf.ipv6RAMode) ? oldSelf.ipv6RAMode : 'unset') + '), so it must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change the IPv6 modes of a subnet'`,fieldPath=`.subnets`,reason=FieldValueInvalid
 // +kubebuilder:validation:XValidation:rule=`!has(self.cidr) || has(self.subnets) || !has(oldSelf.subnets) || oldSelf.subnets.all(o, !has(o.cidr) || o.cidr != self.cidr || ((has(o.ipv6AddressMode) ? o.ipv6AddressMode : '') == (has(self.ipv6AddressMode) ? self.ipv6AddressMode : '') && (has(o.ipv6RAMode) ? o.ipv6RAMode : '') == (has(self.ipv6RAMode) ? self.ipv6RAMode : '')))`,message=`the one-subnet form that takes over the subnet of an item of subnets (same cidr) must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change a subnet's IPv6 modes`,messageExpression=`'the one-subnet form takes over the subnet ' + self.cidr + ' of subnets item ' + oldSelf.subnets.map(o, has(o.cidr) && o.cidr == self.cidr, o.name + ' (' + 'ipv6AddressMode ' + (has(o.ipv6AddressMode) ? o.ipv6AddressMode : 'unset') + ', ipv6RAMode ' + (has(o.ipv6RAMode) ? o.ipv6RAMode : 'unset') + ')')[0] + ', so it must keep its ipv6AddressMode and ipv6RAMode: Neutron cannot change the IPv6 modes of a subnet'`,reason=FieldValueInvalid
 
-// NetworkSpec is the desired Neutron network and its subnets.
+// NetworkSpec is the desired Neutron network. Its subnets take one of two exclusive
+// forms: the one-subnet form, one subnet described by the fields of SubnetFields at the
+// top of the spec (cidr, gateway, gatewayMode, allocationPools, dnsNameservers,
+// hostRoutes, enableDHCP, ipv6AddressMode, ipv6RAMode), or the list form, subnets, one
+// Neutron subnet per item. Beside them, each optional: the network's mtu and
+// portSecurityEnabled, a router its subnets are attached to, the projects it is
+// sharedWith, its deletionPolicy and the cloudCredentialsRef of its project. With import,
+// the spec names an existing network instead, and only cidr and cloudCredentialsRef may
+// be set besides.
 type NetworkSpec struct {
 	// SubnetFields are the one-subnet form: a Network with one subnet, described at the
 	// top of its spec. Exclusive with subnets.
@@ -207,12 +226,14 @@ type NetworkSpec struct {
 	// another project are refused (CredentialsProjectChanged).
 	// +optional
 	CloudCredentialsRef *CloudCredentialsRef `json:"cloudCredentialsRef,omitempty"`
-	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
-	// is deleted. Delete (the default) deletes them. Retain keeps them and removes every
-	// mark that ties them to this cluster (its tags, its description, the Network's UID
-	// in their names, which become <namespace>/<name>), so that the controller never
-	// touches them again. It can be changed at any time: the value in force when the
-	// deletion is carried out wins.
+	// DeletionPolicy says what becomes of the Neutron network, its subnets and the router
+	// the controller made for it when the Network is deleted. Delete (the default) deletes
+	// them. Retain keeps them and removes every mark that ties them to this cluster (its
+	// tags, its description, the Network's UID in their names, which become
+	// <namespace>/<name>), so that the controller never touches them again. In a project
+	// the cluster's operator hands out (the controller's own cloud, or a ClusterIdentity's)
+	// Retain needs a ClusterIdentity's allow.retain; without it they are deleted. It can be
+	// changed at any time: the value in force when the deletion is carried out wins.
 	// +optional
 	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
 	// Import makes this Network a read-only view of an existing Neutron network that the

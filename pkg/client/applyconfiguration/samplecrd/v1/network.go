@@ -27,15 +27,25 @@ import (
 // NetworkApplyConfiguration represents a declarative configuration of the Network type for use
 // with apply.
 //
-// Network is a request for one OpenStack Neutron network with one subnet. The
-// controller creates them, keeps the subnet's gateway, allocation pools, DNS servers,
-// host routes and DHCP and, when set, the network's MTU as specified, and deletes them
-// with the Network, or keeps them when its deletionPolicy is Retain. With import, it is
-// instead a read-only view of an existing network that the controller did not create.
+// Network is one OpenStack Neutron network that the controller creates in the project of
+// its credentials, with its subnets in one of two forms: one subnet described at the top
+// of the spec (cidr, gateway, ...: the one-subnet form), or one subnet per item of
+// spec.subnets (the list form). Optionally its subnets are attached to a router
+// (spec.router) and the network is shared with other projects (spec.sharedWith). The
+// controller keeps what Neutron can change in place as the spec says and, when the
+// Network is deleted, deletes the network with its subnets and the router it made, or
+// keeps them when spec.deletionPolicy is Retain and the project allows it. With
+// spec.import, it is instead a read-only view of an existing network that the controller
+// did not create.
 type NetworkApplyConfiguration struct {
 	metav1.TypeMetaApplyConfiguration    `json:",inline"`
 	*metav1.ObjectMetaApplyConfiguration `json:"metadata,omitempty"`
-	// Spec is the desired Neutron network and subnet.
+	// Spec is the desired Neutron network: its subnets, either the one-subnet form (cidr,
+	// gateway and the other subnet fields at the top of the spec) or subnets (the list
+	// form), one of the two required unless import is set; and, optionally, its mtu and
+	// portSecurityEnabled, a router, the projects it is sharedWith, its deletionPolicy and
+	// the cloudCredentialsRef of its project. With import, it names an existing network
+	// instead, and only cidr and cloudCredentialsRef may be set besides.
 	Spec *NetworkSpecApplyConfiguration `json:"spec,omitempty"`
 	// Status is what the controller last observed and did.
 	Status *NetworkStatusApplyConfiguration `json:"status,omitempty"`

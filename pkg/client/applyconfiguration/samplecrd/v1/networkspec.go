@@ -25,7 +25,15 @@ import (
 // NetworkSpecApplyConfiguration represents a declarative configuration of the NetworkSpec type for use
 // with apply.
 //
-// NetworkSpec is the desired Neutron network and its subnets.
+// NetworkSpec is the desired Neutron network. Its subnets take one of two exclusive
+// forms: the one-subnet form, one subnet described by the fields of SubnetFields at the
+// top of the spec (cidr, gateway, gatewayMode, allocationPools, dnsNameservers,
+// hostRoutes, enableDHCP, ipv6AddressMode, ipv6RAMode), or the list form, subnets, one
+// Neutron subnet per item. Beside them, each optional: the network's mtu and
+// portSecurityEnabled, a router its subnets are attached to, the projects it is
+// sharedWith, its deletionPolicy and the cloudCredentialsRef of its project. With import,
+// the spec names an existing network instead, and only cidr and cloudCredentialsRef may
+// be set besides.
 type NetworkSpecApplyConfiguration struct {
 	// SubnetFields are the one-subnet form: a Network with one subnet, described at the
 	// top of its spec. Exclusive with subnets.
@@ -73,12 +81,14 @@ type NetworkSpecApplyConfiguration struct {
 	// Secret, but once the Network has a project (status.projectID), credentials of
 	// another project are refused (CredentialsProjectChanged).
 	CloudCredentialsRef *CloudCredentialsRefApplyConfiguration `json:"cloudCredentialsRef,omitempty"`
-	// DeletionPolicy says what becomes of the Neutron network and subnet when the Network
-	// is deleted. Delete (the default) deletes them. Retain keeps them and removes every
-	// mark that ties them to this cluster (its tags, its description, the Network's UID
-	// in their names, which become <namespace>/<name>), so that the controller never
-	// touches them again. It can be changed at any time: the value in force when the
-	// deletion is carried out wins.
+	// DeletionPolicy says what becomes of the Neutron network, its subnets and the router
+	// the controller made for it when the Network is deleted. Delete (the default) deletes
+	// them. Retain keeps them and removes every mark that ties them to this cluster (its
+	// tags, its description, the Network's UID in their names, which become
+	// <namespace>/<name>), so that the controller never touches them again. In a project
+	// the cluster's operator hands out (the controller's own cloud, or a ClusterIdentity's)
+	// Retain needs a ClusterIdentity's allow.retain; without it they are deleted. It can be
+	// changed at any time: the value in force when the deletion is carried out wins.
 	DeletionPolicy *samplecrdv1.DeletionPolicy `json:"deletionPolicy,omitempty"`
 	// Import makes this Network a read-only view of an existing Neutron network that the
 	// controller did not create (made by hand, by Terraform, or shared with the project

@@ -40,8 +40,8 @@ type NetworkStatusApplyConfiguration struct {
 	// set: credentials that lead to another region are refused
 	// (CredentialsRegionChanged).
 	Region *string `json:"region,omitempty"`
-	// Conditions of the Network. Ready summarises whether the Neutron network and subnet
-	// exist and match the spec; its reason tells what the controller is doing or waiting
+	// Conditions of the Network. Ready summarises whether the Neutron network and its
+	// subnets exist and match the spec; its reason tells what the controller is doing or waiting
 	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
 	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
 	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
@@ -53,18 +53,20 @@ type NetworkStatusApplyConfiguration struct {
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 	// NetworkID is the ID (a UUID) of the Neutron network.
 	NetworkID *string `json:"networkID,omitempty"`
-	// SubnetID is the ID (a UUID) of the Neutron subnet.
+	// SubnetID is the ID (a UUID) of the Neutron subnet of the one-subnet form or of an
+	// import; the list form's are in subnets.
 	SubnetID *string `json:"subnetID,omitempty"`
-	// Gateway is the gateway address in effect on the Neutron subnet: the spec's
-	// gateway, or the first usable address when the spec has none; empty for a subnet
-	// without gateway (gatewayMode None).
+	// Gateway is the gateway address in effect on the subnet of the one-subnet form (the
+	// spec's gateway, or the first usable address when the spec has none) or of an
+	// import; empty for a subnet without gateway (gatewayMode None).
 	Gateway *string `json:"gateway,omitempty"`
 	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
 	MTU *int32 `json:"mtu,omitempty"`
 	// PortSecurityEnabled is the network's port security as Neutron reports it; unset
 	// when Neutron has no port security extension.
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
-	// EnableDHCP says whether Neutron runs DHCP on the subnet, as Neutron reports it.
+	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
+	// an import, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
 	// Subnets are the subnets of the list form (spec.subnets), by item name, as
 	// Neutron holds them. status.subnetID, gateway and enableDHCP describe only the
