@@ -37,8 +37,9 @@ kube::codegen::gen_client \
 
 # The CRDs: controller-gen writes one per kind from the types and their +kubebuilder
 # markers into a scratch folder (as <group>_<plural>.yaml), and hack/crdpatch adds the
-# maxLength of the strings no marker reaches while writing each to its file in crd/, the
-# names every script and test applies (kubectl apply -f crd/).
+# maxLength of the strings no marker reaches, and the validation rules too long for a
+# marker line (kept folded in a rules file beside the types), while writing each to its
+# file in crd/, the names every script and test applies (kubectl apply -f crd/).
 go install sigs.k8s.io/controller-tools/cmd/controller-gen
 CRD_OUT="$(mktemp -d)"
 trap 'rm -rf "${CRD_OUT}"' EXIT
@@ -50,6 +51,9 @@ declare -A crd_files=(
     [samplecrd.k8s.io_networks.yaml]=network.yaml
     [samplecrd.k8s.io_clusteridentities.yaml]=clusteridentity.yaml
 )
+declare -A crd_rules=(
+    [samplecrd.k8s.io_networks.yaml]=pkg/apis/samplecrd/v1/network_rules.yaml
+)
 mkdir -p "${REPO_ROOT}/crd"
 for generated in "${CRD_OUT}"/*; do
     name="${generated##*/}"
@@ -57,5 +61,5 @@ for generated in "${CRD_OUT}"/*; do
         echo "update-codegen: controller-gen wrote ${name}, which has no file in crd/ here; a new kind needs one" >&2
         exit 1
     fi
-    go run ./hack/crdpatch "${generated}" "${REPO_ROOT}/crd/${crd_files[${name}]}"
+    go run ./hack/crdpatch "${generated}" "${REPO_ROOT}/crd/${crd_files[${name}]}" ${crd_rules[${name}]:+"${REPO_ROOT}/${crd_rules[${name}]}"}
 done

@@ -1,10 +1,12 @@
 // Command crdpatch finishes the CustomResourceDefinition that controller-gen writes from
 // pkg/apis: it adds a maxLength to the strings whose schema comes from types outside this
 // repository, which no marker here can reach, so that every string of the schema has one
-// (pkg/apis/samplecrd/v1's TestCRDSchemaConventions checks that). hack/update-codegen.sh
-// runs it:
+// (pkg/apis/samplecrd/v1's TestCRDSchemaConventions checks that), and the validation
+// rules of a rules file: those too long for a marker line, kept folded over lines there so
+// that they can be read. hack/update-codegen.sh runs it:
 //
-//	crdpatch CONTROLLER-GEN-OUTPUT crd/network.yaml (and crd/clusteridentity.yaml)
+//	crdpatch CONTROLLER-GEN-OUTPUT crd/network.yaml pkg/apis/samplecrd/v1/network_rules.yaml
+//	crdpatch CONTROLLER-GEN-OUTPUT crd/clusteridentity.yaml
 //
 // The output is written the way controller-gen writes it (its header, then the object
 // through gopkg.in/yaml.v2), so the patched file differs from controller-gen's only in
@@ -45,18 +47,26 @@ var maxLengths = []struct {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: crdpatch CONTROLLER-GEN-OUTPUT OUTPUT")
+	if len(os.Args) != 3 && len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: crdpatch CONTROLLER-GEN-OUTPUT OUTPUT [RULES]")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2]); err != nil {
+	rules := ""
+	if len(os.Args) == 4 {
+		rules = os.Args[3]
+	}
+	if err := run(os.Args[1], os.Args[2], rules); err != nil {
 		fmt.Fprintln(os.Stderr, "crdpatch:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out string) error {
+func run(in, out, rulesFile string) error {
 	data, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	groups, err := readRules(rulesFile)
 	if err != nil {
 		return err
 	}
@@ -97,6 +107,9 @@ func run(in, out string) error {
 				return fmt.Errorf("%s: version %v: %v has a maxLength already (%v); remove it from hack/crdpatch", in, version["name"], m.path, old)
 			}
 			node["maxLength"] = m.max
+		}
+		if err := addRules(schema, groups); err != nil {
+			return fmt.Errorf("%s: version %v: %w", in, version["name"], err)
 		}
 	}
 	patched, err := yaml.Marshal(crd)

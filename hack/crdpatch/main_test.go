@@ -40,12 +40,24 @@ spec:
 
 func patch(t *testing.T, input string) (string, error) {
 	t.Helper()
+	return patchWithRules(t, input, "")
+}
+
+// patchWithRules is patch with a rules file holding rules ("": none).
+func patchWithRules(t *testing.T, input, rules string) (string, error) {
+	t.Helper()
 	dir := t.TempDir()
-	src, dst := filepath.Join(dir, "in.yaml"), filepath.Join(dir, "out.yaml")
+	src, dst, rulesFile := filepath.Join(dir, "in.yaml"), filepath.Join(dir, "out.yaml"), ""
 	if err := os.WriteFile(src, []byte(input), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run(src, dst); err != nil {
+	if rules != "" {
+		rulesFile = filepath.Join(dir, "rules.yaml")
+		if err := os.WriteFile(rulesFile, []byte(rules), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := run(src, dst, rulesFile); err != nil {
 		return "", err
 	}
 	out, err := os.ReadFile(dst)

@@ -36,14 +36,11 @@ type HostRoute struct {
 	// (host bits zero); 0.0.0.0/0 or ::/0 for a default route.
 	// +kubebuilder:validation:MaxLength=43
 	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`hostRoutes destination must be a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48`,messageExpression=`'hostRoutes destination "'+self+'" is not a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48'`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || cidr(self) == cidr(self).masked()`,message=`hostRoutes destination must have all host bits zero, that is start with the network address`,messageExpression=`'hostRoutes destination ' + self + ' must have all host bits zero, that is start with the network address'`
-	// +kubebuilder:validation:XValidation:rule=`!isCIDR(self) || !(cidr(self) == cidr(self).masked()) || string(cidr(self)) == self`,message=`hostRoutes destination must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'hostRoutes destination ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8:20::/48)'`
 	Destination string `json:"destination"`
 	// NextHop is the IP address of the router to send the traffic to, e.g. 10.0.0.254,
 	// in canonical form.
 	// +kubebuilder:validation:MaxLength=39
 	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`hostRoutes nextHop must be a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe`,messageExpression=`'hostRoutes nextHop "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe'`
-	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`hostRoutes nextHop must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups`,messageExpression=`'hostRoutes nextHop ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::fe)'`
 	NextHop string `json:"nextHop"`
 }
 
@@ -64,7 +61,6 @@ const (
 // so the controller checks IPv6.
 
 // +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() == ip(self.end).family()`,message=`allocationPools start and end must be of the same IP family`,messageExpression=`'allocationPools pool '+self.start+'-'+self.end+' mixes IPv4 and IPv6'`
-// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() != 4 || ip(self.end).family() != 4 || (int(self.start.split('.')[0]) * 16777216 + int(self.start.split('.')[1]) * 65536 + int(self.start.split('.')[2]) * 256 + int(self.start.split('.')[3])) <= (int(self.end.split('.')[0]) * 16777216 + int(self.end.split('.')[1]) * 65536 + int(self.end.split('.')[2]) * 256 + int(self.end.split('.')[3]))`,message=`allocationPools start must not come after end`,messageExpression=`'allocationPools pool ' + self.start + '-' + self.end + ' is reversed: start must not come after end'`
 
 // AllocationPool is an inclusive range of addresses, from start to end, that Neutron
 // hands out to ports.
@@ -72,12 +68,10 @@ type AllocationPool struct {
 	// Start is the first address of the range, e.g. 10.0.0.100.
 	// +kubebuilder:validation:MaxLength=39
 	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools start must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools start "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.100 or 2001:db8::100'`
-	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`allocationPools start must be written in canonical form`,messageExpression=`'allocationPools start ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::100)'`
 	Start string `json:"start"`
 	// End is the last address of the range, e.g. 10.0.0.199.
 	// +kubebuilder:validation:MaxLength=39
 	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools end must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools end "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.199 or 2001:db8::199'`
-	// +kubebuilder:validation:XValidation:rule=`!isIP(self) || ip.isCanonical(self)`,message=`allocationPools end must be written in canonical form`,messageExpression=`'allocationPools end ' + self + ' must be written in canonical form: IPv6 in lower case, without leading zeros, with :: for the longest run of zero groups (e.g. 2001:db8::199)'`
 	End string `json:"end"`
 }
 
@@ -133,5 +127,5 @@ func (r *CloudCredentialsRef) OwnSecret() bool { return r != nil && r.ClusterIde
 // +kubebuilder:validation:MinLength=1
 // +kubebuilder:validation:MaxLength=64
 // +kubebuilder:validation:XValidation:rule=`self != '*'`,message=`sharedWith cannot name "*" (every project): only a cloud admin may share a network with every project; list the IDs of the projects to share with`
-// +kubebuilder:validation:XValidation:rule=`self == '*' || self.matches('^[0-9A-Za-z_-]+$')`,message=`sharedWith items must be OpenStack project IDs (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1`,messageExpression=`'sharedWith item "' + self + '" is not an OpenStack project ID (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1'`
+// +kubebuilder:validation:XValidation:rule=`self.matches('^([*]|[0-9A-Za-z_-]+)$')`,message=`sharedWith items must be OpenStack project IDs`,messageExpression=`'sharedWith item "' + self + '" is not an OpenStack project ID (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1'`
 type ProjectID string
