@@ -21,7 +21,8 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 	hack/run-local.sh $(BIN)
 
 .PHONY: test
-test: verify unit monitoring e2e ## Everything CI runs.
+test: ## Everything CI runs: verify, unit, monitoring and e2e, with the local servers starting meanwhile; prints each step's time.
+	hack/test.sh all
 
 .PHONY: verify
 verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md, imports only downwards, no Go file over 400 lines.
@@ -35,8 +36,8 @@ verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the 
 	hack/verify-vendor.sh
 
 .PHONY: test-short
-test-short: verify unit ## A first answer in a few minutes: verify, unit tests and one end-to-end story (TestWalkingSkeleton).
-	hack/e2e.sh -run '^TestWalkingSkeleton$$'
+test-short: ## A first answer in a few minutes: verify, unit tests and one end-to-end story (TestWalkingSkeleton).
+	hack/test.sh short
 
 .PHONY: unit
 unit: ## Unit tests (fake clientset, fake Neutron driver), with the race detector.

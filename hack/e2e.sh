@@ -26,7 +26,7 @@
 #
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 25m)
-#   E2E_PARALLEL  go test -parallel (default 4): tests that share the cluster mostly wait on
+#   E2E_PARALLEL  go test -parallel (default 8): tests that share the cluster mostly wait on
 #                 the servers, so more of them run at once than there are cores
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
 #   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT, NEUTRON_REGION_TWO_PORT  as hack/local-keystone.sh
@@ -131,7 +131,7 @@ export E2E_LOCAL_KUBE=1
 log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT} KEYSTONE_AUTH_URL=${KEYSTONE_AUTH_URL}"
 mkdir -p _output/e2e
 set +e
-"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@" 2>&1 |
+"${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-8}" -v ./test/e2e/... "$@" 2>&1 |
   tee _output/e2e/go-test.log
 rc=${PIPESTATUS[0]}
 set -e

@@ -3,7 +3,7 @@
 # plus neutron-servers that authenticate through it (regions RegionOne and RegionTwo),
 # for `make run` and the e2e tests.
 #
-# Usage: hack/local-keystone.sh {install|start|stop|status|reset|env}
+# Usage: hack/local-keystone.sh {install|start|stop|status|reset|env|serve PORT ACCESS_LOG}
 #
 #   install  apt-get install the needed Debian packages (no-op when installed).
 #   start    start the local Neutron's MariaDB (hack/local-neutron.sh start), then
@@ -22,9 +22,17 @@
 #            KEYSTONE_CLOUDS_YAML, NEUTRON_KEYSTONE_ENDPOINT and NEUTRON_KEYSTONE_LOG (region
 #            RegionOne's Keystone-authenticated neutron-server), NEUTRON_REGION_TWO_ENDPOINT
 #            and NEUTRON_REGION_TWO_LOG (region RegionTwo's).
+#   serve PORT ACCESS_LOG  run one more Keystone on the same database and keys, on PORT,
+#            with its request log in ACCESS_LOG, in the foreground (exec: its PID is this
+#            one's; stop it with SIGTERM). `start` must have run. Tokens of either are
+#            good at both. A test that stops Keystone, or counts the requests Keystone
+#            logs, uses one of its own like this, so that the others keep theirs.
 #
 # Environment:
 #   KEYSTONE_PORT              Keystone API port on 127.0.0.1 (default 15000)
+#   KEYSTONE_SERVICE_PORT      port of the second Keystone, with hour-long tokens, that the
+#                              Keystone-authenticated neutron-servers log in at and check
+#                              tokens with (default 15001)
 #   NEUTRON_KEYSTONE_PORT      port of the Keystone-authenticated neutron-server, region
 #                              RegionOne's network endpoint (default 19697)
 #   NEUTRON_REGION_TWO_PORT    port of region RegionTwo's neutron-server, on a database of
@@ -102,9 +110,13 @@ CLOUDS_YAML="${STATE_DIR}/clouds.yaml"
 APPCRED_ID_FILE="${STATE_DIR}/team-b-appcred-id"
 PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
+SERVICE_PORT="${KEYSTONE_SERVICE_PORT:-15001}"
+SERVICE_AUTH_URL="http://${HOST}:${SERVICE_PORT}/v3"
+SERVICE_CONF="${STATE_DIR}/keystone-service.conf"
+SERVICE_PIDFILE="${RUN_DIR}/keystone-service.pid"
 KEYS_STAMP="${STATE_DIR}/.keys-ready"
 
-for v in PORT NEUTRON_KEYSTONE_PORT NEUTRON_REGION_TWO_PORT EXPIRATION START_TIMEOUT; do
+for v in PORT SERVICE_PORT NEUTRON_KEYSTONE_PORT NEUTRON_REGION_TWO_PORT EXPIRATION START_TIMEOUT; do
   case "${!v}" in '' | *[!0-9]*) die "${v} must be a number, got '${!v}'" ;; esac
 done
 
@@ -121,8 +133,13 @@ keystone_running() {
   pid_alive "${PIDFILE}" uwsgi "${CONF}" >/dev/null
 }
 
+service_answers() {
+  curl -sf -o /dev/null --max-time 5 "${SERVICE_AUTH_URL}/"
+}
+
 # The settings file tells a restart whether the running Keystone has today's settings.
 stop_keystone() {
+  stop_proc keystone-service "${SERVICE_PIDFILE}" uwsgi "${SERVICE_CONF}"
   stop_proc keystone "${PIDFILE}" uwsgi "${CONF}"
   rm -f "${SETTINGSFILE}"
 }
@@ -197,6 +214,14 @@ prepare_db() {
   fi
 }
 
+# Keystone under uwsgi, without its port and logs. The request log carries the user agent,
+# so clients can be told apart. One thread per process: Keystone's libraries use eventlet,
+# whose locks hang uwsgi's worker for good ("greenlet.error: cannot switch to a different
+# thread") when two threads share them.
+UWSGI_KEYSTONE=(uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term
+  --add-header "Connection: close" --need-app --wsgi-file /usr/bin/keystone-wsgi-public
+  --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"')
+
 start_keystone() {
   if keystone_running; then
     if [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" = "${PORT} ${EXPIRATION}" ]; then
@@ -209,22 +234,40 @@ start_keystone() {
     die "something else already answers on ${AUTH_URL} (not our keystone); set KEYSTONE_PORT"
   fi
   log "starting keystone on ${AUTH_URL} (token lifetime ${EXPIRATION} s)"
-  # The request log carries the user agent, so clients can be told apart. One thread per
-  # process: Keystone's libraries use eventlet, whose locks hang uwsgi's worker for good
-  # ("greenlet.error: cannot switch to a different thread") when two threads share them.
   start_detached "${PIDFILE}" "${LOG_DIR}/uwsgi.out" \
-    uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term \
-    --http11-socket "${HOST}:${PORT}" --add-header "Connection: close" --need-app \
-    --wsgi-file /usr/bin/keystone-wsgi-public --pyargv "--config-file ${CONF}" \
-    --logger "file:${LOG_DIR}/uwsgi.log" \
-    --req-logger "file:${LOG_DIR}/keystone-access.log" \
-    --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"'
+    "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF}" --http11-socket "${HOST}:${PORT}" \
+    --logger "file:${LOG_DIR}/uwsgi.log" --req-logger "file:${LOG_DIR}/keystone-access.log"
   echo "${PORT} ${EXPIRATION}" >"${SETTINGSFILE}"
   wait_answering keystone "${PIDFILE}" api_answers && return 0
   log "keystone did not answer on ${AUTH_URL} within ${START_TIMEOUT} s; last log lines:"
   tail -n 30 "${LOG_DIR}/uwsgi.log" "${LOG_DIR}/keystone.log" >&2 2>/dev/null || true
   stop_keystone
   die "start failed"
+}
+
+# start_service_keystone: the Keystone the Keystone-authenticated neutron-servers log in at
+# and check tokens with: the same database and keys, but tokens of an hour. With the short
+# tokens of the e2e tests, keystonemiddleware would log in again before nearly every check
+# (keystoneauth renews a token due to expire within 2 minutes), which doubled Keystone's work.
+# A token's expiry is in the token, so this one checks the 45-second tokens of the others
+# exactly as they do.
+start_service_keystone() {
+  printf '# Generated by hack/local-keystone.sh -- do not edit.\n[token]\nexpiration = 3600\n' >"${SERVICE_CONF}"
+  if pid_alive "${SERVICE_PIDFILE}" uwsgi "${SERVICE_CONF}" >/dev/null; then
+    return 0
+  fi
+  if service_answers; then
+    die "something else already answers on ${SERVICE_AUTH_URL} (not our keystone); set KEYSTONE_SERVICE_PORT"
+  fi
+  log "starting the Keystone of the neutron-servers on ${SERVICE_AUTH_URL}"
+  start_detached "${SERVICE_PIDFILE}" "${LOG_DIR}/uwsgi-service.out" \
+    "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF} --config-file ${SERVICE_CONF}" \
+    --http11-socket "${HOST}:${SERVICE_PORT}" \
+    --logger "file:${LOG_DIR}/uwsgi-service.log" --req-logger "file:${LOG_DIR}/keystone-service-access.log"
+  wait_answering keystone-service "${SERVICE_PIDFILE}" service_answers && return 0
+  tail -n 30 "${LOG_DIR}/uwsgi-service.log" >&2 2>/dev/null || true
+  stop_keystone
+  die "the Keystone of the neutron-servers did not answer on ${SERVICE_AUTH_URL} within ${START_TIMEOUT} s"
 }
 
 # --------------------------------------------------------------- commands ---
@@ -255,7 +298,8 @@ cmd_start() {
   start_keystone
   seeded || seed
   seeded || die "the member users (k8s-controller, team-a-user, team-b's application credential) cannot get tokens, or the catalog lacks the network endpoints ${NETWORK_URL} (${REGION}) or ${REGION_TWO_NETWORK_URL} (${REGION_TWO})"
-  NEUTRON_KEYSTONE_AUTH_URL="${AUTH_URL}" NEUTRON_KEYSTONE_PASSWORD="${NEUTRON_PASSWORD}" \
+  start_service_keystone
+  NEUTRON_KEYSTONE_AUTH_URL="${SERVICE_AUTH_URL}" NEUTRON_KEYSTONE_PASSWORD="${NEUTRON_PASSWORD}" \
     neutron_script start-keystone >/dev/null
   write_clouds_yaml
   log "keystone is up on ${AUTH_URL}, Keystone-authenticated Neutron on ${NETWORK_URL} (${REGION}) and ${REGION_TWO_NETWORK_URL} (${REGION_TWO}) ($((SECONDS - t_installed)) s start, $((SECONDS - t0)) s in all; logs: ${LOG_DIR})"
@@ -278,6 +322,16 @@ cmd_status() {
   return 1
 }
 
+cmd_serve() {
+  local port=${1:-} access_log=${2:-}
+  case "${port}" in '' | *[!0-9]*) die "serve needs a port number, got '${port}'" ;; esac
+  case "${access_log}" in /*) ;; *) die "serve needs an absolute request log path, got '${access_log}'" ;; esac
+  [ "${port}" != "${PORT}" ] || die "port ${port} is the shared Keystone's"
+  [ -f "${CONF}" ] || die "no ${CONF}: run '$0 start' first"
+  exec "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF}" --http11-socket "${HOST}:${port}" \
+    --logger "file:${access_log%.log}-uwsgi.log" --req-logger "file:${access_log}"
+}
+
 cmd_reset() {
   cmd_stop
   neutron_script stop-keystone
@@ -298,4 +352,4 @@ NEUTRON_REGION_TWO_LOG=${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}/
 EOF
 }
 
-dispatch '{install|start|stop|status|reset|env}' "$@"
+dispatch '{install|start|stop|status|reset|env|serve PORT ACCESS_LOG}' "$@"

@@ -3,7 +3,7 @@
 # kube-controller-manager: no kubelet or scheduler, so Pods stay Pending) on
 # 127.0.0.1 for the end-to-end tests and `make run`.
 #
-# Usage: hack/local-kube.sh build|start|stop|status|reset
+# Usage: hack/local-kube.sh build|start|stop|status|reset|serve-apiserver PORT
 #
 #   build   build etcd, kube-apiserver and kube-controller-manager into
 #           _output/bin (each skipped when its stamp of hack/tools matches)
@@ -14,6 +14,10 @@
 #           KILL after 10 s)
 #   status  exit 0 when running and ready, 1 otherwise
 #   reset   stop and delete _output/local/kube (binaries are kept)
+#   serve-apiserver PORT  run one more kube-apiserver on the running etcd, with the
+#           same flags and certificates, on PORT, in the foreground (exec: its PID is
+#           this one's; stop it with SIGTERM). A test that restarts the apiserver
+#           does it to one of its own like this, so that the others keep theirs.
 #
 # Environment:
 #   LOCAL_KUBE_PORT       kube-apiserver secure port          (default 16443)
@@ -226,6 +230,42 @@ wait_for() {
   done
 }
 
+# apiserver_flags PORT: kube-apiserver's flags for serving on PORT. The default
+# admission plugins, ServiceAccount included (it rejects Pods until the
+# controller-manager has made their namespace's "default" ServiceAccount). Also:
+#  - endpoint reconciler off: it would publish 127.0.0.1 as the endpoint of the
+#    "kubernetes" Service, which validation rejects (loopback), and log an error
+#    every 10 s.
+#  - --shutdown-send-retry-after: shut the HTTP server down after 2 s instead of
+#    waiting up to 60 s for open watches on SIGTERM.
+# No flag holds a space, so callers may split the output on words.
+apiserver_flags() {
+  local port=$1
+  echo --bind-address="${HOST}" --advertise-address="${HOST}" --secure-port="${port}" \
+    --etcd-servers="http://${HOST}:${ETCD_PORT}" \
+    --cert-dir="${STATE_DIR}/apiserver-certs" \
+    --tls-cert-file="${PKI_DIR}/apiserver.crt" --tls-private-key-file="${PKI_DIR}/apiserver.key" \
+    --client-ca-file="${PKI_DIR}/ca.crt" --token-auth-file="${TOKEN_FILE}" \
+    --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc \
+    --service-account-key-file="${PKI_DIR}/sa.pub" \
+    --service-account-signing-key-file="${PKI_DIR}/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/24 \
+    --endpoint-reconciler-type=none \
+    --shutdown-send-retry-after=true \
+    --profiling=false
+}
+
+# serve-apiserver PORT: one more kube-apiserver on the running etcd, in the foreground.
+cmd_serve_apiserver() {
+  local port=${1:-}
+  [[ "${port}" =~ ^[0-9]+$ ]] || die "serve-apiserver needs a port number, got '${port}'"
+  [[ "${port}" != "${KUBE_PORT}" ]] || die "port ${port} is the shared kube-apiserver's"
+  is_running || die "the local control plane is not running: run '$0 start' first"
+  # shellcheck disable=SC2046 # apiserver_flags prints words without spaces
+  exec "${BIN_DIR}/kube-apiserver" $(apiserver_flags "${port}")
+}
+
 cmd_start() {
   with_lock
   if is_running; then
@@ -277,32 +317,7 @@ cmd_start() {
   log "etcd is healthy"
 
   log "starting kube-apiserver on https://${HOST}:${KUBE_PORT}"
-  # The default admission plugins, ServiceAccount included (it rejects Pods
-  # until the controller-manager has made their namespace's "default"
-  # ServiceAccount). Also:
-  #  - endpoint reconciler off: it would publish 127.0.0.1 as the endpoint of
-  #    the "kubernetes" Service, which validation rejects (loopback), and log
-  #    an error every 10 s.
-  #  - --shutdown-send-retry-after: shut the HTTP server down after 2 s
-  #    instead of waiting up to 60 s for open watches on SIGTERM.
-  launch kube-apiserver \
-    --bind-address="${HOST}" \
-    --advertise-address="${HOST}" \
-    --secure-port="${KUBE_PORT}" \
-    --etcd-servers="http://${HOST}:${ETCD_PORT}" \
-    --cert-dir="${STATE_DIR}/apiserver-certs" \
-    --tls-cert-file="${PKI_DIR}/apiserver.crt" \
-    --tls-private-key-file="${PKI_DIR}/apiserver.key" \
-    --client-ca-file="${PKI_DIR}/ca.crt" \
-    --token-auth-file="${TOKEN_FILE}" \
-    --authorization-mode=RBAC \
-    --service-account-issuer=https://kubernetes.default.svc \
-    --service-account-key-file="${PKI_DIR}/sa.pub" \
-    --service-account-signing-key-file="${PKI_DIR}/sa.key" \
-    --service-cluster-ip-range=10.96.0.0/24 \
-    --endpoint-reconciler-type=none \
-    --shutdown-send-retry-after=true \
-    --profiling=false
+  launch kube-apiserver $(apiserver_flags "${KUBE_PORT}")
   wait_for kube-apiserver "${deadline}" apiserver_ready "${KUBE_PORT}"
   log "kube-apiserver is ready ($((SECONDS - start))s)"
   local kcm_start=${SECONDS}
@@ -398,6 +413,7 @@ case "${1:-}" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   reset) cmd_reset ;;
+  serve-apiserver) cmd_serve_apiserver "${2:-}" ;;
   -h | --help | help) usage ;;
   *) usage >&2; exit 2 ;;
 esac

@@ -2,7 +2,7 @@
 # Run a real OpenStack Neutron API server (Debian's neutron-server) on loopback,
 # backed by a private MariaDB (unix socket only), for e2e tests and `make run`.
 #
-# Usage: hack/local-neutron.sh {install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone}
+# Usage: hack/local-neutron.sh {install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}
 #
 #   install  apt-get install the needed Debian packages (no-op when installed).
 #   start    install if needed, then start MariaDB + neutron-server from the
@@ -27,6 +27,11 @@
 #                   Normally run by hack/local-keystone.sh start.
 #   stop-keystone   stop those two servers and forget them (database neutron_region_two
 #                   stays until `reset`).
+#   serve PORT LOG_FILE  run one more noauth neutron-server on the same database, on PORT,
+#                   logging to LOG_FILE, in the foreground (exec: its PID is this one's; stop
+#                   it with SIGTERM). `start` must have run. A test that stops or delays
+#                   Neutron does it to a server of its own like this, so that the others
+#                   keep theirs.
 #
 # Environment:
 #   NEUTRON_PORT       API port on 127.0.0.1 (default 19696)
@@ -491,6 +496,18 @@ cmd_db_url() {
   mysql_database_url "${name}"
 }
 
+cmd_serve() {
+  local port=${1:-} log_file=${2:-}
+  case "${port}" in '' | *[!0-9]*) die "serve needs a port number, got '${port}'" ;; esac
+  case "${log_file}" in /*) ;; *) die "serve needs an absolute log file path, got '${log_file}'" ;; esac
+  [ "${port}" != "${PORT}" ] || die "port ${port} is the shared neutron-server's"
+  [ -f "${NEUTRON_CONF}" ] && [ -f "${ML2_CONF}" ] || die "no ${NEUTRON_CONF}: run '$0 start' first"
+  local conf="${RUN_DIR}/neutron-server-${port}.conf"
+  printf '[DEFAULT]\nbind_port = %s\nlog_dir = %s\nlog_file = %s\n' \
+    "${port}" "$(dirname "${log_file}")" "$(basename "${log_file}")" >"${conf}"
+  exec neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${conf}"
+}
+
 cmd_reset() {
   cmd_stop
   exec 9>&-
@@ -499,4 +516,4 @@ cmd_reset() {
   log "removed ${STATE_DIR}"
 }
 
-dispatch '{install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone}' "$@"
+dispatch '{install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}' "$@"

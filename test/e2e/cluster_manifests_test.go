@@ -29,7 +29,6 @@ import (
 // "restricted" Pod Security Standard.
 func TestClusterDeployManifests(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ns := NewNamespace(t)
 	MustKubectl(t, "label", "namespace", ns,
 		"pod-security.kubernetes.io/enforce=restricted", "pod-security.kubernetes.io/warn=restricted")
@@ -186,7 +185,6 @@ func flagDefault(t *testing.T, name string) time.Duration {
 // docs/operations.md and deploy/README.md tell operators who run their own image.
 func TestClusterKustomize(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	MustKubectl(t, "apply", "-f", filepath.Join("deploy", "base", "00-namespace.yaml"))
 
 	// Every manifest of deploy/ and deploy/base/ is a resource of its folder's kustomization.

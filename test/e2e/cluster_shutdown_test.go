@@ -21,7 +21,6 @@ import (
 // workers stopped, and exit 0 within -shutdown-timeout.
 func TestClusterGracefulShutdown(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	const (
 		delay           = 3 * time.Second
 		shutdownTimeout = 15 * time.Second
@@ -95,7 +94,6 @@ func TestClusterGracefulShutdown(t *testing.T) {
 // out after SIGTERM, the process gives up and exits 1 at that time, saying so.
 func TestClusterShutdownTimeout(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	const (
 		delay           = 30 * time.Second
 		shutdownTimeout = 3 * time.Second
@@ -134,7 +132,7 @@ func startHeldCreate(t *testing.T, delay, shutdownTimeout time.Duration, name, c
 	held := proxy.Hold(delay, func(r *http.Request, body []byte) bool {
 		return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v2.0/networks") && bytes.Contains(body, []byte(`"k8s_`+ns+`_`))
 	})
-	ctrl := StartController(t, ControllerOptions{Args: []string{
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{
 		"-neutron-endpoint=" + proxy.URL(),
 		"-shutdown-timeout=" + shutdownTimeout.String(),
 	}})

@@ -37,11 +37,8 @@ const saMountPath = "/var/run/secrets/kubernetes.io/serviceaccount"
 // the container reaches the local apiserver and Neutron on loopback. Then a Network
 // becomes Ready and is deleted, the probes answer on the Deployment's probe port, a stop
 // with the pod's grace period ends in a clean exit that released the Lease, and the
-// container wrote nothing to its root filesystem.
-//
-// It is parallel so that it waits for hack/e2e.sh's image build while the sequential
-// tests run; it then holds the cluster alone, as every test whose controller sees all
-// namespaces does.
+// container wrote nothing to its root filesystem. The Deployment's arguments get one more,
+// -namespace for the test's namespace, so that the tests beside it keep their Networks.
 func TestContainerImage(t *testing.T) {
 	t.Parallel()
 	applyDeployRBAC(t)
@@ -51,7 +48,8 @@ func TestContainerImage(t *testing.T) {
 	engine, image := controllerImage(t)
 
 	env := containerEnv(t, d)
-	args := expandArgs(c.Args, env)
+	ns := NewNamespace(t)
+	args := append(expandArgs(c.Args, env), "-namespace="+ns)
 	args, env, mounts := neutronForContainer(t, args, env, int(*spec.SecurityContext.FSGroup))
 	// Host network: ":port" would listen on every interface of this machine; the pod's
 	// ports stay, on loopback only.
@@ -152,8 +150,6 @@ func TestContainerImage(t *testing.T) {
 		defer cancel()
 		_ = kube.CoordinationV1().Leases(d.Namespace).Delete(ctx, leaseName, metav1.DeleteOptions{})
 	})
-	ExclusiveCluster(t)
-	ns := NewNamespace(t)
 
 	t.Logf("running: %s %s", engine.name, strings.Join(append(append([]string{}, engine.global...), run...), " "))
 	engine.mustCmd(t, 2*time.Minute, run...)

@@ -19,7 +19,6 @@ import (
 // works once labelled.
 func TestCredentialsGrantInCluster(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
 	ks := LocalKeystone(t)
 	applyDeployRBAC(t)
 	for _, args := range [][]string{
@@ -40,6 +39,7 @@ func TestCredentialsGrantInCluster(t *testing.T) {
 	PutSecret(t, granted, "unlabelled", nil, map[string]string{"clouds.yaml": teamA})
 
 	opts, _ := InClusterAs(t, deployNamespace, deployServiceAccount)
+	opts.Namespaces = []string{granted, narrowed}
 	opts.Args = ks.ControllerArgs(MemberCloud)
 	opts.Env = append(opts.Env, ks.ControllerEnv()...)
 	ctrl := StartController(t, opts)

@@ -137,6 +137,8 @@ func (k Keystone) AuthenticatedAs(t testing.TB, ctx context.Context, cloud strin
 	if err != nil {
 		t.Fatalf("reading cloud %s from %s: %v", cloud, k.CloudsYAML, err)
 	}
+	// Tokens live 45 s here: a helper that works longer logs in again.
+	ao.AllowReauth = true
 	pc, err := openstack.AuthenticatedClient(ctx, ao)
 	if err != nil {
 		t.Fatalf("authenticating as %s: %v", cloud, err)

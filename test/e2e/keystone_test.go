@@ -100,12 +100,11 @@ func projectOfNetwork(t *testing.T, id string) string {
 // The production path: the controller authenticates through clouds.yaml as a user with
 // only the member role in one project, and does the whole job there for more than two
 // token lifetimes. Re-authentication is invisible in the Networks' status, and Keystone
-// issues O(1) tokens to the controller per token lifetime (counted in Keystone's own
-// request log), not one per reconcile.
+// issues O(1) tokens to the controller per token lifetime (counted in the request log of
+// a Keystone of the test's own), not one per reconcile.
 func TestKeystoneMemberAcrossTokenLifetimes(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
-	ks := LocalKeystone(t)
+	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud))
 	projectID := ks.ProjectID(t, MemberCloud)
 	ns := NewNamespace(t)
 	notReady := recordNotReady(t, ns)
@@ -113,8 +112,9 @@ func TestKeystoneMemberAcrossTokenLifetimes(t *testing.T) {
 	_, logLines := ks.ControllerTokenRequests(t, 0)
 	start := time.Now()
 	ctrl := StartController(t, ControllerOptions{
-		Args: append(ks.ControllerArgs(MemberCloud), "-orphan-grace-period=0s", "-neutron-resync-period=5s"),
-		Env:  ks.ControllerEnv(),
+		Namespaces: []string{ns},
+		Args:       append(ks.ControllerArgs(MemberCloud), "-orphan-grace-period=0s", "-neutron-resync-period=5s"),
+		Env:        ks.ControllerEnv(),
 	})
 
 	// Create: the Neutron network lands in the member's project, with the ownership tags.
@@ -241,31 +241,23 @@ func TestKeystoneWrongPasswordFailsAtStartup(t *testing.T) {
 // Keystone goes down while the controller runs. As long as its token lives, Neutron
 // serves it; once it expired, work the controller does reports Ready=False
 // NeutronUnavailable with a message naming Keystone, and everything heals when Keystone
-// is back. Stops the shared local Keystone, so it must not overlap with another Keystone
-// test: it does not call t.Parallel() (the parallel ones start after it).
+// is back. The Keystone that goes down is the test's own, which the controller logs in
+// at; Neutron checks tokens at the shared one.
 func TestKeystoneOutage(t *testing.T) {
-	ks := LocalKeystone(t)
+	t.Parallel()
+	ks, keystone := OwnKeystone(t, LocalKeystone(t))
 	ns := NewNamespace(t)
 	const maxDelay = 5 * time.Second
 	_, logLines := ks.ControllerTokenRequests(t, 0)
 	ctrl := StartController(t, ControllerOptions{
-		Args: append(ks.ControllerArgs(MemberCloud), fmt.Sprintf("-retry-max-delay=%s", maxDelay)),
-		Env:  ks.ControllerEnv(),
+		Namespaces: []string{ns},
+		Args:       append(ks.ControllerArgs(MemberCloud), fmt.Sprintf("-retry-max-delay=%s", maxDelay)),
+		Env:        ks.ControllerEnv(),
 	})
 	CreateNetwork(t, ns, "first", "10.142.0.0/24", "")
 	first := WaitReady(t, ns, "first", 90*time.Second)
 
-	t.Cleanup(func() {
-		if _, err := localServer("keystone", "status"); err == nil {
-			return
-		}
-		if out, err := localServer("keystone", "start"); err != nil {
-			t.Errorf("restarting the local Keystone failed: %v\n%s", err, out)
-		}
-	})
-	if out, err := localServer("keystone", "stop"); err != nil {
-		t.Fatalf("hack/local-keystone.sh stop: %v\n%s", err, out)
-	}
+	keystone.Stop()
 	// Wait until the controller's last token expired (the log has whole seconds).
 	reqs, _ := ks.ControllerTokenRequests(t, logLines)
 	if len(reqs) == 0 {
@@ -289,9 +281,7 @@ func TestKeystoneOutage(t *testing.T) {
 		t.Logf("%s during the Keystone outage: %s", name, DescribeReady(n))
 	}
 
-	if out, err := localServer("keystone", "start"); err != nil {
-		t.Fatalf("hack/local-keystone.sh start: %v\n%s", err, out)
-	}
+	keystone.Start()
 	back := time.Now()
 	f := waitGateway(t, ns, "first", "10.142.0.254")
 	WaitReady(t, ns, "second", maxDelay+60*time.Second)

@@ -25,11 +25,11 @@ import (
 // /metrics, and every line the process wrote with -logging-format=json must be JSON.
 func TestMetricsProbesAndJSONLogs(t *testing.T) {
 	t.Parallel()
-	// Its proxy holds the informer's list of every namespace.
-	ExclusiveCluster(t)
 	ns := NewNamespace(t)
-	proxy := startHeldAPIProxy(t)
+	networksCollection := "/apis/samplecrd.k8s.io/v1/namespaces/" + ns + "/networks"
+	proxy := startHeldAPIProxy(t, networksCollection)
 	ctrl := StartController(t, ControllerOptions{
+		Namespaces: []string{ns},
 		Kubeconfig: proxy.Kubeconfig(t),
 		Args: []string{
 			"-logging-format=json",
@@ -99,8 +99,8 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 
 	// An orphan: a network of this cluster whose Network UID does not exist. The resync
 	// deletes it (grace period 0).
-	orphan := CreateForeignNetwork(t, "e2e-orphan-"+RandomSuffix(6), neutron.ClusterDescription(ctrl.ClusterID),
-		[]string{neutron.ClusterTag(ctrl.ClusterID), "k8s-uid=" + fakeUID()})
+	gone := neutron.Owner{ClusterID: ctrl.ClusterID, Namespace: ns, Name: "gone", UID: fakeUID()}
+	orphan := CreateForeignNetwork(t, gone.ResourceName(), neutron.ClusterDescription(ctrl.ClusterID), gone.Tags())
 	waitMetric(t, ctrl, "network_controller_orphans_collected_total", nil, func(v float64) bool { return v >= 1 }, ">= 1")
 	if NetworkExists(t, orphan.ID) {
 		t.Errorf("orphaned Neutron network %s still exists after orphans_collected_total went up", orphan.ID)
@@ -230,10 +230,9 @@ type apiProxy struct {
 	held     int
 }
 
-const networksCollection = "/apis/samplecrd.k8s.io/v1/networks"
-
-// startHeldAPIProxy starts the proxy, holding the informer's requests.
-func startHeldAPIProxy(t testing.TB) *apiProxy {
+// startHeldAPIProxy starts the proxy, holding the informer's requests for the Networks at
+// networksCollection (the path of a namespace's Networks).
+func startHeldAPIProxy(t testing.TB, networksCollection string) *apiProxy {
 	t.Helper()
 	cfg := AdminConfig(t)
 	target, err := url.Parse(cfg.Host)
@@ -248,7 +247,7 @@ func startHeldAPIProxy(t testing.TB) *apiProxy {
 	// FlushInterval -1: watches stream, every event passes on at once.
 	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(target) }, Transport: rt, FlushInterval: -1}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		informer := isInformerRequest(r)
+		informer := isInformerRequest(r, networksCollection)
 		p.mu.Lock()
 		p.requests = append(p.requests, r.Method+" "+r.URL.RequestURI())
 		if informer {
@@ -273,8 +272,9 @@ func startHeldAPIProxy(t testing.TB) *apiProxy {
 }
 
 // isInformerRequest tells the reflector's LIST (with resourceVersion) or WATCH (or
-// watch-list) of all Networks from the controller's startup check, a plain ?limit=1 list.
-func isInformerRequest(r *http.Request) bool {
+// watch-list) of the Networks at networksCollection from the controller's startup check, a
+// plain ?limit=1 list.
+func isInformerRequest(r *http.Request, networksCollection string) bool {
 	q := r.URL.Query()
 	return r.URL.Path == networksCollection && (q.Has("resourceVersion") || q.Get("watch") == "true" || q.Get("watch") == "1")
 }

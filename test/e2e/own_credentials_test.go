@@ -15,14 +15,13 @@ import (
 // The controller's own Keystone user is disabled for longer than a token lives, then
 // enabled again: its Networks wait with KeystoneUnavailable meanwhile, the metric behind
 // NetworkControllerOwnCredentialsRefused says so, and everything recovers without a
-// restart.
+// restart. The user is one of the test's own: the tests beside it keep theirs.
 func TestOwnUserDisabledAndEnabled(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
-	ks := LocalKeystone(t)
+	ks := LocalKeystone(t).WithOwnUsers(t, MemberCloud)
 	ns := NewNamespace(t)
 	userID := ks.UserID(t, MemberCloud)
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 	CreateNetwork(t, ns, "before", "10.166.0.0/24", "")
 	WaitReady(t, ns, "before", 90*time.Second)
 

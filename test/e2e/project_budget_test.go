@@ -15,8 +15,9 @@ import (
 // Ready=False or a Warning, and cost the same three calls each as without the budget
 // (what a deferred run had done is not looked up again).
 func TestProjectBudgetDefersWithoutFailing(t *testing.T) {
+	t.Parallel()
 	ns := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{Args: []string{"-neutron-project-qps=2", "-neutron-project-burst=1"}})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: []string{"-neutron-project-qps=2", "-neutron-project-burst=1"}})
 	ctrl.WaitReadyz(60 * time.Second)
 
 	names := []string{"budget-0", "budget-1", "budget-2", "budget-3"}

@@ -19,6 +19,7 @@ import (
 // and one subnet per Network, nothing more. Neutron is reached through a proxy that
 // delays requests, to keep Neutron calls in flight across the freeze and the thaw.
 func TestSplitBrain(t *testing.T) {
+	t.Parallel()
 	const resyncPeriod = 5 * time.Second
 	seed := time.Now().UnixNano()
 	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})

@@ -17,11 +17,11 @@ import (
 // Every kind of bad credentials gets a Ready=False reason of its own, with a message
 // naming the Secret (never a secret value) and an Event, creates nothing in Neutron, and
 // leaves another namespace's Network alone. Refused credentials are sent to Keystone once,
-// however many Networks use them.
+// however many Networks use them (counted in the request log of a Keystone of the test's
+// own, with users of its own).
 func TestTenantBadCredentials(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace, or it counts what a server logs
-	ks := LocalKeystone(t)
+	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, TenantA, TenantB))
 	ns, good := NewNamespace(t), NewNamespace(t)
 	unreachable := "http://" + freeAddress(t) + "/v3"
 
@@ -56,8 +56,9 @@ func TestTenantBadCredentials(t *testing.T) {
 
 	_, logLines := ks.ControllerTokenRequests(t, 0)
 	ctrl := StartController(t, ControllerOptions{
-		Args: append(ks.ControllerArgs(MemberCloud), "-allowed-auth-urls="+ks.AuthURL+","+unreachable),
-		Env:  ks.ControllerEnv(),
+		Namespaces: []string{ns, good},
+		Args:       append(ks.ControllerArgs(MemberCloud), "-allowed-auth-urls="+ks.AuthURL+","+unreachable),
+		Env:        ks.ControllerEnv(),
 	})
 	for i, tc := range cases {
 		CreateTenantNetwork(t, ns, tc.name, "10.160."+strconv.Itoa(i)+".0/24", tc.name, tc.cloud)

@@ -13,10 +13,11 @@ import (
 // deletes the old one. Each Secret change makes the controller log in with the new
 // credentials at once (Keystone's request log shows the token before anything else asks
 // for Neutron), creates, gateway changes and deletes go on, and no Network ever shows an
-// authentication error. It changes team-a's password, which the parallel tests log in
-// with, so it does not call t.Parallel().
+// authentication error. The tenants' users are the test's own, and so is the Keystone
+// whose request log it reads: the tests beside it keep theirs.
 func TestTenantCredentialsRotateWithoutRestart(t *testing.T) {
-	ks := LocalKeystone(t)
+	t.Parallel()
+	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, TenantA, TenantB))
 	nsA, nsB := NewNamespace(t), NewNamespace(t)
 	teamA := ks.CloudsYAMLOf(t, TenantA)
 	oldCred := ks.NewApplicationCredential(t, "team-b-user", "e2e-rotation-old-"+RandomSuffix(6))
@@ -26,7 +27,7 @@ func TestTenantCredentialsRotateWithoutRestart(t *testing.T) {
 	notReady := []*statusRecorder{recordNotReady(t, nsA), recordNotReady(t, nsB)}
 
 	_, startLine := ks.ControllerTokenRequests(t, 0)
-	ctrl := StartController(t, ControllerOptions{Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{nsA, nsB}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
 	CreateTenantNetwork(t, nsA, "a1", "10.170.0.0/24", "openstack", TenantA)
 	CreateTenantNetwork(t, nsB, "b1", "10.171.0.0/24", "openstack", TenantB)
 	a1, b1 := WaitReady(t, nsA, "a1", 90*time.Second), WaitReady(t, nsB, "b1", 90*time.Second)
