@@ -70,7 +70,9 @@ func (s *OwnServer) start() error {
 	started := time.Now()
 	s.cmd = exec.Command(s.argv[0], s.argv[1:]...)
 	s.cmd.Dir = RepoRoot
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, for Stop; and SIGTERM when the test binary dies before its
+	// cleanups ran (a killed go test), so that no server outlives the run.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	out, err := os.OpenFile(s.Log+".out", os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
