@@ -25,8 +25,8 @@
 # check, TestGitOpsHealth) are installed by hack/prometheus.sh and hack/lua.sh when missing.
 #
 # Environment:
-#   E2E_TIMEOUT   go test -timeout (default 25m)
-#   E2E_PARALLEL  go test -parallel (default 8): tests that share the cluster mostly wait on
+#   E2E_TIMEOUT   go test -timeout (default 40m)
+#   E2E_PARALLEL  go test -parallel (default 4): tests that share the cluster mostly wait on
 #                 the servers, so more of them run at once than there are cores
 #   NEUTRON_PORT  port of the local Neutron (default 19696, as hack/local-neutron.sh)
 #   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT, NEUTRON_REGION_TWO_PORT  as hack/local-keystone.sh
@@ -134,7 +134,7 @@ set +e
 # nice: on 2 cores the tests, their controllers and kubectl keep the machine busy; the
 # shared servers (each neutron-server is one process) must still answer within the
 # clients' timeouts, so they come first.
-nice -n 5 "${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-25m}" -parallel "${E2E_PARALLEL:-8}" -v ./test/e2e/... "$@" 2>&1 |
+nice -n 5 "${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-40m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@" 2>&1 |
   tee _output/e2e/go-test.log
 rc=${PIPESTATUS[0]}
 set -e
