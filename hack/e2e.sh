@@ -7,9 +7,9 @@
 # Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh (Keystone
 # and the Keystone-authenticated neutron-servers of regions RegionOne and RegionTwo, with
 # short-lived tokens) when they are not already running, and stops (on exit) only the ones
-# it started. Exports KUBECONFIG, NEUTRON_ENDPOINT and E2E_LOCAL_NEUTRON=1 (the outage test
-# may stop and start the local Neutron through hack/local-neutron.sh), E2E_LOCAL_KUBE=1
-# (the chaos test restarts the local kube-apiserver through hack/local-kube.sh), and
+# it started. Exports KUBECONFIG, NEUTRON_ENDPOINT and E2E_LOCAL_NEUTRON=1 and E2E_LOCAL_KUBE=1
+# (the outage and chaos tests run a neutron-server and a kube-apiserver of their own through
+# the `serve` commands of hack/local-neutron.sh and hack/local-kube.sh), and
 # E2E_LOCAL_KEYSTONE=1 with what `hack/local-keystone.sh env` prints (KEYSTONE_AUTH_URL,
 # KEYSTONE_CLOUDS_YAML, ..., NEUTRON_REGION_TWO_ENDPOINT). The exit code is go test's; its
 # output is kept in _output/e2e/go-test.log, and the failing tests' own last lines are
