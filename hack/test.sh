@@ -7,13 +7,11 @@
 #   all    make verify, make unit, make monitoring, then hack/e2e.sh (every end-to-end test)
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
 #
-# make verify and make unit run side by side (their output is shown when each is done:
-# verify's code generation, over a minute, is mostly waiting on one core). The local servers
-# the end-to-end tests need (kube-apiserver, Neutron, Keystone with the tests' 45-second
-# tokens), and the Debian packages of the monitoring and end-to-end steps, come up in the
-# background meanwhile (log: _output/test/servers.log), so that the end-to-end tests start
-# as soon as the unit tests are done; hack/e2e.sh then finds them running. Servers that
-# were not running before are stopped on exit, as hack/e2e.sh does.
+# The local servers the end-to-end tests need (kube-apiserver, Neutron, Keystone with the
+# tests' 45-second tokens), and the Debian packages of the monitoring and end-to-end steps,
+# come up in the background meanwhile (log: _output/test/servers.log), so that the
+# end-to-end tests start as soon as the unit tests are done; hack/e2e.sh then finds them
+# running. Servers that were not running before are stopped on exit, as hack/e2e.sh does.
 set -euo pipefail
 
 # shellcheck source=hack/lib/uses-local-servers.sh
@@ -80,29 +78,6 @@ step() {
   return "${rc}"
 }
 
-# side_by_side NAME... (each a make target): runs the targets at once, each with its output
-# in _output/test/NAME.log, shown when all are done, and records each one's time.
-side_by_side() {
-  local name pids=() failed=0 secs rc
-  log "running make $* side by side (output shown when each is done)"
-  for name in "$@"; do
-    (
-      start=${SECONDS} rc=0
-      make --no-print-directory "${name}" >"${out_dir}/${name}.log" 2>&1 || rc=$?
-      echo "$((SECONDS - start)) ${rc}" >"${out_dir}/${name}.result"
-    ) &
-    pids+=($!)
-  done
-  wait "${pids[@]}" || true
-  for name in "$@"; do
-    cat "${out_dir}/${name}.log"
-    read -r secs rc <"${out_dir}/${name}.result"
-    steps+=("$(printf '%-44s %5d%s' "make ${name} (side by side)" "${secs}" "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")")
-    [[ "${rc}" == 0 ]] || failed=1
-  done
-  return "${failed}"
-}
-
 # wait_for_background WHAT: waits until the background start wrote its file WHAT, and fails
 # when it ended without.
 wait_for_background() {
@@ -124,7 +99,8 @@ log "starting the packages and local servers of the end-to-end tests in the back
 start_in_background >"${servers_log}" 2>&1 &
 servers_pid=$!
 
-side_by_side verify unit
+step "make verify" make --no-print-directory verify
+step "make unit" make --no-print-directory unit
 if [[ "${mode}" == all ]]; then
   step "packages installed (background)" wait_for_background "${installed}"
   step "make monitoring" make --no-print-directory monitoring
