@@ -27,16 +27,10 @@ set -euo pipefail
 # shellcheck source=hack/lib/uses-local-servers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
-started_keystone=0
 baseline_src=""
 
 cleanup() {
   local rc=$?
-  if [[ "${started_keystone}" == 1 ]]; then
-    log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
-    hack/local-keystone.sh stop || true
-    hack/local-neutron.sh stop-keystone || true
-  fi
   stop_started_servers
   [[ -z "${baseline_src}" ]] || rm -rf "${baseline_src}"
   exit "${rc}"

@@ -37,7 +37,6 @@ set -euo pipefail
 # shellcheck source=hack/lib/uses-local-servers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
-started_keystone=0
 image_pid=
 image_engine=
 
@@ -53,11 +52,6 @@ cleanup() {
     "${image_engine}" rmi "${E2E_IMAGE}" >/dev/null 2>&1 || true
     hack/base-images.sh "${image_engine}" remove || true
     rm -rf "${image_dir}"
-  fi
-  if [[ "${started_keystone}" == 1 ]]; then
-    log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
-    hack/local-keystone.sh stop || true
-    hack/local-neutron.sh stop-keystone || true
   fi
   stop_started_servers
   exit "${rc}"

@@ -56,11 +56,6 @@ cleanup() {
   if [[ -f "${servers_state}" ]]; then
     # shellcheck disable=SC1090
     source "${servers_state}"
-    if [[ "${started_keystone:-0}" == 1 ]]; then
-      log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
-      hack/local-keystone.sh stop || true
-      hack/local-neutron.sh stop-keystone || true
-    fi
     stop_started_servers
   fi
   log "steps (seconds):"

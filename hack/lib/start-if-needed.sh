@@ -1,9 +1,11 @@
 # Sourced by hack/e2e.sh and hack/bench.sh (through hack/lib/uses-local-servers.sh), which
 # run from the repository root and have log(). Not executable on its own.
 
-# What start_if_needed reported, for stop_started_servers; 1: started here.
+# What start_if_needed reported, for stop_started_servers; 1: started here. The caller
+# sets started_keystone itself (Keystone's start also restarts one with other settings).
 started_kube=0
 started_neutron=0
+started_keystone=0
 
 # start_if_needed NAME SCRIPT: starts SCRIPT unless its status says it runs, and prints 1
 # when this script started it. The start's own "already running" counts as not started
@@ -26,9 +28,15 @@ start_if_needed() {
   fi
 }
 
-# stop_started_servers: stops the local Neutron, then the local kube-apiserver, each only
-# when start_if_needed reported it started here ($started_neutron, $started_kube).
+# stop_started_servers: stops the local Keystone (with the Keystone-authenticated
+# neutron-servers), the local Neutron, then the local kube-apiserver, each only when it was
+# started here ($started_keystone, $started_neutron, $started_kube).
 stop_started_servers() {
+  if [[ "${started_keystone:-0}" == 1 ]]; then
+    log "stopping the local Keystone and the Keystone-authenticated Neutron this script started"
+    hack/local-keystone.sh stop || true
+    hack/local-neutron.sh stop-keystone || true
+  fi
   if [[ "${started_neutron:-0}" == 1 ]]; then
     log "stopping the local Neutron this script started"
     hack/local-neutron.sh stop || true
