@@ -49,7 +49,7 @@ func TestChaosUnrecordedInterface(t *testing.T) {
 			if change == "delete" {
 				WaitGone(t, ns, "unrecorded", 60*time.Second)
 			}
-			audit, _ := WaitAuditClean(t, nets, 60*time.Second, clusterID, ns)
+			audit, _ := WaitAuditConverging(t, nets, time.Minute, clusterID, ns)
 			if audit.Interfaces != 0 {
 				t.Errorf("after the %s: %s", change, audit.Counts())
 			}

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -335,29 +334,4 @@ func auditMismatch(o *samplecrdv1.Network, n NeutronNetwork, s NeutronSubnet) st
 		diffs = append(diffs, fmt.Sprintf("status.gateway %q, want %q", o.Status.Gateway, wantGateway))
 	}
 	return strings.Join(diffs, "; ")
-}
-
-// WaitAuditClean waits until AuditCluster finds nothing and returns the clean audit and
-// how long that took; on timeout it fails the test with the last findings.
-func WaitAuditClean(t testing.TB, nets versioned.Interface, timeout time.Duration, clusterID string, namespaces ...string) (ClusterAudit, time.Duration) {
-	t.Helper()
-	start := time.Now()
-	var last ClusterAudit
-	var lastErr error
-	for {
-		a, err := AuditCluster(context.Background(), nets, clusterID, namespaces...)
-		if err == nil {
-			last, lastErr = a, a.Err()
-			if lastErr == nil {
-				return a, time.Since(start)
-			}
-		} else {
-			lastErr = err
-		}
-		if time.Since(start) > timeout {
-			t.Fatalf("Neutron did not converge for cluster %s within %s: %v", clusterID, timeout, lastErr)
-			return last, time.Since(start)
-		}
-		time.Sleep(time.Second)
-	}
 }

@@ -58,7 +58,7 @@ func TestNamespaceDeletionCleansNeutron(t *testing.T) {
 	})
 	t.Logf("namespace %s was gone %s after kubectl delete namespace", ns, time.Since(start).Round(100*time.Millisecond))
 
-	WaitAuditClean(t, nets, 30*time.Second, ctrl.ClusterID, ns)
+	WaitAuditConverging(t, nets, time.Minute, ctrl.ClusterID, ns)
 	if seen := ks.NetworkIDsSeenBy(t, TenantA); containsAnyOf(seen, networkIDs) {
 		t.Errorf("team-a still sees %v after its namespace went; none of %v should be left", seen, networkIDs)
 	}

@@ -99,7 +99,7 @@ func TestSplitBrain(t *testing.T) {
 
 	// The new leader converges everything, and no duplicate survives its resync.
 	waitReady(0, 16)
-	audit, took := WaitAuditClean(t, nets, 2*time.Minute, clusterID, ns)
+	audit, took := WaitAuditConverging(t, nets, time.Minute, clusterID, ns)
 	t.Logf("split brain: converged %.1f s after the old leader exited (resync period %s): %s; proxy: %s",
 		took.Seconds(), resyncPeriod, audit.Counts(), proxy.Counts())
 	if audit.Live != 16 {
@@ -114,7 +114,7 @@ func TestSplitBrain(t *testing.T) {
 	for _, n := range list.Items {
 		DeleteNetwork(t, ns, n.Name)
 	}
-	empty, _ := WaitAuditClean(t, nets, time.Minute, clusterID, ns)
+	empty, _ := WaitAuditConverging(t, nets, time.Minute, clusterID, ns)
 	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
 		t.Errorf("after deleting every Network: %s", empty.Counts())
 	}
