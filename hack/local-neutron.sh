@@ -502,7 +502,9 @@ cmd_serve() {
   case "${log_file}" in /*) ;; *) die "serve needs an absolute log file path, got '${log_file}'" ;; esac
   [ "${port}" != "${PORT}" ] || die "port ${port} is the shared neutron-server's"
   [ -f "${NEUTRON_CONF}" ] && [ -f "${ML2_CONF}" ] || die "no ${NEUTRON_CONF}: run '$0 start' first"
-  local conf="${RUN_DIR}/neutron-server-${port}.conf"
+  # Beside the log: the caller's folder, which goes when the caller is done with it.
+  local conf
+  conf="$(dirname "${log_file}")/neutron-server-${port}.conf"
   printf '[DEFAULT]\nbind_port = %s\nlog_dir = %s\nlog_file = %s\n' \
     "${port}" "$(dirname "${log_file}")" "$(basename "${log_file}")" >"${conf}"
   exec neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${conf}"
