@@ -53,24 +53,57 @@ cleanup() {
     log "waiting for the background start of the servers to finish, to stop them"
     wait "${servers_pid}" || true
   fi
+  local cpu
+  cpu="$(servers_cpu)"
   if [[ -f "${servers_state}" ]]; then
     # shellcheck disable=SC1090
     source "${servers_state}"
     stop_started_servers
   fi
-  log "steps (seconds):"
+  log "steps:"
+  printf '  %-44s %7s %7s %15s\n' "" "seconds" "CPU s" "machine CPU s" >&2
   printf '  %s\n' "${steps[@]}" >&2
+  if [[ -n "${cpu}" ]]; then
+    log "CPU seconds of the local servers, since each started:"
+    printf '%s\n' "${cpu}" >&2
+  fi
   exit "${rc}"
 }
 trap cleanup EXIT
 
-# step NAME COMMAND...: runs COMMAND and records how long it took.
+# The CPU columns say whether a step waited or worked: "CPU s" is what the step's own
+# processes used (reaped children of this shell), "machine CPU s" what the whole machine
+# used meanwhile, the servers started in the background included; on 2 cores a step whose
+# machine CPU is near twice its seconds was limited by the cores.
+hz=$(getconf CLK_TCK)
+children_cpu_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+machine_cpu_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9; exit}' /proc/stat; }
+
+# step NAME COMMAND...: runs COMMAND and records how long it took and the CPU it used.
 step() {
-  local name=$1 start=${SECONDS} rc=0
+  local name=$1 start=${SECONDS} rc=0 own0 machine0
   shift
+  own0=$(children_cpu_ticks)
+  machine0=$(machine_cpu_ticks)
   "$@" || rc=$?
-  steps+=("$(printf '%-44s %5d%s' "${name}" $((SECONDS - start)) "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")")
+  steps+=("$(printf '%-44s %7d %7d %15d%s' "${name}" $((SECONDS - start)) \
+    $((($(children_cpu_ticks) - own0) / hz)) $((($(machine_cpu_ticks) - machine0) / hz)) \
+    "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")")
   return "${rc}"
+}
+
+# servers_cpu: one line per local server still running, with the CPU seconds it used since
+# it started (servers started in the background are not this shell's children).
+servers_cpu() {
+  local pidfile pid seen=" "
+  for pidfile in _output/local/*/*.pid _output/local/*/run/*.pid; do
+    [[ -f "${pidfile}" ]] || continue
+    pid=$(<"${pidfile}")
+    [[ "${pid}" =~ ^[0-9]+$ && -r "/proc/${pid}/stat" && "${seen}" != *" ${pid} "* ]] || continue
+    seen+="${pid} "
+    printf '  %-42s %7d\n' "$(basename "${pidfile}" .pid)" \
+      $(($(awk '{print $14 + $15}' "/proc/${pid}/stat") / hz))
+  done
 }
 
 # wait_for_background WHAT: waits until the background start wrote its file WHAT, and fails
@@ -90,6 +123,8 @@ wait_for_background() {
 }
 
 began=${SECONDS}
+own_began=$(children_cpu_ticks)
+machine_began=$(machine_cpu_ticks)
 log "starting the packages and local servers of the end-to-end tests in the background (log: ${servers_log})"
 start_in_background >"${servers_log}" 2>&1 &
 servers_pid=$!
@@ -106,4 +141,5 @@ if [[ "${mode}" == all ]]; then
 else
   step "end-to-end story (TestWalkingSkeleton)" hack/e2e.sh -run '^TestWalkingSkeleton$'
 fi
-steps+=("$(printf '%-44s %5d' "in all" $((SECONDS - began)))")
+steps+=("$(printf '%-44s %7d %7d %15d' "in all" $((SECONDS - began)) \
+  $((($(children_cpu_ticks) - own_began) / hz)) $((($(machine_cpu_ticks) - machine_began) / hz)))")
