@@ -95,11 +95,20 @@ func (b *routerBook) removeRouter(id string) {
 	delete(b.routers, id)
 }
 
-// attached records the interface i on networkID.
+// attached records the interface i on networkID. Its port may be known already: a fill
+// whose list ran between the call and its reply has it, and Neutron may add a subnet to a
+// router's port on the network rather than make another.
 func (b *routerBook) attached(networkID string, i neutron.Interface) {
 	b.views.update(networkID, func(ports []neutron.Port) []neutron.Port {
-		return append(ports, neutron.Port{ID: i.PortID, NetworkID: networkID, DeviceOwner: neutron.InterfaceOwner, DeviceID: i.RouterID,
-			FixedIPs: []neutron.FixedIP{{SubnetID: i.SubnetID}}})
+		at := slices.IndexFunc(ports, func(p neutron.Port) bool { return p.ID == i.PortID })
+		if at < 0 {
+			return append(ports, neutron.Port{ID: i.PortID, NetworkID: networkID, DeviceOwner: neutron.InterfaceOwner, DeviceID: i.RouterID,
+				FixedIPs: []neutron.FixedIP{{SubnetID: i.SubnetID}}})
+		}
+		if !slices.ContainsFunc(ports[at].FixedIPs, func(ip neutron.FixedIP) bool { return ip.SubnetID == i.SubnetID }) {
+			ports[at].FixedIPs = append(slices.Clone(ports[at].FixedIPs), neutron.FixedIP{SubnetID: i.SubnetID})
+		}
+		return ports
 	})
 }
 

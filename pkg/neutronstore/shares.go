@@ -51,7 +51,13 @@ func (s *Store) Share(ctx context.Context, networkID, project string) (neutron.R
 		s.forgetIfGone(err, networkID)
 		return neutron.RBACPolicy{}, err
 	}
-	s.shares.update(networkID, func(ps []neutron.RBACPolicy) []neutron.RBACPolicy { return append(ps, created) })
+	s.shares.update(networkID, func(ps []neutron.RBACPolicy) []neutron.RBACPolicy {
+		// A fill whose list ran between the create and its reply has the policy already.
+		if slices.ContainsFunc(ps, func(p neutron.RBACPolicy) bool { return p.ID == created.ID }) {
+			return ps
+		}
+		return append(ps, created)
+	})
 	return created, nil
 }
 
