@@ -109,6 +109,9 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 		"-neutron-resync-period=0",
 		"-retry-max-delay=5s",
 		"-shutdown-timeout=20s",
+		// The suite keeps two cores busy: a shared neutron-server took over 30 s (the
+		// default) to answer the startup check of one controller, which then exited.
+		"-neutron-startup-timeout=2m",
 		"-v=2",
 	)
 	for _, ns := range opts.Namespaces {
