@@ -121,11 +121,11 @@ func run(opts options) error {
 	// is that tenant's Networks' condition, not a reason to take this pod out of service.
 	observeOwn := neutronObserver(m, probes.ObserveNeutronCall)
 	observeTenant := neutronObserver(m, func(error) {})
-	// One ceiling for every credential's client together, and a budget per project.
+	// One ceiling for every credential's client together, and a budget per Place.
 	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
 	budgets := neutronclient.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
-	limitsOf := func(projectID string) neutronclient.RateLimits {
-		return neutronclient.RateLimits{Total: limiter, Project: budgets.Of(projectID), OnWait: rateLimitObserver(m)}
+	limitsOf := func(place neutron.Place) neutronclient.RateLimits {
+		return neutronclient.RateLimits{Total: limiter, Project: budgets.Of(place), OnWait: rateLimitObserver(m)}
 	}
 	own, err := connectOwnCloud(startupCtx, opts, neutronclient.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
 	if err != nil {
@@ -133,7 +133,7 @@ func run(opts options) error {
 	}
 	if own != nil {
 		client := own.Driver.(*neutronclient.Client)
-		client.LimitRate(limitsOf(own.Place.ProjectID))
+		client.LimitRate(limitsOf(own.Place))
 		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
 			"projectID", own.Place.ProjectID, "region", own.Place.Region)
@@ -155,7 +155,7 @@ func run(opts options) error {
 		Gate: tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld)}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
-		Allowed:            allowed,
+		Policy:             tenancy.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS},
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
 	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
@@ -163,7 +163,7 @@ func run(opts options) error {
 		if err != nil {
 			return nil, neutron.Place{}, err
 		}
-		client.LimitRate(limitsOf(client.Place().ProjectID))
+		client.LimitRate(limitsOf(client.Place()))
 		return client, client.Place(), nil
 	})
 

@@ -37,11 +37,12 @@ type options struct {
 	requireCredentialsRef bool
 	ownCloudNamespaces    string
 	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
-	ownCloudSelector  labels.Selector
-	allowedAuthURLs   string
-	keystoneAuthQPS   float64
-	keystoneAuthBurst int
-	namespaces        scope.Namespaces
+	ownCloudSelector   labels.Selector
+	allowedAuthURLs    string
+	allowUnverifiedTLS bool
+	keystoneAuthQPS    float64
+	keystoneAuthBurst  int
+	namespaces         scope.Namespaces
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -82,17 +83,18 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
+	fs.BoolVar(&o.allowUnverifiedTLS, "allow-unverified-tls", false, "Let the clouds of credentials Secrets set verify: false. Then whoever can intercept the controller's traffic to an allowed Keystone can answer for it and claim another tenant's project; such a cloud shares no store or budget with another, but its own Networks are at the interceptor's mercy. Give the CA in the Secret's key cacert instead.")
 
 	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
 	// controller makes next to no calls; this ceiling matters when many Networks are created
 	// at once, and is set above what one neutron-server answers, so it only stops a flood.
 	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
 	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
+	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together. Each Keystone account has, besides, a budget of refused requests (3, one more every 10 minutes), so no Secret can lock an account out.")
+	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	// Half the total: one project's burst leaves the other half to the others. A worker
 	// does not wait for a project's budget; the Network is deferred and the worker takes
 	// other work.
-	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together. Each Keystone account has, besides, a budget of refused requests (3, one more every 10 minutes), so no Secret can lock an account out.")
-	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	fs.Float64Var(&o.neutronProjectQPS, "neutron-project-qps", 25, "Sustained Neutron API requests per second of one OpenStack project, within -neutron-qps. Networks of a project over it are deferred, not waited for.")
 	fs.IntVar(&o.neutronProjectBurst, "neutron-project-burst", 50, "Burst of Neutron API requests of one OpenStack project, within -neutron-burst.")
 	fs.BoolVar(&o.fairQueue, "fair-queue", true, "Hand Networks to workers in turns across namespaces, changes users make before the initial list, the Neutron resync and retries. false: first in, first out.")

@@ -26,29 +26,31 @@ type RateLimits struct {
 	Now func() time.Time
 }
 
-// ProjectBudgets hands out one token bucket per OpenStack project, shared by every client
-// that reaches the project, whatever its credentials.
+// ProjectBudgets hands out one token bucket per Place (Keystone, region, Neutron, project
+// and TLS trust), shared by every client that reaches the Place, whatever its
+// credentials. Keyed by the project ID alone, credentials that merely claim a project (a
+// Keystone or a CA of a tenant's choosing) could spend another Place's budget.
 type ProjectBudgets struct {
 	limit rate.Limit
 	burst int
 
-	mu        sync.Mutex
-	byProject map[string]*rate.Limiter
+	mu      sync.Mutex
+	byPlace map[neutron.Place]*rate.Limiter
 }
 
 // NewProjectBudgets returns budgets of qps requests per second and burst each.
 func NewProjectBudgets(qps float64, burst int) *ProjectBudgets {
-	return &ProjectBudgets{limit: rate.Limit(qps), burst: burst, byProject: map[string]*rate.Limiter{}}
+	return &ProjectBudgets{limit: rate.Limit(qps), burst: burst, byPlace: map[neutron.Place]*rate.Limiter{}}
 }
 
-// Of returns the budget of projectID ("" for a Neutron without authentication).
-func (b *ProjectBudgets) Of(projectID string) *rate.Limiter {
+// Of returns the budget of place.
+func (b *ProjectBudgets) Of(place neutron.Place) *rate.Limiter {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	l := b.byProject[projectID]
+	l := b.byPlace[place]
 	if l == nil {
 		l = rate.NewLimiter(b.limit, b.burst)
-		b.byProject[projectID] = l
+		b.byPlace[place] = l
 	}
 	return l
 }

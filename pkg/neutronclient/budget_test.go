@@ -84,19 +84,30 @@ func TestCallsOutsideWorkersWaitForTheProjectBudget(t *testing.T) {
 	}
 }
 
-func TestProjectsHaveBudgetsOfTheirOwn(t *testing.T) {
+func TestPlacesHaveBudgetsOfTheirOwn(t *testing.T) {
 	b := NewProjectBudgets(1, 1)
-	if b.Of("p1") != b.Of("p1") {
-		t.Error("two clients of one project got different budgets")
+	p1 := neutron.Place{Identity: "https://keystone.example.com/v3", Endpoint: "https://neutron.example.com/", ProjectID: "p1"}
+	if b.Of(p1) != b.Of(p1) {
+		t.Error("two clients of one Place got different budgets")
 	}
-	if !b.Of("p1").Allow() {
+	if !b.Of(p1).Allow() {
 		t.Fatal("a fresh budget has no token")
 	}
-	if b.Of("p1").Allow() {
+	if b.Of(p1).Allow() {
 		t.Error("p1's budget allowed a second request at once")
 	}
-	if !b.Of("p2").Allow() {
-		t.Error("p1's spent budget held back p2")
+	p2 := p1
+	p2.ProjectID = "p2"
+	// One project ID claimed by another Keystone, or vouched for by a tenant's own CA,
+	// is another Place.
+	otherKeystone := p1
+	otherKeystone.Identity = "https://attacker.example.com/v3"
+	otherTrust := p1
+	otherTrust.Trust = "ca-sha256:0123"
+	for name, other := range map[string]neutron.Place{"another project": p2, "another Keystone": otherKeystone, "another trust": otherTrust} {
+		if !b.Of(other).Allow() {
+			t.Errorf("p1's spent budget held back %s", name)
+		}
 	}
 }
 

@@ -62,6 +62,9 @@ type Credentials struct {
 	Endpoint gophercloud.EndpointOpts
 	// TLS is nil for the system's roots.
 	TLS *tls.Config
+	// Trust names the roots TLS trusts when a credentials Secret chose them ("" for the
+	// system's roots, or the operator's own file); it becomes the Place's Trust.
+	Trust string
 	// Principal names the Keystone account, for an AuthGate's limits; never a secret.
 	Principal string
 }
@@ -128,7 +131,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	}
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, Type: "network", ResourceBase: endpoint + "v2.0/"}
 	c := NewClient(sc, hooks.Observe)
-	c.place = neutron.Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID}
+	c.place = neutron.Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID, Trust: creds.Trust}
 	return c, nil
 }
 

@@ -59,7 +59,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		samplecrdv1.ReasonCredentialsRefRequired, samplecrdv1.ReasonCredentialsSecretNotFound, samplecrdv1.ReasonCredentialsNotGranted,
 		samplecrdv1.ReasonCredentialsSecretNotLabelled, samplecrdv1.ReasonCredentialsKeyMissing, samplecrdv1.ReasonCloudsYAMLInvalid,
 		samplecrdv1.ReasonCloudNotFound, samplecrdv1.ReasonCredentialsFileRefused, samplecrdv1.ReasonAuthURLNotAllowed,
-		samplecrdv1.ReasonCACertInvalid, samplecrdv1.ReasonPasswordRejected, samplecrdv1.ReasonApplicationCredentialRejected,
+		samplecrdv1.ReasonCACertInvalid, samplecrdv1.ReasonTLSVerificationRefused, samplecrdv1.ReasonPasswordRejected, samplecrdv1.ReasonApplicationCredentialRejected,
 		samplecrdv1.ReasonCredentialsProjectChanged, samplecrdv1.ReasonCredentialsRegionChanged,
 	} {
 		cases = append(cases, struct {

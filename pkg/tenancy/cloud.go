@@ -32,16 +32,24 @@ type Cloud struct {
 	Principal string
 }
 
+// Policy is what the operator lets a credentials Secret's cloud choose.
+type Policy struct {
+	// AuthURLs are the Keystones a cloud may authenticate at.
+	AuthURLs AuthURLs
+	// AllowUnverifiedTLS lets a cloud set verify: false.
+	AllowUnverifiedTLS bool
+}
+
 // ParseCloud reads the cloud named cloudName from a credentials Secret's data, refusing
-// what could turn the controller against its own host: files named in clouds.yaml and
-// Keystone URLs the operator did not allow. secret names the Secret in messages. It is
-// ParseCloudsFile then CloudsFile.Cloud.
-func ParseCloud(secret string, data map[string][]byte, cloudName string, allowed AuthURLs) (Cloud, error) {
+// what could turn the controller against its own host: files named in clouds.yaml, and
+// Keystone URLs and TLS settings the operator did not allow. secret names the Secret in
+// messages. It is ParseCloudsFile then CloudsFile.Cloud.
+func ParseCloud(secret string, data map[string][]byte, cloudName string, policy Policy) (Cloud, error) {
 	f, err := ParseCloudsFile(secret, data)
 	if err != nil {
 		return Cloud{}, err
 	}
-	return f.Cloud(cloudName, allowed)
+	return f.Cloud(cloudName, policy)
 }
 
 // RejectedReason is the Ready reason for credentials Keystone refused.

@@ -39,12 +39,13 @@ func FuzzParseCloud(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	policy := Policy{AuthURLs: allowed}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		data := map[string][]byte{KeyCloudsYAML: doc}
-		c, err := ParseCloud(testSecret, data, "team-a", allowed)
+		c, err := ParseCloud(testSecret, data, "team-a", policy)
 		if err != nil {
 			checkNoSecretInError(t, doc, err, func(doc []byte) error {
-				_, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: doc}, "team-a", allowed)
+				_, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: doc}, "team-a", policy)
 				return err
 			})
 			return

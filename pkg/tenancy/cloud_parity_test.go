@@ -153,7 +153,7 @@ func TestAuthOptionsMatchGophercloud(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := []byte("clouds:\n  team-a:" + tt.cloud)
-			ours, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: doc}, "team-a", allowedForTest(t))
+			ours, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: doc}, "team-a", policyForTest(t))
 			if err != nil {
 				t.Fatalf("ParseCloud: %v", err)
 			}
@@ -180,7 +180,7 @@ func TestAuthOptionsMatchGophercloud(t *testing.T) {
 func TestParseCloudReadsNothingFromTheEnvironment(t *testing.T) {
 	clearGophercloudEnv(t)
 	data := map[string][]byte{KeyCloudsYAML: cloudsYAML(passwordAuth)}
-	want, err := ParseCloud(testSecret, data, "team-a", allowedForTest(t))
+	want, err := ParseCloud(testSecret, data, "team-a", policyForTest(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestParseCloudReadsNothingFromTheEnvironment(t *testing.T) {
 		"OS_CLIENT_CONFIG_FILE": "/nonexistent/clouds.yaml", "OS_AUTH_URL": evilURL, "OS_PASSWORD": "operator-password", "OS_CACERT": "/etc/ssl/ca.pem"} {
 		t.Setenv(name, value)
 	}
-	got, err := ParseCloud(testSecret, data, "team-a", allowedForTest(t))
+	got, err := ParseCloud(testSecret, data, "team-a", policyForTest(t))
 	if err != nil {
 		t.Fatal(err)
 	}

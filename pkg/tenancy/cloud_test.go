@@ -25,13 +25,13 @@ const (
 	evilURL = "http://169.254.169.254/evil"
 )
 
-func allowedForTest(t testing.TB) AuthURLs {
+func policyForTest(t testing.TB) Policy {
 	t.Helper()
 	a, err := ParseAuthURLs([]string{testAuthURL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a
+	return Policy{AuthURLs: a}
 }
 
 func cloudsYAML(auth string, extra ...string) []byte {
@@ -59,7 +59,7 @@ func TestParseCloudAcceptsEachMethod(t *testing.T) {
 			testAuthURL + " token_sha256="},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(tt.auth, tt.authType)}, "team-a", allowedForTest(t))
+			c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(tt.auth, tt.authType)}, "team-a", policyForTest(t))
 			if err != nil {
 				t.Fatalf("ParseCloud: %v", err)
 			}
@@ -100,7 +100,7 @@ func TestParseCloudReadsAHorizonFile(t *testing.T) {
     interface: "internal"
     identity_api_version: 3
 `
-	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: []byte(doc)}, "openstack", allowedForTest(t))
+	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: []byte(doc)}, "openstack", policyForTest(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestParseCloudReadsAHorizonFile(t *testing.T) {
 func TestParseCloudReadsOpenstacksdkSpellings(t *testing.T) {
 	auth := "      auth_url: " + testAuthURL + "\n      username: alice\n      password: " + testPassword +
 		"\n      tenant_name: team-a\n      default_domain: d-1\n"
-	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(auth)}, "team-a", allowedForTest(t))
+	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(auth)}, "team-a", policyForTest(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestPrincipalNamesTheAccount(t *testing.T) {
 			"    auth_type: v3applicationcredential\n", testAuthURL + ` application_credential_name="ci" user_id="u-2"`},
 		{"      username: 'a\" b'\n      password: x\n      domain_name: D\n", "", testAuthURL + ` user_domain_name="d" username="a\" b"`},
 	} {
-		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML("      auth_url: "+testAuthURL+"\n"+tt.auth, tt.authType)}, "team-a", allowedForTest(t))
+		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML("      auth_url: "+testAuthURL+"\n"+tt.auth, tt.authType)}, "team-a", policyForTest(t))
 		if err != nil {
 			t.Fatalf("%s: %v", tt.want, err)
 		}
@@ -252,7 +252,7 @@ func TestParseCloudRefusals(t *testing.T) {
 			if tt.reason == samplecrdv1.ReasonCloudNotFound {
 				cloud = "team-b"
 			}
-			_, err := ParseCloud(testSecret, tt.data, cloud, allowedForTest(t))
+			_, err := ParseCloud(testSecret, tt.data, cloud, policyForTest(t))
 			e, ok := AsError(err)
 			if !ok {
 				t.Fatalf("err = %v, want a *tenancy.Error", err)
@@ -273,22 +273,12 @@ func TestParseCloudRefusals(t *testing.T) {
 }
 
 func TestParseCloudTrustsTheSecretsCA(t *testing.T) {
-	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(passwordAuth), KeyCACert: selfSignedPEM(t)}, "team-a", allowedForTest(t))
+	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(passwordAuth), KeyCACert: selfSignedPEM(t)}, "team-a", policyForTest(t))
 	if err != nil {
 		t.Fatalf("ParseCloud: %v", err)
 	}
 	if c.TLS == nil || c.TLS.RootCAs == nil || c.TLS.InsecureSkipVerify {
 		t.Fatalf("TLS config %+v, want the Secret's CA as roots, verified", c.TLS)
-	}
-}
-
-func TestParseCloudHonoursVerifyFalse(t *testing.T) {
-	c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(passwordAuth, "    verify: false\n")}, "team-a", allowedForTest(t))
-	if err != nil {
-		t.Fatalf("ParseCloud: %v", err)
-	}
-	if c.TLS == nil || !c.TLS.InsecureSkipVerify {
-		t.Fatalf("TLS config %+v, want verification off", c.TLS)
 	}
 }
 
@@ -301,15 +291,15 @@ func TestCloudsFileServesEachCloudOfOneParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, errA := f.Cloud("team-a", allowedForTest(t))
-	b, errB := f.Cloud("team-b", allowedForTest(t))
+	a, errA := f.Cloud("team-a", policyForTest(t))
+	b, errB := f.Cloud("team-b", policyForTest(t))
 	if errA != nil || errB != nil || a.Method != "password" || b.Method != "application credential" {
 		t.Fatalf("team-a %q %v, team-b %q %v", a.Method, errA, b.Method, errB)
 	}
 	if a.Fingerprint == b.Fingerprint {
 		t.Errorf("two clouds share fingerprint %s", a.Fingerprint)
 	}
-	if _, err := f.Cloud("local", allowedForTest(t)); err == nil {
+	if _, err := f.Cloud("local", policyForTest(t)); err == nil {
 		t.Error("the cloud naming a file was served")
 	}
 	if f.Size() < len(doc) || f.Size() > 8*len(doc) {
@@ -333,7 +323,7 @@ func TestCloudsFileSizeGrowsWithTheContent(t *testing.T) {
 
 func TestFingerprintFollowsTheContent(t *testing.T) {
 	parse := func(data map[string][]byte) string {
-		c, err := ParseCloud(testSecret, data, "team-a", allowedForTest(t))
+		c, err := ParseCloud(testSecret, data, "team-a", policyForTest(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,7 +360,7 @@ func selfSignedPEM(t testing.TB) []byte {
 func TestPrincipalIgnoresTheCaseOfNames(t *testing.T) {
 	principal := func(username, domain string) string {
 		auth := "      auth_url: " + testAuthURL + "\n      username: " + username + "\n      password: x\n      user_domain_name: " + domain + "\n      project_name: p\n      project_domain_name: Default\n"
-		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(auth)}, "team-a", allowedForTest(t))
+		c, err := ParseCloud(testSecret, map[string][]byte{KeyCloudsYAML: cloudsYAML(auth)}, "team-a", policyForTest(t))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,8 +3,6 @@ package tenancy
 import (
 	"bytes"
 	"crypto/sha256"
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"slices"
 	"strings"
@@ -18,8 +16,7 @@ type CloudsFile struct {
 	secret string
 	clouds map[string]*cloudEntry
 	// roots is the Secret's CA (key cacert), nil without one.
-	roots     *x509.CertPool
-	rootsSize int
+	roots *caRoots
 	// digest identifies the content, for fingerprints.
 	digest [sha256.Size]byte
 }
@@ -45,18 +42,17 @@ func ParseCloudsFile(secret string, data map[string][]byte) (*CloudsFile, error)
 	}
 	f := &CloudsFile{secret: secret, clouds: clouds, digest: contentDigest(raw, data)}
 	if pem, ok := data[KeyCACert]; ok {
-		f.roots = x509.NewCertPool()
-		if !f.roots.AppendCertsFromPEM(bytes.TrimSpace(pem)) {
-			return nil, errorf(samplecrdv1.ReasonCACertInvalid, "key %s of Secret %s holds no PEM certificate", KeyCACert, secret)
+		if f.roots, err = parseCACert(secret, pem); err != nil {
+			return nil, err
 		}
-		f.rootsSize = 2 * len(pem) // the DER and the parsed certificates
 	}
 	return f, nil
 }
 
-// Cloud returns the named cloud checked against allowed: no file of the controller's host,
-// an allowed auth URL, a supported auth type with its credentials.
-func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
+// Cloud returns the named cloud checked against the operator's policy: no file of the
+// controller's host, TLS verified unless allowed otherwise, an allowed auth URL, a
+// supported auth type with its credentials.
+func (f *CloudsFile) Cloud(name string, policy Policy) (Cloud, error) {
 	entry, ok := f.clouds[name]
 	if !ok {
 		return Cloud{}, errorf(samplecrdv1.ReasonCloudNotFound, "key %s of Secret %s has no cloud %s (clouds in it: %s)",
@@ -66,7 +62,10 @@ func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
 	if err := refuseFiles(where, entry); err != nil {
 		return Cloud{}, err
 	}
-	authURL, err := checkedAuthURL(where, entry, allowed)
+	if err := refuseUnverified(where, entry, policy); err != nil {
+		return Cloud{}, err
+	}
+	authURL, err := checkedAuthURL(where, entry, policy.AuthURLs)
 	if err != nil {
 		return Cloud{}, err
 	}
@@ -82,8 +81,9 @@ func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
 	if err != nil {
 		return Cloud{}, err
 	}
+	tlsConfig, trust := tlsOf(f.roots, entry.verify)
 	return Cloud{
-		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: f.tlsConfig(entry.verify)},
+		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: tlsConfig, Trust: trust},
 		Method:      method,
 		Fingerprint: fingerprint(name, f.digest),
 		AuthURL:     authURL,
@@ -96,21 +96,14 @@ func (f *CloudsFile) Cloud(name string, allowed AuthURLs) (Cloud, error) {
 // Size is an estimate in bytes of what the parsed file keeps in memory (for a bounded cache).
 func (f *CloudsFile) Size() int {
 	const header = 256
-	n := header + len(f.secret) + f.rootsSize
+	n := header + len(f.secret)
+	if f.roots != nil {
+		n += f.roots.size
+	}
 	for name, e := range f.clouds {
 		n += len(name) + e.size()
 	}
 	return n
-}
-
-// tlsConfig returns the TLS settings of a cloud's connections: the Secret's CA if it has
-// one, and verification unless the cloud turns it off; nil for the system's defaults.
-func (f *CloudsFile) tlsConfig(verify *bool) *tls.Config {
-	insecure := verify != nil && !*verify
-	if f.roots == nil && !insecure {
-		return nil
-	}
-	return &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: f.roots, InsecureSkipVerify: insecure} //nolint:gosec // the tenant's own choice for its own cloud
 }
 
 // someNames lists a few cloud names, sorted, for a message that stays short whatever the

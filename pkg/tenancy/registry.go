@@ -41,7 +41,7 @@ type Tenant struct {
 // Registry is safe for concurrent use.
 type Registry struct {
 	clusterID string
-	allowed   AuthURLs
+	policy    Policy
 	secrets   SecretSource
 	connect   Connector
 	// unavailableBackoff is how long a Keystone that did not answer is not asked again
@@ -62,8 +62,8 @@ type Registry struct {
 // Config configures a Registry.
 type Config struct {
 	ClusterID string
-	// Allowed lists the Keystone URLs tenants' clouds may authenticate at.
-	Allowed AuthURLs
+	// Policy is what tenants' clouds may choose: Keystone URLs, TLS verification.
+	Policy Policy
 	// Own is nil when every Network must name its credentials.
 	Own *Own
 	// UnavailableBackoff is how long after Keystone did not answer for some credentials
@@ -79,7 +79,7 @@ const ownFingerprint = ""
 func NewRegistry(config Config, secrets SecretSource, connect Connector) *Registry {
 	r := &Registry{
 		clusterID:          config.ClusterID,
-		allowed:            config.Allowed,
+		policy:             config.Policy,
 		secrets:            secrets,
 		connect:            connect,
 		unavailableBackoff: config.UnavailableBackoff,

@@ -123,7 +123,7 @@ type registryFixture struct {
 
 func newRegistryFixture(t *testing.T, own *Own) *registryFixture {
 	f := &registryFixture{t: t, ctx: context.Background(), secrets: &fakeSecrets{}, keystone: newFakeKeystone(), clock: time.Unix(1e9, 0)}
-	f.registry = NewRegistry(Config{ClusterID: "cluster", Allowed: allowedForTest(t), Own: own, UnavailableBackoff: 5 * time.Second},
+	f.registry = NewRegistry(Config{ClusterID: "cluster", Policy: policyForTest(t), Own: own, UnavailableBackoff: 5 * time.Second},
 		f.secrets, f.keystone.connect)
 	f.registry.now = func() time.Time { return f.clock }
 	return f

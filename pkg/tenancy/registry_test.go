@@ -170,6 +170,7 @@ func TestPlacesNotProjectIDsShareStores(t *testing.T) {
 	}{
 		{"another Keystone", neutron.Place{Identity: "https://elsewhere.example.com/v3", Region: "RegionOne", Endpoint: "http://neutron.example.com:9696/", ProjectID: "project-own"}},
 		{"another region", neutron.Place{Identity: testAuthURL, Region: "RegionTwo", Endpoint: "http://neutron-two.example.com:9696/", ProjectID: "project-own"}},
+		{"another trust", neutron.Place{Identity: testAuthURL, Region: "RegionOne", Endpoint: "http://neutron.example.com:9696/", ProjectID: "project-own", Trust: trustUnverified}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			claimer := neutronfake.New()
@@ -195,7 +196,7 @@ func TestPlacesNotProjectIDsShareStores(t *testing.T) {
 			}
 		})
 	}
-	if n := len(f.registry.Projects()); n != 3 {
-		t.Errorf("%d places, want 3: the own one and one per claiming credential", n)
+	if n := len(f.registry.Projects()); n != 4 {
+		t.Errorf("%d places, want 4: the own one and one per claiming credential", n)
 	}
 }

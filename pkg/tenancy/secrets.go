@@ -46,7 +46,7 @@ func (r *Registry) Check(ctx context.Context, src Source) error {
 	if err == nil {
 		var file *CloudsFile
 		if file, err = ParseCloudsFile(src.Secret.String(), data); err == nil {
-			_, err = file.Cloud(src.Cloud, r.allowed)
+			_, err = file.Cloud(src.Cloud, r.policy)
 		}
 	}
 	return forIdentity(src, err)
@@ -94,7 +94,7 @@ func (r *Registry) parsedCloud(ctx context.Context, src *Source) (Cloud, error) 
 	if p.err != nil {
 		return Cloud{}, p.err
 	}
-	return p.file.Cloud(src.Cloud, r.allowed)
+	return p.file.Cloud(src.Cloud, r.policy)
 }
 
 func namespaceOf(secret string) string {

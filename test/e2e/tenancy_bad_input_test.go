@@ -3,6 +3,13 @@
 package e2e
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +52,9 @@ func TestTenantBadCredentials(t *testing.T) {
 		{"deletedcred", samplecrdv1.ReasonApplicationCredentialRejected, map[string]string{"clouds.yaml": deleted.CloudsYAML(ks.AuthURL, TenantB)}, TenantB, "Keystone refused the application credential"},
 		{"unreachable", samplecrdv1.ReasonKeystoneUnavailable, map[string]string{"clouds.yaml": editAuth(t, teamA, TenantA, "auth_url", unreachable)}, TenantA, "retrying with backoff"},
 		{"badca", samplecrdv1.ReasonCACertInvalid, map[string]string{"clouds.yaml": teamA, "cacert": "-----BEGIN CERTIFICATE-----\nnot really\n-----END CERTIFICATE-----\n"}, TenantA, "key cacert of Secret"},
+		{"manycerts", samplecrdv1.ReasonCACertInvalid, map[string]string{"clouds.yaml": teamA, "cacert": caBundle(t, 17, 0)}, TenantA, "more than the 16 certificates"},
+		{"bigca", samplecrdv1.ReasonCACertInvalid, map[string]string{"clouds.yaml": teamA, "cacert": caBundle(t, 16, 3000)}, TenantA, "more than the 32768"},
+		{"unverified", samplecrdv1.ReasonTLSVerificationRefused, map[string]string{"clouds.yaml": editCloud(t, teamA, TenantA, func(c map[string]any) { c["verify"] = false })}, TenantA, "-allow-unverified-tls"},
 	}
 	secrets := append(ks.SecretsOf(t, TenantA), deleted.Secret)
 	for _, tc := range cases {
@@ -114,6 +124,28 @@ func TestTenantBadCredentials(t *testing.T) {
 	}
 	DeleteNetwork(t, good, "fine")
 	WaitGone(t, good, "fine", 60*time.Second)
+}
+
+// caBundle returns n self-signed CA certificates as PEM, each after a comment of
+// commentBytes (as in bundles that describe each certificate).
+func caBundle(t testing.TB, n, commentBytes int) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range n {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(int64(i + 1)), Subject: pkix.Name{CommonName: "e2e CA " + strconv.Itoa(i)},
+			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(strings.Repeat("#", commentBytes) + "\n")
+		b.Write(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
+	}
+	return b.String()
 }
 
 // editCloud changes cloud's entry in a clouds.yaml with edit.

@@ -94,8 +94,12 @@ const (
 	ReasonCredentialsFileRefused = "CredentialsFileRefused"
 	// ReasonAuthURLNotAllowed: the cloud's auth_url is not in the controller's allowlist.
 	ReasonAuthURLNotAllowed = "AuthURLNotAllowed"
-	// ReasonCACertInvalid: the Secret's cacert key holds no PEM certificate.
+	// ReasonCACertInvalid: the Secret's cacert key holds no PEM certificate, something
+	// other than certificates, or more certificates or bytes than the controller reads.
 	ReasonCACertInvalid = "CACertInvalid"
+	// ReasonTLSVerificationRefused: the cloud sets verify: false, and the operator did
+	// not allow it.
+	ReasonTLSVerificationRefused = "TLSVerificationRefused"
 	// ReasonPasswordRejected: Keystone refused the user name and password.
 	ReasonPasswordRejected = "PasswordRejected"
 	// ReasonApplicationCredentialRejected: Keystone refused the application credential
@@ -134,7 +138,7 @@ var ReadyReasons = []string{
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,
 	ReasonCredentialsNotGranted, ReasonCredentialsSecretNotLabelled, ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
-	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid,
+	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid, ReasonTLSVerificationRefused,
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
 	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
 	ReasonCredentialsSecretDeleting, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,

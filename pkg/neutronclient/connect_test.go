@@ -1,0 +1,58 @@
+package neutronclient
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gophercloud/gophercloud/v2"
+)
+
+// A client that trusts the roots a credentials Secret chose lands in a Place that says
+// so: it shares no store or budget with a client of the same project that does not.
+func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
+	var keystone *httptest.Server
+	keystone = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/v3/auth/tokens" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("X-Subject-Token", "token")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprintf(w, `{"token": {"expires_at": "2099-01-01T00:00:00Z", "project": {"id": "p1", "name": "team-a", "domain": {"id": "default"}},
+			"catalog": [{"type": "network", "endpoints": [{"interface": "public", "region": "RegionOne", "region_id": "RegionOne", "url": "%s/neutron"}]}]}}`, keystone.URL)
+	}))
+	keystone.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake below
+	keystone.StartTLS()
+	defer keystone.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(keystone.Certificate())
+
+	creds := Credentials{
+		Name: "test cloud",
+		Auth: gophercloud.AuthOptions{IdentityEndpoint: keystone.URL + "/v3/", Username: "alice", Password: "pw", DomainName: "Default",
+			Scope: &gophercloud.AuthScope{ProjectName: "team-a", DomainName: "Default"}},
+		Endpoint: gophercloud.EndpointOpts{Region: "RegionOne", Availability: gophercloud.AvailabilityPublic},
+		TLS:      &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots},
+		Trust:    "ca-sha256:0123",
+	}
+	c, err := ConnectKeystone(context.Background(), creds, Hooks{})
+	if err != nil {
+		t.Fatalf("ConnectKeystone through the Secret's CA: %v", err)
+	}
+	if p := c.Place(); p.ProjectID != "p1" || p.Region != "RegionOne" || p.Trust != creds.Trust {
+		t.Errorf("place %+v, want project p1 in RegionOne with trust %q", p, creds.Trust)
+	}
+
+	creds.TLS = nil // the system's roots do not know the test server's certificate
+	if _, err := ConnectKeystone(context.Background(), creds, Hooks{}); err == nil {
+		t.Error("ConnectKeystone without the CA trusted the test server")
+	}
+}
