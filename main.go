@@ -151,8 +151,13 @@ func run(opts options) error {
 		return fmt.Errorf("creating metadata client: %w", err)
 	}
 	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata)
-	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest,
-		Gate: tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld)}
+	authGate := tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
+	if own != nil {
+		if user := own.Driver.(*neutronclient.Client).User(); user.ID != "" {
+			authGate.OwnAccount(own.Place.Identity, user.ID, user.Name)
+		}
+	}
+	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: authGate}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
 		Policy:             tenancy.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS},

@@ -90,7 +90,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	// at once, and is set above what one neutron-server answers, so it only stops a flood.
 	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
 	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
-	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together. Each Keystone account has, besides, a budget of refused requests (3, one more every 10 minutes), so no Secret can lock an account out.")
+	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together, shared in turns between namespaces. Besides, no password's user gets more than 2 refused requests in a row, so no Secret can get an account locked out.")
 	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	// Half the total: one project's burst leaves the other half to the others. A worker
 	// does not wait for a project's budget; the Network is deferred and the worker takes

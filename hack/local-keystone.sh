@@ -168,6 +168,13 @@ password_hash_rounds = 4
 provider = fernet
 expiration = ${EXPIRATION}
 
+[security_compliance]
+# As many clouds do: a user refused 3 times in a row is locked out (for 10 minutes
+# here, so that a mistake does not outlive a test run). The controller must never be
+# the cause.
+lockout_failure_attempts = 3
+lockout_duration = 600
+
 [fernet_tokens]
 key_repository = ${STATE_DIR}/fernet-keys
 

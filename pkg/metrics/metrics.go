@@ -54,6 +54,7 @@ type Metrics struct {
 	timeToReady       *prometheus.HistogramVec
 	keystoneTokens    *prometheus.CounterVec
 	keystoneHeld      *prometheus.CounterVec
+	accountsHeld      prometheus.Gauge
 	ownRefused        prometheus.Gauge
 	leader            prometheus.Gauge
 	leading           atomic.Bool
@@ -123,8 +124,12 @@ func New() *Metrics {
 		}, []string{"outcome"}),
 		keystoneHeld: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "keystone_token_requests_held_total",
-			Help: "Token requests not sent to Keystone, by limit: account (Keystone refused the account too often lately; it would lock it out) or cluster (the controller-wide rate).",
+			Help: "Token requests not sent to Keystone, by limit: account (another refusal could get the user locked out) or cluster (the request gave up waiting for its namespace's turn in the controller-wide rate).",
 		}, []string{"limit"}),
+		accountsHeld: prometheus.NewGauge(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "keystone_accounts_held",
+			Help: "Keystone users the controller does not ask for a token: Keystone refused them twice in a row, and a third refusal could lock them out.",
+		}),
 		ownRefused: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "own_credentials_refused",
 			Help: "1 while Keystone refuses to renew the token of the controller's own credentials (asked again with backoff), else 0.",
@@ -139,7 +144,7 @@ func New() *Metrics {
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased, m.orphansHalted,
-		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.ownRefused, m.leader,
+		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.accountsHeld, m.ownRefused, m.leader,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
@@ -213,6 +218,9 @@ func (m *Metrics) DeclareKeystoneHeldLimits(limits []string) {
 
 // KeystoneTokenRequestHeld counts one token request not sent because of limit.
 func (m *Metrics) KeystoneTokenRequestHeld(limit string) { m.keystoneHeld.WithLabelValues(limit).Inc() }
+
+// SetKeystoneAccountsHeld records how many Keystone users the controller holds back.
+func (m *Metrics) SetKeystoneAccountsHeld(n int) { m.accountsHeld.Set(float64(n)) }
 
 // SetOwnCredentialsRefused records whether Keystone refuses the controller's own
 // credentials.

@@ -65,8 +65,8 @@ type Credentials struct {
 	// Trust names the roots TLS trusts when a credentials Secret chose them ("" for the
 	// system's roots, or the operator's own file); it becomes the Place's Trust.
 	Trust string
-	// Principal names the Keystone account, for an AuthGate's limits; never a secret.
-	Principal string
+	// Requester says whose token requests these are, for an AuthGate.
+	Requester TokenRequester
 }
 
 // Hooks are what a Client tells about its calls, and what may hold its token requests
@@ -104,7 +104,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 		transport = withTLS
 	}
 	if hooks.Gate != nil {
-		transport = tokenRequestGate{next: transport, gate: hooks.Gate, principal: creds.Principal}
+		transport = tokenRequestGate{next: transport, gate: hooks.Gate, who: creds.Requester}
 	}
 	if hooks.OnToken != nil {
 		transport = tokenRequestCounter{next: transport, observe: hooks.OnToken}
@@ -121,6 +121,13 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", creds.Name, err)
 	}
+	user, err := tokenUser(pc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", creds.Name, err)
+	}
+	if hooks.Gate != nil {
+		hooks.Gate.Authenticated(creds.Requester, user.ID, user.Name)
+	}
 	catalog, err := pc.GetAuthResult().(tokens.CreateResult).ExtractServiceCatalog()
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading the catalog of the token Keystone issued: %w", creds.Name, err)
@@ -132,6 +139,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, Type: "network", ResourceBase: endpoint + "v2.0/"}
 	c := NewClient(sc, hooks.Observe)
 	c.place = neutron.Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID, Trust: creds.Trust}
+	c.user = user
 	return c, nil
 }
 
@@ -149,6 +157,18 @@ func tokenProject(pc *gophercloud.ProviderClient) (string, error) {
 		return "", fmt.Errorf("the token Keystone issued is not scoped to a project; name one (project_name or project_id) in clouds.yaml")
 	}
 	return project.ID, nil
+}
+
+// tokenUser returns the user the provider client's token was issued to.
+func tokenUser(pc *gophercloud.ProviderClient) (TokenUser, error) {
+	user, err := pc.GetAuthResult().(tokens.CreateResult).ExtractUser()
+	if err != nil {
+		return TokenUser{}, fmt.Errorf("reading the user of the token Keystone issued: %w", err)
+	}
+	if user == nil {
+		return TokenUser{}, nil
+	}
+	return TokenUser{ID: user.ID, Name: user.Name}, nil
 }
 
 // userOf names the user or application credential being authenticated, for errors.

@@ -26,7 +26,7 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 		w.Header().Set("X-Subject-Token", "token")
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"token": {"expires_at": "2099-01-01T00:00:00Z", "project": {"id": "p1", "name": "team-a", "domain": {"id": "default"}},
+		fmt.Fprintf(w, `{"token": {"expires_at": "2099-01-01T00:00:00Z", "user": {"id": "u-1", "name": "alice", "domain": {"id": "default"}}, "project": {"id": "p1", "name": "team-a", "domain": {"id": "default"}},
 			"catalog": [{"type": "network", "endpoints": [{"interface": "public", "region": "RegionOne", "region_id": "RegionOne", "url": "%s/neutron"}]}]}}`, keystone.URL)
 	}))
 	keystone.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake below
@@ -43,16 +43,36 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 		TLS:      &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots},
 		Trust:    "ca-sha256:0123",
 	}
-	c, err := ConnectKeystone(context.Background(), creds, Hooks{})
+	gate := &recordingGate{}
+	creds.Requester = TokenRequester{Account: "alice", Keystone: keystone.URL + "/v3", LockoutUser: "name:alice", Source: "ns/s", Turn: "ns"}
+	c, err := ConnectKeystone(context.Background(), creds, Hooks{Gate: gate})
 	if err != nil {
 		t.Fatalf("ConnectKeystone through the Secret's CA: %v", err)
 	}
 	if p := c.Place(); p.ProjectID != "p1" || p.Region != "RegionOne" || p.Trust != creds.Trust {
 		t.Errorf("place %+v, want project p1 in RegionOne with trust %q", p, creds.Trust)
 	}
+	if u := c.User(); u != (TokenUser{ID: "u-1", Name: "alice"}) {
+		t.Errorf("token user %+v, want u-1 alice", u)
+	}
+	if want := []string{"admit ns/s", "done ok", "authenticated ns/s u-1 alice"}; fmt.Sprint(gate.told) != fmt.Sprint(want) {
+		t.Errorf("the gate was told %q, want %q", gate.told, want)
+	}
 
 	creds.TLS = nil // the system's roots do not know the test server's certificate
 	if _, err := ConnectKeystone(context.Background(), creds, Hooks{}); err == nil {
 		t.Error("ConnectKeystone without the CA trusted the test server")
 	}
+}
+
+// recordingGate admits every request and records what it is told.
+type recordingGate struct{ told []string }
+
+func (g *recordingGate) Admit(_ context.Context, who TokenRequester) (func(string), error) {
+	g.told = append(g.told, "admit "+who.Source)
+	return func(outcome string) { g.told = append(g.told, "done "+outcome) }, nil
+}
+
+func (g *recordingGate) Authenticated(who TokenRequester, userID, userName string) {
+	g.told = append(g.told, "authenticated "+who.Source+" "+userID+" "+userName)
 }

@@ -28,6 +28,8 @@ type Client struct {
 	observe CallObserver
 	limits  RateLimits
 	place   neutron.Place
+	// user is the Keystone user of the token ("" without authentication).
+	user TokenUser
 	// refusal is set once Keystone refused to renew the token: later calls fail with it
 	// at once instead of asking Keystone again, which locks users out after repeated
 	// failures. It holds until new credentials come with a new Client, or, with
@@ -59,6 +61,12 @@ func (c *Client) LimitRate(limits RateLimits) {
 
 // Place is where the Client's calls land.
 func (c *Client) Place() neutron.Place { return c.place }
+
+// TokenUser is the Keystone user a token was issued to.
+type TokenUser struct{ ID, Name string }
+
+// User returns the Keystone user of the client's token (zero without authentication).
+func (c *Client) User() TokenUser { return c.user }
 
 // call runs fn as operation op after waiting for the rate limit, classifies its error and
 // reports it to the observer.

@@ -51,28 +51,49 @@ func tokenOutcome(resp *http.Response, err error) string {
 	return TokenError
 }
 
+// TokenRequester says whose token request it is, for an AuthGate; never a secret.
+type TokenRequester struct {
+	// Account names the Keystone account, in messages.
+	Account string
+	// Keystone is the normalized auth URL.
+	Keystone string
+	// LockoutUser is the user whose refused requests Keystone counts toward locking it
+	// out: "id:<user ID>" or "name:<user name in lower case>" for a password; "" for an
+	// application credential or a token, which Keystone does not lock out.
+	LockoutUser string
+	// Source names where the credentials come from (a Secret's cloud).
+	Source string
+	// Turn is whose turn the request waits for in the controller's rate: all requests
+	// of one namespace, whatever their credentials, take one turn.
+	Turn string
+}
+
 // AuthGate admits token requests to Keystone. Keystone locks an account out after a few
-// refused requests, and a tenant can name any account in its clouds.yaml: a gate bounds
-// how often each account, and the whole controller, asks.
+// refused requests in a row, a tenant can name any account in its clouds.yaml, and one
+// namespace's requests should not hold up another's: a gate bounds how often each
+// account is refused, and shares the controller's rate in turns.
 type AuthGate interface {
-	// Admit returns nil when principal may send a token request now, after waiting for
-	// any shared budget; done is then told whether Keystone refused the request.
-	Admit(ctx context.Context, principal string) (done func(refused bool), err error)
+	// Admit returns nil when who may send a token request now, after waiting for its
+	// turn; done is then told the request's outcome (TokenOK, TokenRejected, ...).
+	Admit(ctx context.Context, who TokenRequester) (done func(outcome string), err error)
+	// Authenticated tells that who's credentials got a token of Keystone user userID,
+	// named userName.
+	Authenticated(who TokenRequester, userID, userName string)
 }
 
 // tokenRequestGate passes token requests (POST .../auth/tokens) to next only when gate
 // admits them. It sits below gophercloud, so renewals pass it as the first request does.
 type tokenRequestGate struct {
-	next      http.RoundTripper
-	gate      AuthGate
-	principal string
+	next http.RoundTripper
+	gate AuthGate
+	who  TokenRequester
 }
 
 func (t tokenRequestGate) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !isTokenRequest(req) {
 		return t.next.RoundTrip(req)
 	}
-	done, err := t.gate.Admit(req.Context(), t.principal)
+	done, err := t.gate.Admit(req.Context(), t.who)
 	if err != nil {
 		if req.Body != nil {
 			req.Body.Close()
@@ -80,17 +101,15 @@ func (t tokenRequestGate) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	resp, err := t.next.RoundTrip(req)
-	done(err == nil && refusedStatus(resp.StatusCode))
+	outcome := tokenOutcome(resp, err)
+	if err == nil && resp.StatusCode == http.StatusNotFound {
+		outcome = TokenRejected // an application credential Keystone does not know
+	}
+	done(outcome)
 	return resp, err
 }
 
 // isTokenRequest reports whether req asks Keystone for a token.
 func isTokenRequest(req *http.Request) bool {
 	return req.Method == http.MethodPost && strings.HasSuffix(strings.TrimSuffix(req.URL.Path, "/"), "/auth/tokens")
-}
-
-// refusedStatus reports whether Keystone's answer to a token request is a refusal of the
-// credentials (an unknown application credential is 404).
-func refusedStatus(code int) bool {
-	return code == http.StatusUnauthorized || code == http.StatusForbidden || code == http.StatusNotFound
 }

@@ -116,6 +116,10 @@ func classifyAtLength(err error) *Failure {
 	f := func(reason string, terminal bool, format string) *Failure {
 		return &Failure{Reason: reason, Terminal: terminal, Err: err, Message: fmt.Sprintf(format, ne.Op, ne.Message)}
 	}
+	var held *tenancy.AccountHeldError
+	if errors.As(err, &held) { // a renewal the gate held back
+		return &Failure{Reason: samplecrdv1.ReasonKeystoneAccountHeld, Err: err, Message: held.Error()}
+	}
 	if ne.Service == "keystone" && ne.Kind == neutron.KindUnavailable {
 		// The controller's own credentials, refused for now and asked again later, or a
 		// Keystone that does not answer a renewal.

@@ -3,52 +3,29 @@ package tenancy
 import (
 	"context"
 	"fmt"
-	"sync"
-	"time"
 
-	"golang.org/x/time/rate"
+	"k8s.io/utils/clock"
+
+	"github.com/samplecrd/network-controller/pkg/fairrate"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
-// Keystone locks an account out after a few refused token requests in a row, and a
-// tenant's clouds.yaml may name any account: another team's user, or the controller's
-// own. So no Secret content may make the controller send many refused requests for one
-// account, however many Secrets and Networks name it.
-const (
-	// RefusalsPerAccount is how many refused token requests an account may have in a
-	// row before the gate holds its requests back. Keystone's lockout_failure_attempts
-	// is usually 5 or more.
-	RefusalsPerAccount = 3
-	// RefusalRecovery is how long it takes for one more refusal to be allowed.
-	RefusalRecovery = 10 * time.Minute
-	// maxTrackedAccounts bounds the accounts remembered; ones without recent refusals go
-	// first.
-	maxTrackedAccounts = 4096
-)
-
-// AuthGate admits the token requests of tenants' credentials (neutronclient.AuthGate): at most
-// a controller-wide rate, and for each Keystone account (principal) a budget of refusals
-// that recovers over time. Requests of one account go one at a time, so its refusals are
-// counted exactly.
+// AuthGate admits the token requests of credentials Secrets (neutronclient.AuthGate). The
+// controller-wide rate is shared in turns between namespaces, so that one namespace's
+// flood of clouds and user names waits behind itself; and no password's user gets more
+// than MaxRefusalsInARow refused requests in a row (lockouts.go).
 type AuthGate struct {
-	cluster *rate.Limiter
-	onHeld  func(limit string)
-	now     func() time.Time
-
-	mu       sync.Mutex
-	accounts map[string]*account
-}
-
-type account struct {
-	// busy is held from a request's admission until its outcome is known.
-	busy     sync.Mutex
-	refusals *rate.Limiter
+	turns    *fairrate.Limiter
+	onHeld   func(limit string)
+	lockouts *lockouts
 }
 
 // Limits the gate holds token requests back for, as onHeld is told them.
 const (
-	// HeldAccount: Keystone refused the account too often lately.
+	// HeldAccount: another refusal could get the account locked out.
 	HeldAccount = "account"
-	// HeldCluster: the controller-wide rate of token requests.
+	// HeldCluster: the request's context ended while it waited for its turn in the
+	// controller-wide rate.
 	HeldCluster = "cluster"
 )
 
@@ -56,61 +33,54 @@ const (
 var HeldLimits = []string{HeldAccount, HeldCluster}
 
 // NewAuthGate returns a gate of qps token requests per second (burst at once) for the
-// whole controller; onHeld, when not nil, is told each request held back and why.
-func NewAuthGate(qps float64, burst int, onHeld func(limit string)) *AuthGate {
+// whole controller. onHeld, when not nil, is told each request held back and why;
+// onAccountsHeld, when not nil, how many accounts are held back now.
+func NewAuthGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld func(int)) *AuthGate {
+	return newAuthGate(qps, burst, onHeld, onAccountsHeld, clock.RealClock{})
+}
+
+func newAuthGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld func(int), c clock.WithDelayedExecution) *AuthGate {
 	if onHeld == nil {
 		onHeld = func(string) {}
 	}
-	return &AuthGate{cluster: rate.NewLimiter(rate.Limit(qps), burst), onHeld: onHeld, now: time.Now, accounts: map[string]*account{}}
+	return &AuthGate{turns: fairrate.New(qps, burst, c), onHeld: onHeld, lockouts: newLockouts(onAccountsHeld)}
 }
 
-// Admit waits for the controller-wide rate, then admits principal's request unless
-// Keystone refused the account too often lately.
-func (g *AuthGate) Admit(ctx context.Context, principal string) (func(refused bool), error) {
-	if err := g.cluster.Wait(ctx); err != nil {
-		g.onHeld(HeldCluster)
-		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the controller's rate of authentications: %w", err)
-	}
-	a := g.accountOf(principal)
-	a.busy.Lock()
-	if tokens := a.refusals.TokensAt(g.now()); tokens < 1 {
-		a.busy.Unlock()
+// Admit admits who's token request unless another refusal could get its user locked
+// out, once its namespace's turn comes.
+func (g *AuthGate) Admit(ctx context.Context, who neutronclient.TokenRequester) (func(outcome string), error) {
+	if err := g.lockouts.check(who); err != nil {
 		g.onHeld(HeldAccount)
-		wait := time.Duration((1 - tokens) * float64(RefusalRecovery))
-		return nil, fmt.Errorf("not asking Keystone for a token: it refused this account %d times lately, and more refusals could lock it out; asking again in %s",
-			RefusalsPerAccount, wait.Round(time.Second))
+		return nil, err
 	}
-	return func(refused bool) {
-		if refused {
-			a.refusals.AllowN(g.now(), 1)
-		}
-		a.busy.Unlock()
-	}, nil
+	if err := g.turns.Wait(ctx, who.Turn); err != nil {
+		g.onHeld(HeldCluster)
+		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
+	}
+	done, err := g.lockouts.begin(who)
+	if err != nil {
+		g.onHeld(HeldAccount)
+		return nil, err
+	}
+	return done, nil
 }
 
-// accountOf returns principal's account, remembering it.
-func (g *AuthGate) accountOf(principal string) *account {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if a := g.accounts[principal]; a != nil {
-		return a
-	}
-	if len(g.accounts) >= maxTrackedAccounts {
-		g.forgetRecoveredLocked()
-	}
-	a := &account{refusals: rate.NewLimiter(rate.Every(RefusalRecovery), RefusalsPerAccount)}
-	g.accounts[principal] = a
-	return a
+// Authenticated learns which user's ID and name who's credentials stand for, so that
+// refusals of either spelling count for that one user.
+func (g *AuthGate) Authenticated(who neutronclient.TokenRequester, userID, userName string) {
+	g.lockouts.link(who, userID, userName)
 }
 
-// forgetRecoveredLocked drops the accounts whose refusal budget is full again: they are
-// no different from accounts never seen.
-func (g *AuthGate) forgetRecoveredLocked() {
-	now := g.now()
-	for p, a := range g.accounts {
-		if a.refusals.TokensAt(now) >= RefusalsPerAccount && a.busy.TryLock() {
-			a.busy.Unlock()
-			delete(g.accounts, p)
-		}
+// OwnAccount tells the gate the controller's own Keystone user, which authenticated at
+// keystone: Secrets naming it get no more refusals than leave its renewals one to spare.
+func (g *AuthGate) OwnAccount(keystone, userID, userName string) {
+	if normalized, err := normalizeAuthURL(keystone); err == nil {
+		keystone = normalized
 	}
+	own := neutronclient.TokenRequester{Keystone: keystone, LockoutUser: "id:" + userID, Source: ownSource}
+	g.lockouts.link(own, userID, userName)
+	g.lockouts.prove(own)
 }
+
+// ownSource stands for the controller's own credentials among an account's sources.
+const ownSource = "the controller's own credentials"

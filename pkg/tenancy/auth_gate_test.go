@@ -2,72 +2,210 @@ package tenancy
 
 import (
 	"context"
-	"strings"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
+
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
-// An account Keystone refused RefusalsPerAccount times is not asked for again until
-// its budget recovers; other accounts, and a request that was not refused, are not held.
-func TestAuthGateHoldsAnAccountKeystoneKeepsRefusing(t *testing.T) {
-	var held []string
-	g := NewAuthGate(1000, 1000, func(limit string) { held = append(held, limit) })
-	clock := time.Unix(1e9, 0)
-	g.now = func() time.Time { return clock }
-	ctx := context.Background()
+const gateKeystone = "https://keystone.example.com/v3"
 
-	for i := range RefusalsPerAccount + 2 {
-		done, err := g.Admit(ctx, "victim")
-		if i >= RefusalsPerAccount {
-			if err == nil || !strings.Contains(err.Error(), "could lock it out") {
-				t.Fatalf("request %d: err %v, want it held back", i+1, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("request %d held back: %v", i+1, err)
-		}
-		done(true)
-	}
-	if len(held) != 2 || held[0] != HeldAccount {
-		t.Errorf("held %v, want two for the account", held)
-	}
-	done, err := g.Admit(ctx, "bystander")
+// requester is a password's token request for user from a Secret of namespace.
+func requester(namespace, secret, user string) neutronclient.TokenRequester {
+	return neutronclient.TokenRequester{Account: user, Keystone: gateKeystone, LockoutUser: user, Source: namespace + "/" + secret, Turn: namespace}
+}
+
+// ask asks the gate and tells it outcome; it returns whether the request was sent.
+func ask(t *testing.T, g *AuthGate, who neutronclient.TokenRequester, outcome string) bool {
+	t.Helper()
+	done, err := g.Admit(context.Background(), who)
 	if err != nil {
-		t.Fatalf("another account held back: %v", err)
-	}
-	done(false)
-
-	clock = clock.Add(RefusalRecovery)
-	if done, err = g.Admit(ctx, "victim"); err != nil {
-		t.Fatalf("after %s: %v", RefusalRecovery, err)
-	}
-	done(false)
-	// Accepted requests cost nothing of the budget.
-	for range 10 {
-		done, err := g.Admit(ctx, "victim")
-		if err != nil {
-			t.Fatalf("an accepted account held back: %v", err)
+		var held *AccountHeldError
+		if !errors.As(err, &held) {
+			t.Fatalf("%s: %v, want an *AccountHeldError", who.Source, err)
 		}
-		done(false)
+		return false
+	}
+	done(outcome)
+	return true
+}
+
+// Keystone sees at most MaxRefusalsInARow refusals in a row for one user, whatever the
+// Secrets, namespaces and versions naming it; another user is not held.
+func TestAUserGetsAtMostTwoRefusalsInARow(t *testing.T) {
+	var heldNow int
+	g := NewAuthGate(1000, 1000, nil, func(n int) { heldNow = n })
+	sent := 0
+	for i := range 10 {
+		who := requester(fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("secret-v%d", i), "name:victim")
+		if ask(t, g, who, neutronclient.TokenRejected) {
+			sent++
+		}
+	}
+	if sent != MaxRefusalsInARow {
+		t.Errorf("%d refused requests sent for one user, want %d", sent, MaxRefusalsInARow)
+	}
+	if heldNow != 1 {
+		t.Errorf("accounts held %d, want 1", heldNow)
+	}
+	if !ask(t, g, requester("ns-0", "other", "name:bystander"), neutronclient.TokenOK) {
+		t.Error("another user was held")
 	}
 }
 
-// The controller-wide rate holds a request back until the context ends.
-func TestAuthGateClusterRate(t *testing.T) {
-	var held []string
-	g := NewAuthGate(0.001, 1, func(limit string) { held = append(held, limit) })
-	done, err := g.Admit(context.Background(), "a")
-	if err != nil {
-		t.Fatal(err)
+// A token issued resets the count, as it resets Keystone's.
+func TestATokenIssuedResetsTheCount(t *testing.T) {
+	var heldNow int
+	g := NewAuthGate(1000, 1000, nil, func(n int) { heldNow = n })
+	ask(t, g, requester("a", "typo", "name:alice"), neutronclient.TokenRejected)
+	if !ask(t, g, requester("a", "fixed", "name:alice"), neutronclient.TokenOK) {
+		t.Fatal("the second try was held")
 	}
-	done(false)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := g.Admit(ctx, "b"); err == nil {
-		t.Fatal("a second request within the rate was admitted")
+	// The password changed in Keystone: the Secret that worked is refused, twice.
+	for i := range MaxRefusalsInARow {
+		if !ask(t, g, requester("a", "fixed", "name:alice"), neutronclient.TokenRejected) {
+			t.Fatalf("refusal %d after a token was held", i+1)
+		}
 	}
-	if len(held) != 1 || held[0] != HeldCluster {
-		t.Errorf("held %v, want one for the cluster", held)
+	if heldNow != 1 || ask(t, g, requester("a", "more", "name:alice"), neutronclient.TokenRejected) {
+		t.Errorf("held %d, and a third refusal in a row was sent", heldNow)
+	}
+}
+
+// Once a user's credentials got a token, a Secret that never did gets one refusal: the
+// last one is kept for the credentials that work.
+func TestCredentialsThatWorkedKeepTheLastRefusal(t *testing.T) {
+	g := NewAuthGate(1000, 1000, nil, nil)
+	owner := requester("team-b", "openstack", "name:bob")
+	ask(t, g, owner, neutronclient.TokenOK)
+	if !ask(t, g, requester("hostile", "guess-1", "name:bob"), neutronclient.TokenRejected) {
+		t.Fatal("the first guess was held")
+	}
+	if ask(t, g, requester("hostile", "guess-2", "name:bob"), neutronclient.TokenRejected) {
+		t.Fatal("a second guess was sent while credentials of the user work")
+	}
+	if !ask(t, g, owner, neutronclient.TokenOK) {
+		t.Fatal("the owner's renewal was held")
+	}
+}
+
+// A user named by ID and by name is one user once a token showed both, and the
+// controller's own user is known from the start.
+func TestIDAndNameOfOneUserCountTogether(t *testing.T) {
+	g := NewAuthGate(1000, 1000, nil, nil)
+	appCred := neutronclient.TokenRequester{Account: "app cred", Keystone: gateKeystone, Source: "team-c/openstack", Turn: "team-c"}
+	g.Authenticated(appCred, "u-1", "Carol")
+	ask(t, g, requester("hostile", "by-name", "name:carol"), neutronclient.TokenRejected)
+	ask(t, g, requester("hostile", "by-id", "id:u-1"), neutronclient.TokenRejected)
+	if ask(t, g, requester("hostile", "by-name-again", "name:carol"), neutronclient.TokenRejected) {
+		t.Error("a third refusal in a row was sent: the ID and the name were counted apart")
+	}
+
+	g.OwnAccount(gateKeystone+"/", "u-own", "controller")
+	if !ask(t, g, requester("hostile", "own-1", "name:controller"), neutronclient.TokenRejected) {
+		t.Fatal("the first guess at the controller's user was held")
+	}
+	if ask(t, g, requester("hostile", "own-2", "id:u-own"), neutronclient.TokenRejected) {
+		t.Error("a second guess at the controller's own user was sent")
+	}
+}
+
+// Application credentials and tokens are not locked out by Keystone: never held.
+func TestOtherMethodsAreNotCounted(t *testing.T) {
+	g := NewAuthGate(1000, 1000, nil, nil)
+	for i := range 5 {
+		who := neutronclient.TokenRequester{Account: "app cred", Keystone: gateKeystone, Source: fmt.Sprintf("a/s-%d", i), Turn: "a"}
+		if !ask(t, g, who, neutronclient.TokenRejected) {
+			t.Fatalf("request %d held", i+1)
+		}
+	}
+}
+
+// A namespace whose Secrets got MaxRefusedUsersPerNamespace users refused tries no other
+// user, so made-up names cost a bounded memory; other namespaces go on.
+func TestANamespaceMayNotRefuseUnboundedUsers(t *testing.T) {
+	g := NewAuthGate(1000, 1000, nil, nil)
+	for i := range MaxRefusedUsersPerNamespace {
+		if !ask(t, g, requester("flood", "s", fmt.Sprintf("name:made-up-%d", i)), neutronclient.TokenRejected) {
+			t.Fatalf("made-up user %d held", i)
+		}
+	}
+	if ask(t, g, requester("flood", "s", "name:one-more"), neutronclient.TokenRejected) {
+		t.Error("the namespace tried a user past its bound")
+	}
+	if !ask(t, g, requester("calm", "s", "name:one-more"), neutronclient.TokenOK) {
+		t.Error("another namespace was held by the flood's bound")
+	}
+	if n := len(g.lockouts.accounts); n > MaxRefusedUsersPerNamespace+1 {
+		t.Errorf("%d accounts remembered, want at most %d", n, MaxRefusedUsersPerNamespace+1)
+	}
+}
+
+// A namespace's flood of token requests waits behind itself: another namespace's request
+// is sent after at most one more of the flood's, on the gate's clock.
+func TestAFloodOfTokenRequestsWaitsBehindItself(t *testing.T) {
+	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
+	g := newAuthGate(2, 2, nil, nil, clock)
+	var mu sync.Mutex
+	var sent []string
+	var wg sync.WaitGroup
+	request := func(who neutronclient.TokenRequester) {
+		defer wg.Done()
+		done, err := g.Admit(context.Background(), who)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		sent = append(sent, who.Turn)
+		mu.Unlock()
+		done(neutronclient.TokenOK)
+	}
+	sentCount := func() int { mu.Lock(); defer mu.Unlock(); return len(sent) }
+	const flood = 30
+	for i := range flood {
+		wg.Add(1)
+		go request(neutronclient.TokenRequester{Account: "x", Keystone: gateKeystone, Source: fmt.Sprintf("flood/cloud-%d", i), Turn: "flood"})
+	}
+	waitUntil(t, func() bool { return g.turns.Waiting() == flood-2 })
+	wg.Add(1)
+	go request(requester("calm", "openstack", "name:dave"))
+	waitUntil(t, func() bool { return g.turns.Waiting() == flood-1 })
+	for want := 3; want <= 4; want++ {
+		waitUntil(t, clock.HasWaiters)
+		clock.Step(500 * time.Millisecond)
+		waitUntil(t, func() bool { return sentCount() == want })
+	}
+	mu.Lock()
+	calmAt := -1
+	for i, turn := range sent {
+		if turn == "calm" {
+			calmAt = i
+		}
+	}
+	mu.Unlock()
+	if calmAt < 0 {
+		t.Fatalf("calm's request was not sent within two permits of the flood's burst: %v", sent)
+	}
+	for range flood - 3 {
+		waitUntil(t, clock.HasWaiters)
+		clock.Step(500 * time.Millisecond)
+	}
+	wg.Wait()
+}
+
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out waiting for the gate")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -52,9 +52,7 @@ func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron
 	if c.err != nil && (c.err.Terminal() || r.now().Sub(c.failedAt) < r.unavailableBackoff) {
 		return nil, neutron.Place{}, c.err
 	}
-	creds := cloud.Credentials
-	creds.Principal = cloud.Principal
-	driver, place, err := r.connect(ctx, creds)
+	driver, place, err := r.connect(ctx, cloud.Credentials)
 	if err != nil {
 		c.err, c.failedAt = authFailure(cloud, err), r.now()
 		return nil, neutron.Place{}, c.err
@@ -75,6 +73,11 @@ func (c *client) connected() (neutron.Driver, neutron.Place) {
 // authFailure turns a failed authentication into the Network's reason: refused
 // credentials are terminal, anything else is retried.
 func authFailure(cloud Cloud, err error) *Error {
+	var held *AccountHeldError
+	if errors.As(err, &held) {
+		return &Error{Reason: samplecrdv1.ReasonKeystoneAccountHeld, Transient: true, Err: err,
+			Message: cloud.Name + ": " + held.Error()}
+	}
 	var ne *neutron.Error
 	if errors.As(err, &ne) && ne.Service == "keystone" && ne.Kind == neutron.KindRejected {
 		return &Error{Reason: cloud.RejectedReason(), Err: err,

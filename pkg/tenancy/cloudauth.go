@@ -205,3 +205,17 @@ func principalOf(method string, opts gophercloud.AuthOptions) string {
 	}
 	return b.String()
 }
+
+// lockoutUserOf names the user whose refusals Keystone counts toward a lockout: only a
+// password's (application credentials and tokens are not locked out), by ID, or by name
+// in lower case whatever its domain (one user spelt in two domains is counted together:
+// too careful rather than not enough).
+func lockoutUserOf(method string, opts gophercloud.AuthOptions) string {
+	switch {
+	case method != methodPassword:
+		return ""
+	case opts.UserID != "":
+		return "id:" + opts.UserID
+	}
+	return "name:" + strings.ToLower(opts.Username)
+}

@@ -82,14 +82,16 @@ func (f *CloudsFile) Cloud(name string, policy Policy) (Cloud, error) {
 		return Cloud{}, err
 	}
 	tlsConfig, trust := tlsOf(f.roots, entry.verify)
+	principal := principalOf(method, auth)
 	return Cloud{
-		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: tlsConfig, Trust: trust},
+		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: tlsConfig, Trust: trust,
+			Requester: neutronclient.TokenRequester{Account: principal, Keystone: authURL, LockoutUser: lockoutUserOf(method, auth)}},
 		Method:      method,
 		Fingerprint: fingerprint(name, f.digest),
 		AuthURL:     authURL,
 		Region:      endpoint.Region,
 		Interface:   string(endpoint.Availability),
-		Principal:   principalOf(method, auth),
+		Principal:   principal,
 	}, nil
 }
 

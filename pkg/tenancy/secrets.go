@@ -57,7 +57,15 @@ func (r *Registry) Check(ctx context.Context, src Source) error {
 // names use it.
 func (r *Registry) cloudOf(ctx context.Context, src *Source) (Cloud, error) {
 	cloud, err := r.parsedCloud(ctx, src)
-	return cloud, forIdentity(*src, err)
+	if err != nil {
+		return Cloud{}, forIdentity(*src, err)
+	}
+	cloud.Requester.Source = src.Secret.String() + " cloud " + displayName(src.Cloud)
+	cloud.Requester.Turn = src.Secret.Namespace
+	if src.Identity != "" {
+		cloud.Requester.Turn = "ClusterIdentity " + src.Identity
+	}
+	return cloud, nil
 }
 
 // forIdentity names, in an *Error about a ClusterIdentity's Secret, the identity first:

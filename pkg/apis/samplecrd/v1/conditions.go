@@ -110,6 +110,10 @@ const (
 	ReasonCredentialsRejected = "CredentialsRejected"
 	// ReasonKeystoneUnavailable (transient): Keystone could not be reached or answered 5xx.
 	ReasonKeystoneUnavailable = "KeystoneUnavailable"
+	// ReasonKeystoneAccountHeld (transient): Keystone refused the password's user too
+	// often in a row for another refusal to be safe from its lockout; the controller does
+	// not ask for it until credentials of the user get a token again.
+	ReasonKeystoneAccountHeld = "KeystoneAccountHeld"
 	// ReasonCredentialsProjectChanged: the credentials now resolve to another project than
 	// status.projectID, where the Network's resources are.
 	ReasonCredentialsProjectChanged = "CredentialsProjectChanged"
@@ -140,7 +144,7 @@ var ReadyReasons = []string{
 	ReasonCredentialsNotGranted, ReasonCredentialsSecretNotLabelled, ReasonCredentialsKeyMissing, ReasonCloudsYAMLInvalid, ReasonCloudNotFound,
 	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid, ReasonTLSVerificationRefused,
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
-	ReasonKeystoneUnavailable, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
+	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
 	ReasonCredentialsSecretDeleting, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,
 }
 
@@ -151,7 +155,7 @@ var ReadyReasons = []string{
 // itself learns whether a failure is terminal from the failure, not from this list.
 var TransientReasons = []string{
 	ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict, ReasonOverQuota, ReasonSubnetInUse,
-	ReasonKeystoneUnavailable, ReasonCredentialsSecretDeleting,
+	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsSecretDeleting,
 }
 
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
