@@ -150,7 +150,8 @@ func run(opts options) error {
 	if err != nil {
 		return fmt.Errorf("creating metadata client: %w", err)
 	}
-	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata)
+	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata,
+		secretwatch.Limits{PerNamespace: opts.maxSecretsPerNamespace, Total: opts.maxSecrets})
 	authGate := tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
 	if own != nil {
 		if user := own.Driver.(*neutronclient.Client).User(); user.ID != "" {

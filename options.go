@@ -40,9 +40,12 @@ type options struct {
 	ownCloudSelector   labels.Selector
 	allowedAuthURLs    string
 	allowUnverifiedTLS bool
-	keystoneAuthQPS    float64
-	keystoneAuthBurst  int
-	namespaces         scope.Namespaces
+	// Bounds of the credentials Secrets watched.
+	maxSecretsPerNamespace int
+	maxSecrets             int
+	keystoneAuthQPS        float64
+	keystoneAuthBurst      int
+	namespaces             scope.Namespaces
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -83,6 +86,10 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
+	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
+	// exists or not: its namespace's Networks decide how many, so they are bounded.
+	fs.IntVar(&o.maxSecretsPerNamespace, "max-credentials-secrets-per-namespace", 32, "Most credentials Secrets of one namespace the controller watches at once; a Network naming one more gets Ready=False, TooManyCredentialsSecrets, until another is no longer named. 0: no bound.")
+	fs.IntVar(&o.maxSecrets, "max-credentials-secrets", 2000, "Most credentials Secrets the controller watches at once, all namespaces together (ClusterIdentities' Secrets not counted). 0: no bound.")
 	fs.BoolVar(&o.allowUnverifiedTLS, "allow-unverified-tls", false, "Let the clouds of credentials Secrets set verify: false. Then whoever can intercept the controller's traffic to an allowed Keystone can answer for it and claim another tenant's project; such a cloud shares no store or budget with another, but its own Networks are at the interceptor's mercy. Give the CA in the Secret's key cacert instead.")
 
 	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
@@ -163,6 +170,9 @@ func (o *options) validate() error {
 	}
 	if o.neutronQPS <= 0 || o.neutronBurst < 1 {
 		errs = append(errs, errors.New("-neutron-qps and -neutron-burst must be positive"))
+	}
+	if o.maxSecretsPerNamespace < 0 || o.maxSecrets < 0 {
+		errs = append(errs, errors.New("-max-credentials-secrets-per-namespace and -max-credentials-secrets must not be negative"))
 	}
 	if o.keystoneAuthQPS <= 0 || o.keystoneAuthBurst < 1 {
 		errs = append(errs, errors.New("-keystone-auth-qps and -keystone-auth-burst must be positive"))

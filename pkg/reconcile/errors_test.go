@@ -53,6 +53,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonKeystoneUnavailable, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable}},
 		{samplecrdv1.ReasonKeystoneUnavailable, credentials(samplecrdv1.ReasonKeystoneUnavailable, true)},
 		{samplecrdv1.ReasonKeystoneAccountHeld, credentials(samplecrdv1.ReasonKeystoneAccountHeld, true)},
+		{samplecrdv1.ReasonTooManyCredentialsSecrets, credentials(samplecrdv1.ReasonTooManyCredentialsSecrets, true)},
 		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &tenancy.AccountHeldError{Message: "held"}}},
 		{samplecrdv1.ReasonCredentialsRejected, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindRejected}},
 		{samplecrdv1.ReasonCredentialsSecretDeleting, credentials(samplecrdv1.ReasonCredentialsSecretDeleting, true)},

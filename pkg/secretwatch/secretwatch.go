@@ -47,13 +47,19 @@ type Watches struct {
 	granted  []func(secret cache.ObjectName)
 	users    map[cache.ObjectName]cache.ObjectName // Network -> Secret
 	watches  map[cache.ObjectName]*secretWatch
+	// bounded counts the watches per namespace against limits (limits.go), and waiting
+	// the Networks naming each Secret over them.
+	limits  Limits
+	bounded map[string]int
+	waiting map[cache.ObjectName]int
 }
 
-// New returns Watches reading through client; transform, when not nil, trims each
-// Secret's metadata before it is kept.
-func New(client metadata.Interface, transform cache.TransformFunc) *Watches {
-	return &Watches{client: client, transform: transform,
-		users: map[cache.ObjectName]cache.ObjectName{}, watches: map[cache.ObjectName]*secretWatch{}}
+// New returns Watches reading through client, within limits; transform, when not nil,
+// trims each Secret's metadata before it is kept.
+func New(client metadata.Interface, transform cache.TransformFunc, limits Limits) *Watches {
+	return &Watches{client: client, transform: transform, limits: limits,
+		users: map[cache.ObjectName]cache.ObjectName{}, watches: map[cache.ObjectName]*secretWatch{},
+		bounded: map[string]int{}, waiting: map[cache.ObjectName]int{}}
 }
 
 // AddEventHandler hands the events of every watch to handler: a labelled Secret
@@ -101,23 +107,46 @@ func (w *Watches) Use(network, secret cache.ObjectName) {
 	w.users[network] = secret
 	wt := w.watches[secret]
 	if wt == nil {
-		wt = w.newWatch(secret)
-		w.watches[secret] = wt
-		if w.ctx != nil {
-			wt.start(w.ctx)
+		if !w.allowsLocked(network, secret) {
+			w.waiting[secret]++
+			return
 		}
+		wt = w.addWatchLocked(network, secret)
 	}
 	wt.users++
+}
+
+// addWatchLocked makes and, once started, starts the watch of secret for network.
+func (w *Watches) addWatchLocked(network, secret cache.ObjectName) *secretWatch {
+	wt := w.newWatch(secret)
+	wt.bounded = bounded(network)
+	if wt.bounded {
+		w.bounded[secret.Namespace]++
+	}
+	w.watches[secret] = wt
+	if w.ctx != nil {
+		wt.start(w.ctx)
+	}
+	return wt
 }
 
 func (w *Watches) releaseLocked(secret cache.ObjectName) {
 	wt := w.watches[secret]
 	if wt == nil {
+		if w.waiting[secret]--; w.waiting[secret] <= 0 {
+			delete(w.waiting, secret)
+		}
 		return
 	}
 	if wt.users--; wt.users <= 0 {
 		wt.stop()
 		delete(w.watches, secret)
+		if wt.bounded {
+			if w.bounded[secret.Namespace]--; w.bounded[secret.Namespace] <= 0 {
+				delete(w.bounded, secret.Namespace)
+			}
+			w.admitWaitingLocked()
+		}
 	}
 }
 
@@ -159,7 +188,7 @@ func (w *Watches) State(ctx context.Context, secret cache.ObjectName) (string, e
 	wt := w.watches[secret]
 	w.mu.Unlock()
 	if wt == nil {
-		return "", ErrNotWatched
+		return "", w.notWatched(secret)
 	}
 	_ = wait.PollUntilContextTimeout(ctx, 10*time.Millisecond, syncWait, true, func(context.Context) (bool, error) {
 		return wt.controller.HasSynced() || wt.access.denied(), nil

@@ -31,6 +31,10 @@ func secretMeta(name string, labelled bool) *metav1.PartialObjectMetadata {
 }
 
 func newTestWatches(t *testing.T, objects ...runtime.Object) (*Watches, *metadatafake.FakeMetadataClient, context.Context) {
+	return newLimitedWatches(t, Limits{}, objects...)
+}
+
+func newLimitedWatches(t *testing.T, limits Limits, objects ...runtime.Object) (*Watches, *metadatafake.FakeMetadataClient, context.Context) {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := metav1.AddMetaToScheme(scheme); err != nil {
@@ -40,7 +44,7 @@ func newTestWatches(t *testing.T, objects ...runtime.Object) (*Watches, *metadat
 	_, ctx := ktesting.NewTestContext(t)
 	ctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(cancel)
-	return New(client, nil), client, ctx
+	return New(client, nil, limits), client, ctx
 }
 
 func key(name string) cache.ObjectName { return cache.NewObjectName("team-a", name) }

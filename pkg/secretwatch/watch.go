@@ -22,8 +22,11 @@ type secretWatch struct {
 	controller cache.Controller
 	access     access
 	users      int
-	cancel     context.CancelFunc
-	once       sync.Once
+	// bounded: the watch counts against its namespace's limit (a Network's, not a
+	// ClusterIdentity's).
+	bounded bool
+	cancel  context.CancelFunc
+	once    sync.Once
 }
 
 // newWatch makes, without starting it, the watch of secret.

@@ -47,6 +47,9 @@ func (w *WatchedSecrets) Version(ctx context.Context, namespace, name string) (s
 		return "", notLabelled(namespace + "/" + name)
 	case errors.Is(err, secretwatch.ErrNotFound):
 		return "", secretNotFound(namespace+"/"+name, namespace)
+	case errors.Is(err, secretwatch.ErrOverLimit):
+		return "", &Error{Reason: samplecrdv1.ReasonTooManyCredentialsSecrets, Transient: true, Err: err,
+			Message: err.Error() + " (-max-credentials-secrets-per-namespace, -max-credentials-secrets)"}
 	case errors.Is(err, secretwatch.ErrNotWatched):
 		return "", &WaitingError{What: "the watch of Secret " + namespace + "/" + name}
 	}

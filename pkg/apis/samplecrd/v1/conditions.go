@@ -120,6 +120,10 @@ const (
 	// ReasonCredentialsRegionChanged: the credentials now lead to another region than
 	// status.region, where the Network's resources are.
 	ReasonCredentialsRegionChanged = "CredentialsRegionChanged"
+	// ReasonTooManyCredentialsSecrets (transient): the Networks of the namespace name
+	// more credentials Secrets than the controller watches per namespace (or in all);
+	// the Network waits until one of them is no longer named.
+	ReasonTooManyCredentialsSecrets = "TooManyCredentialsSecrets"
 	// ReasonCredentialsSecretDeleting (transient): the Secret is being deleted and does
 	// not carry CredentialsFinalizerName, so nothing is created with credentials that
 	// could be gone before they are needed to delete it again.
@@ -145,7 +149,7 @@ var ReadyReasons = []string{
 	ReasonCredentialsFileRefused, ReasonAuthURLNotAllowed, ReasonCACertInvalid, ReasonTLSVerificationRefused,
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
 	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
-	ReasonCredentialsSecretDeleting, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,
+	ReasonCredentialsSecretDeleting, ReasonTooManyCredentialsSecrets, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,
 }
 
 // TransientReasons are the failure reasons the controller retries by itself, with
@@ -155,7 +159,7 @@ var ReadyReasons = []string{
 // itself learns whether a failure is terminal from the failure, not from this list.
 var TransientReasons = []string{
 	ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict, ReasonOverQuota, ReasonSubnetInUse,
-	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsSecretDeleting,
+	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsSecretDeleting, ReasonTooManyCredentialsSecrets,
 }
 
 // FinalizerName keeps a Network in the API until the controller has deleted its Neutron
