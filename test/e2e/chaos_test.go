@@ -71,7 +71,8 @@ func chaosSeed(t *testing.T) int64 {
 // operations while the controller is SIGKILLed and restarted at random, Neutron answers
 // through a proxy that fails, loses replies to writes it carried out and delays, and the
 // kube-apiserver and neutron-server the controllers use (the test's own, on the shared
-// etcd and database) are each restarted once. Afterwards one controller
+// etcd and database) are each restarted once, and a hostile namespace floods Keystone with
+// clouds of made-up users and names Secrets that do not exist. Afterwards one controller
 // left alone must make Neutron exactly match the objects: nothing missing, doubled,
 // leaked or stuck, routers, router interfaces and RBAC policies included (AuditCluster).
 //
@@ -98,8 +99,11 @@ func TestChaos(t *testing.T) {
 	apiserver, kubeconfig := OwnAPIServer(t)
 	neutronServer := OwnNeutron(t)
 	proxy := StartFaultProxy(t, "http://"+neutronServer.Address+"/", seed+1, chaosFaults)
-	opts := ControllerOptions{ClusterID: clusterID, Namespaces: []string{ns}, Kubeconfig: kubeconfig, Args: []string{
+	ks := LocalKeystone(t)
+	hostile := newChaosHostile(t, ks)
+	opts := ControllerOptions{ClusterID: clusterID, Namespaces: []string{ns, hostile.ns}, Kubeconfig: kubeconfig, Args: []string{
 		"-neutron-endpoint=" + proxy.URL(),
+		"-allowed-auth-urls=" + ks.AuthURL,
 		"-neutron-resync-period=10s",
 		"-orphan-grace-period=5s",
 		"-retry-max-delay=2s",
@@ -144,6 +148,9 @@ func TestChaos(t *testing.T) {
 			restart(apiserver, 2*time.Second)
 		case 2 * chaosOps / 3:
 			restart(neutronServer, 3*time.Second)
+		}
+		if i%(chaosOps/4) == chaosOps/8 {
+			hostile.rewrite(t) // another token flood
 		}
 		w.growOnly = i >= chaosOps*4/5
 		w.step()
@@ -197,6 +204,7 @@ func TestChaos(t *testing.T) {
 	audit, converged := WaitAuditConverging(t, nets, chaosStall, clusterID, ns)
 	t.Logf("chaos run (seed %d): converged %.1f s after the last controller started; %s",
 		seed, converged.Seconds(), audit.Counts())
+	hostile.check(t)
 
 	// Deleting everything leaves nothing in Neutron either.
 	list, err := nets.SamplecrdV1().Networks(ns).List(Ctx(t, 30*time.Second), metav1.ListOptions{})

@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
+	"sigs.k8s.io/yaml"
 )
 
 // What the hostile-tenant tests need besides the other helpers: a stand-in for an
@@ -99,4 +102,30 @@ func (k Keystone) SetUserEnabled(t testing.TB, userID string, enabled bool) {
 	if _, err := users.Update(ctx, identity, userID, users.UpdateOpts{Enabled: &enabled}).Extract(); err != nil {
 		t.Fatalf("setting user %s enabled=%v: %v", userID, enabled, err)
 	}
+}
+
+// MadeUpUsersCloudsYAML returns a clouds.yaml of n clouds c0, c1, ... like TenantA's, each
+// with a user that does not exist (a new name each call) and password: Keystone refuses
+// every one, and counts no lockout for users it does not have.
+func (k Keystone) MadeUpUsersCloudsYAML(t testing.TB, n int, password string) string {
+	t.Helper()
+	var file struct {
+		Clouds map[string]map[string]any `json:"clouds"`
+	}
+	if err := yaml.Unmarshal([]byte(k.CloudsYAMLOf(t, TenantA)), &file); err != nil {
+		t.Fatal(err)
+	}
+	entry := file.Clouds[TenantA]
+	clouds := map[string]any{}
+	suffix := RandomSuffix(6)
+	for i := range n {
+		auth := maps.Clone(entry["auth"].(map[string]any))
+		auth["username"], auth["password"] = fmt.Sprintf("made-up-%d-%s", i, suffix), password
+		clouds[fmt.Sprintf("c%d", i)] = map[string]any{"auth": auth, "region_name": entry["region_name"]}
+	}
+	out, err := yaml.Marshal(map[string]any{"clouds": clouds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }

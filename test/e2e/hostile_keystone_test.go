@@ -10,7 +10,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -117,27 +116,8 @@ func TestTokenFloodWaitsBehindItself(t *testing.T) {
 	flood, calm := NewNamespace(t), NewNamespace(t)
 	const clouds = 60
 	template := ks.CloudsYAMLOf(t, TenantA)
-	var file struct {
-		Clouds map[string]map[string]any `json:"clouds"`
-	}
-	if err := yaml.Unmarshal([]byte(template), &file); err != nil {
-		t.Fatal(err)
-	}
-	entry := file.Clouds[TenantA]
-	for i := range clouds {
-		auth := map[string]any{}
-		for k, v := range entry["auth"].(map[string]any) {
-			auth[k] = v
-		}
-		auth["username"], auth["password"] = fmt.Sprintf("made-up-%d-%s", i, RandomSuffix(6)), "x"
-		file.Clouds[fmt.Sprintf("c%d", i)] = map[string]any{"auth": auth, "region_name": entry["region_name"]}
-	}
-	delete(file.Clouds, TenantA)
-	floodYAML, err := yaml.Marshal(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	PutCredentialsSecret(t, flood, "openstack", map[string]string{"clouds.yaml": string(floodYAML)})
+	floodYAML := ks.MadeUpUsersCloudsYAML(t, clouds, "password")
+	PutCredentialsSecret(t, flood, "openstack", map[string]string{"clouds.yaml": floodYAML})
 	PutCredentialsSecret(t, calm, "openstack", map[string]string{"clouds.yaml": template})
 
 	_, logStart := ks.ControllerTokenAnswers(t, 0, "401")
