@@ -158,6 +158,7 @@ func run(opts options) error {
 			authGate.OwnAccount(own.Place.Identity, user.ID, user.Name)
 		}
 	}
+	restoreRefusals := keepRefusals(ctx, opts, kubeClient, authGate)
 	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: authGate}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
@@ -192,6 +193,8 @@ func run(opts options) error {
 	}
 	secretWatches.AddEventHandler(secretChanges(identityStatus.SecretChanged))
 	lead := func(ctx context.Context) error {
+		// The last leader's counts: Networks whose credentials need none go on meanwhile.
+		go restoreRefusals(ctx)
 		go identityStatus.Run(ctx)
 		return controller.Run(ctx, opts.workers)
 	}

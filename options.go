@@ -11,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -44,6 +45,7 @@ type options struct {
 	maxSecretsPerNamespace int
 	maxSecrets             int
 	keystoneAuthQPS        float64
+	refusalsConfigMap      string
 	keystoneAuthBurst      int
 	namespaces             scope.Namespaces
 
@@ -98,6 +100,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
 	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
 	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together, shared in turns between namespaces. Besides, no password's user gets more than 2 refused requests in a row, so no Secret can get an account locked out.")
+	fs.StringVar(&o.refusalsConfigMap, "keystone-refusals-configmap", "network-controller-keystone-refusals", "ConfigMap, in the namespace of -leader-elect-namespace, where the controller keeps its counts of refused token requests per Keystone user, so that a restart does not let Secrets get a user locked out. Empty: counts in memory only.")
 	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	// Half the total: one project's burst leaves the other half to the others. A worker
 	// does not wait for a project's budget; the Network is deferred and the worker takes
@@ -176,6 +179,11 @@ func (o *options) validate() error {
 	}
 	if o.keystoneAuthQPS <= 0 || o.keystoneAuthBurst < 1 {
 		errs = append(errs, errors.New("-keystone-auth-qps and -keystone-auth-burst must be positive"))
+	}
+	if o.refusalsConfigMap != "" {
+		if msgs := validation.IsDNS1123Subdomain(o.refusalsConfigMap); len(msgs) > 0 {
+			errs = append(errs, fmt.Errorf("-keystone-refusals-configmap: %s", strings.Join(msgs, "; ")))
+		}
 	}
 	if o.neutronProjectQPS <= 0 || o.neutronProjectBurst < 1 {
 		errs = append(errs, errors.New("-neutron-project-qps and -neutron-project-burst must be positive"))

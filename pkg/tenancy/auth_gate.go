@@ -57,12 +57,34 @@ func (g *AuthGate) Admit(ctx context.Context, who neutronclient.TokenRequester) 
 		g.onHeld(HeldCluster)
 		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
 	}
-	done, err := g.lockouts.begin(who)
+	done, err := g.lockouts.begin(ctx, who)
 	if err != nil {
 		g.onHeld(HeldAccount)
 		return nil, err
 	}
 	return done, nil
+}
+
+// KeepRefusalsIn makes the gate keep its counts in record (named where in messages and
+// logs; onError is told each failed write) as well as in memory. No counted request is
+// sent from then on until Restore read the record. Call it before the first Admit.
+func (g *AuthGate) KeepRefusalsIn(record RefusalRecord, where string, onError func(error)) {
+	g.lockouts.mu.Lock()
+	defer g.lockouts.mu.Unlock()
+	g.lockouts.records = &records{record: record, where: where, onError: onError}
+}
+
+// Restore adds the counts read from the record to the gate's and lets counted requests
+// go. It returns how many entries it skipped as not the controller's.
+func (g *AuthGate) Restore(entries map[string]string) (skipped int) {
+	g.lockouts.mu.Lock()
+	defer g.lockouts.mu.Unlock()
+	if g.lockouts.records == nil {
+		return 0
+	}
+	skipped = g.lockouts.restoreLocked(entries)
+	g.lockouts.records.flushLater()
+	return skipped
 }
 
 // Authenticated learns which user's ID and name who's credentials stand for, so that

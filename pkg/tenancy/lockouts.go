@@ -1,6 +1,7 @@
 package tenancy
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -30,13 +31,15 @@ const (
 	maxProvenSources = 16
 )
 
-// lockouts counts each password user's refused token requests in a row.
+// lockouts counts each password user's refused token requests in a row, and keeps the
+// counts in a record that outlives the process (lockout_records.go) when it has one.
 type lockouts struct {
 	onHeldCount func(int)
+	records     *records
 
 	mu sync.Mutex
-	// accounts by Keystone and user (TokenRequester.LockoutUser); a user's ID and name
-	// lead to one account once a token named both.
+	// accounts by the hash of Keystone and user (TokenRequester.LockoutUser); a user's ID
+	// and name lead to one account once a token named both.
 	accounts map[string]*account
 	// refusedBy counts, per turn (namespace), the accounts with refusals in a row it
 	// caused; held counts the accounts at MaxRefusalsInARow.
@@ -46,14 +49,21 @@ type lockouts struct {
 
 type account struct {
 	// busy is held from a request's admission until its outcome is known, so that
-	// refusals are counted exactly.
+	// refusals are counted, and recorded, exactly.
 	busy sync.Mutex
 	// The rest is guarded by lockouts.mu.
+	// keys are the account's keys in lockouts.accounts, the first naming its record.
+	keys     []string
 	refusals int
 	// turns caused the refusals in a row.
 	turns map[string]bool
-	// proven are the sources whose credentials got a token of the user.
+	// proven are (the hashes of) the sources whose credentials got a token of the user.
 	proven map[string]bool
+	// contested: Keystone refused the user once. Such an account is kept, in memory and
+	// in the record, with the credentials that worked, so that a restart does not let a
+	// hostile Secret spend the refusal kept for them.
+	contested bool
+	recorded  bool
 }
 
 func newLockouts(onHeldCount func(int)) *lockouts {
@@ -69,7 +79,9 @@ type AccountHeldError struct{ Message string }
 
 func (e *AccountHeldError) Error() string { return e.Message }
 
-func keyOf(who neutronclient.TokenRequester) string { return who.Keystone + " " + who.LockoutUser }
+func keyOf(who neutronclient.TokenRequester) string {
+	return hashed(who.Keystone+" "+who.LockoutUser, accountKeyLength)
+}
 
 // check returns an *AccountHeldError when who may not ask now.
 func (l *lockouts) check(who neutronclient.TokenRequester) error {
@@ -82,42 +94,54 @@ func (l *lockouts) check(who neutronclient.TokenRequester) error {
 }
 
 func (l *lockouts) holdsLocked(a *account, who neutronclient.TokenRequester) error {
+	if err := l.records.holds(who, a == nil || !a.recorded); err != nil {
+		return err
+	}
 	switch {
 	case a == nil:
 		if l.refusedBy[who.Turn] >= MaxRefusedUsersPerNamespace {
-			return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused %d users lately for credentials of %s, the most this controller tries; fix or delete those Secrets",
+			return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused %d users in a row for credentials of %s, the most the controller tries; it tries no other user for them until Keystone issues a token for one of those",
 				who.Account, MaxRefusedUsersPerNamespace, who.Turn)}
 		}
 	case a.refusals >= MaxRefusalsInARow:
-		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused the user %d times in a row, and one more could lock it out; the controller does not ask for it again until credentials of it get a token here (or it restarts)",
-			who.Account, a.refusals)}
-	case a.refusals == MaxRefusalsInARow-1 && len(a.proven) > 0 && !a.proven[who.Source]:
+		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused the user %d times in a row, and one more could lock it out; the controller asks again once credentials of it get a token here%s",
+			who.Account, a.refusals, l.records.liftHint(a.keys[0]))}
+	case a.refusals == MaxRefusalsInARow-1 && len(a.proven) > 0 && !a.proven[sourceKey(who.Source)]:
 		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused the user lately, and the one more refusal that is safe is kept for credentials of it that got a token before; asking again once they do",
 			who.Account)}
 	}
 	return nil
 }
 
-// begin admits who's request, one at a time per user; done records its outcome.
-func (l *lockouts) begin(who neutronclient.TokenRequester) (done func(outcome string), err error) {
+// begin admits who's request, one at a time per user; done records its outcome. With a
+// record, the request is recorded as refused before it is sent, so that a crash while it
+// is under way cannot forget a refusal.
+func (l *lockouts) begin(ctx context.Context, who neutronclient.TokenRequester) (done func(outcome string), err error) {
 	if who.LockoutUser == "" {
 		return func(string) {}, nil
 	}
+	key := keyOf(who)
 	l.mu.Lock()
-	a := l.accounts[keyOf(who)]
+	a := l.accounts[key]
 	if err := l.holdsLocked(a, who); err != nil {
 		l.mu.Unlock()
 		return nil, err
 	}
 	if a == nil {
-		a = l.addLocked(keyOf(who))
+		a = l.addLocked(key)
 	}
 	l.mu.Unlock()
 
 	a.busy.Lock()
 	l.mu.Lock()
 	err = l.holdsLocked(a, who) // a request before this one may have been refused
+	if err == nil {
+		l.records.stageLocked(a, 1, who.Turn)
+	}
 	l.mu.Unlock()
+	if err == nil {
+		err = l.records.flush(ctx, who)
+	}
 	if err != nil {
 		a.busy.Unlock()
 		return nil, err
@@ -128,13 +152,16 @@ func (l *lockouts) begin(who neutronclient.TokenRequester) (done func(outcome st
 		case neutronclient.TokenOK:
 			l.resetLocked(a)
 			if len(a.proven) < maxProvenSources {
-				a.proven[who.Source] = true
+				a.proven[sourceKey(who.Source)] = true
 			}
 		case neutronclient.TokenRejected:
 			l.refusedLocked(a, who.Turn)
 		}
+		l.records.stageLocked(a, 0, "")
 		l.mu.Unlock()
 		a.busy.Unlock()
+		// Only a refusal must be durable before the next request, and it already is.
+		l.records.flushLater()
 	}, nil
 }
 
@@ -142,13 +169,14 @@ func (l *lockouts) addLocked(key string) *account {
 	if len(l.accounts) >= maxQuietAccounts {
 		l.forgetQuietLocked()
 	}
-	a := &account{turns: map[string]bool{}, proven: map[string]bool{}}
+	a := &account{keys: []string{key}, turns: map[string]bool{}, proven: map[string]bool{}}
 	l.accounts[key] = a
 	return a
 }
 
 func (l *lockouts) refusedLocked(a *account, turn string) {
 	a.refusals++
+	a.contested = true
 	if !a.turns[turn] {
 		a.turns[turn] = true
 		l.refusedBy[turn]++
@@ -173,10 +201,10 @@ func (l *lockouts) resetLocked(a *account) {
 	clear(a.turns)
 }
 
-// forgetQuietLocked drops the accounts without refusals that no request holds.
+// forgetQuietLocked drops the accounts never refused that no request holds.
 func (l *lockouts) forgetQuietLocked() {
 	for key, a := range l.accounts {
-		if a.refusals == 0 && a.busy.TryLock() {
+		if !a.contested && a.refusals == 0 && a.busy.TryLock() {
 			a.busy.Unlock()
 			delete(l.accounts, key)
 		}
@@ -192,8 +220,8 @@ func (l *lockouts) link(who neutronclient.TokenRequester, userID, userName strin
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	byID := who.Keystone + " id:" + userID
-	byName := who.Keystone + " name:" + strings.ToLower(userName)
+	byID := hashed(who.Keystone+" id:"+userID, accountKeyLength)
+	byName := hashed(who.Keystone+" name:"+strings.ToLower(userName), accountKeyLength)
 	a, b := l.accounts[byID], l.accounts[byName]
 	switch {
 	case a == nil && b == nil:
@@ -209,20 +237,45 @@ func (l *lockouts) link(who neutronclient.TokenRequester, userID, userName strin
 			return
 		}
 		defer b.busy.Unlock()
-		refusals, turns := b.refusals, slices.Collect(maps.Keys(b.turns))
-		l.resetLocked(b)
-		for i := range refusals { // b's refusals are the user's too
-			l.refusedLocked(a, turns[i%len(turns)])
-		}
-		for source := range b.proven {
-			if len(a.proven) < maxProvenSources {
-				a.proven[source] = true
-			}
-		}
+		l.mergeLocked(a, b)
 	}
-	l.accounts[byID], l.accounts[byName] = a, a
+	for _, key := range []string{byID, byName} {
+		if !slices.Contains(a.keys, key) {
+			a.keys = append(a.keys, key)
+		}
+		l.accounts[key] = a
+	}
 	if who.LockoutUser != "" {
 		l.resetLocked(a)
+	}
+	l.records.stageLocked(a, 0, "")
+	l.records.flushLater()
+}
+
+// mergeLocked adds b, another spelling of a's user, to a.
+func (l *lockouts) mergeLocked(a, b *account) {
+	refusals, turns := b.refusals, slices.Sorted(maps.Keys(b.turns))
+	if len(turns) == 0 {
+		turns = []string{""}
+	}
+	l.resetLocked(b)
+	for i := range refusals { // b's refusals are the user's too
+		l.refusedLocked(a, turns[i%len(turns)])
+	}
+	for source := range b.proven {
+		if len(a.proven) < maxProvenSources {
+			a.proven[source] = true
+		}
+	}
+	a.contested = a.contested || b.contested
+	if b.recorded {
+		l.records.removeLocked(b)
+	}
+	for _, key := range b.keys {
+		if !slices.Contains(a.keys, key) {
+			a.keys = append(a.keys, key)
+		}
+		l.accounts[key] = a
 	}
 }
 
@@ -231,6 +284,6 @@ func (l *lockouts) prove(who neutronclient.TokenRequester) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if a := l.accounts[keyOf(who)]; a != nil && len(a.proven) < maxProvenSources {
-		a.proven[who.Source] = true
+		a.proven[sourceKey(who.Source)] = true
 	}
 }

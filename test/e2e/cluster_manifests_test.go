@@ -254,8 +254,8 @@ func TestClusterKustomize(t *testing.T) {
 		"ClusterRole/network-controller", "ClusterRole/network-controller-credentials", "ClusterRole/network-controller-grants", "ClusterRole/network-controller-metrics-auth", "ClusterRole/network-controller-metrics-reader",
 		"ClusterRoleBinding/network-controller", "ClusterRoleBinding/network-controller-grants", "ClusterRoleBinding/network-controller-metrics-auth", "Deployment/network-controller",
 		"Namespace/network-controller", "Namespace/network-controller-identities", "NetworkPolicy/network-controller", "PodDisruptionBudget/network-controller",
-		"Role/network-controller-identity-secrets", "Role/network-controller-leader-election",
-		"RoleBinding/network-controller-identity-secrets", "RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
+		"Role/network-controller-identity-secrets", "Role/network-controller-keystone-refusals", "Role/network-controller-leader-election",
+		"RoleBinding/network-controller-identity-secrets", "RoleBinding/network-controller-keystone-refusals", "RoleBinding/network-controller-leader-election", "Service/network-controller-metrics", "ServiceAccount/network-controller",
 		"ValidatingAdmissionPolicy/network-controller-secrets", "ValidatingAdmissionPolicyBinding/network-controller-secrets",
 	}
 	if !slices.Equal(got, want) {

@@ -19,6 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // ControllerOptions configure one controller process.
@@ -116,6 +117,13 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 	)
 	for _, ns := range opts.Namespaces {
 		args = append(args, "-namespace="+ns)
+	}
+	if opts.Kubeconfig == "" && !opts.InCluster {
+		// Counts of refused token requests of this test's controllers only (restarts
+		// included), beside the other tests' in kube-system.
+		refusals := "e2e-refusals-" + opts.ClusterID // RefusalsOf
+		args = append(args, "-keystone-refusals-configmap="+refusals)
+		t.Cleanup(func() { deleteConfigMap(t, metav1.NamespaceSystem, refusals) })
 	}
 	args = append(args, opts.Args...)
 

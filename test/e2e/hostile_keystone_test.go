@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,8 +20,8 @@ import (
 // user with wrong passwords, three Secrets each, each then rewritten with another guess.
 // The local Keystone locks a user out at 3 refusals in a row; the controller sends one
 // guess per user (the last refusal that is safe is kept for the credentials that work),
-// so both users still authenticate, and the team's Networks and the controller's own
-// keep becoming Ready.
+// and none after it is killed and started again, so both users still authenticate, and
+// the team's Networks and the controller's own keep becoming Ready.
 func TestHostileSecretsLockNoUserOut(t *testing.T) {
 	t.Parallel()
 	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantA))
@@ -29,11 +30,13 @@ func TestHostileSecretsLockNoUserOut(t *testing.T) {
 	PutCredentialsSecret(t, team, "openstack", map[string]string{"clouds.yaml": victims[TenantA]})
 
 	_, logStart := ks.ControllerTokenAnswers(t, 0, "401")
-	ctrl := StartController(t, ControllerOptions{
+	opts := ControllerOptions{
+		ClusterID:  NewClusterID(t),
 		Namespaces: []string{team, own, hostileA, hostileB},
 		Args:       ks.ControllerArgs(MemberCloud),
 		Env:        ks.ControllerEnv(),
-	})
+	}
+	ctrl := StartController(t, opts)
 	CreateTenantNetwork(t, team, "before", "10.190.0.0/24", "openstack", TenantA)
 	WaitReady(t, team, "before", 90*time.Second)
 
@@ -93,6 +96,40 @@ func TestHostileSecretsLockNoUserOut(t *testing.T) {
 	}
 	if held == 0 {
 		t.Errorf("no Network says %s", samplecrdv1.ReasonKeystoneAccountHeld)
+	}
+
+	// A crash and a new controller: it reads the counts back, and every hostile Secret,
+	// tried anew, is held; Keystone sees no more refusals.
+	ctrl.Kill()
+	ctrl = StartController(t, opts)
+	Eventually(t, 90*time.Second, 200*time.Millisecond, "the counts read back", func() error {
+		if !strings.Contains(ctrl.Logs(), "Read counts of refused token requests") {
+			return errors.New("not yet")
+		}
+		return nil
+	})
+	heldAfterRead, _ := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+	Eventually(t, 90*time.Second, 500*time.Millisecond, "every hostile Secret held again after the restart", func() error {
+		held, err := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+		if err != nil || held < heldAfterRead+float64(len(guesses)) {
+			return fmt.Errorf("%v token requests held for the account since the counts were read (err %v), want at least %d", held-heldAfterRead, err, len(guesses))
+		}
+		return nil
+	})
+	refusedAfter, _ := ks.ControllerTokenAnswers(t, logStart, "401")
+	entries := RefusalsOf(t, opts.ClusterID)
+	t.Logf("after a crash and a restart: Keystone refused %d token requests of the controller in all (%d before), %d users in the record",
+		len(refusedAfter), len(refused), len(entries))
+	if len(refusedAfter) != len(refused) {
+		t.Errorf("Keystone refused %d token requests after the restart", len(refusedAfter)-len(refused))
+	}
+	if len(entries) != len(victims) {
+		t.Errorf("the record holds %d users, want %d: %v", len(entries), len(victims), entries)
+	}
+	for key, value := range entries {
+		if strings.Contains(key+value, "guess-") || strings.Contains(key+value, "clouds") {
+			t.Errorf("the record names a password or a Secret: %s=%s", key, value)
+		}
 	}
 	// Both users still log in (a locked one gets 401 whatever the password).
 	for cloud := range victims {

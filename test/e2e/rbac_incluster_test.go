@@ -39,6 +39,7 @@ var rbacManifests = []string{
 	"base/33-clusterrole-metrics-reader.yaml",
 	"base/34-clusterrole-grants.yaml",
 	"base/36-identity-secrets.yaml",
+	"base/37-keystone-refusals.yaml",
 	"base/70-validatingadmissionpolicy.yaml",
 }
 
@@ -86,6 +87,8 @@ func TestRBACInCluster(t *testing.T) {
 		"networkpolicy.networking.k8s.io/network-controller",
 		"role.rbac.authorization.k8s.io/network-controller-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/network-controller-leader-election",
+		"role.rbac.authorization.k8s.io/network-controller-keystone-refusals",
+		"rolebinding.rbac.authorization.k8s.io/network-controller-keystone-refusals",
 		"deployment.apps/network-controller",
 		"poddisruptionbudget.policy/network-controller",
 		"service/network-controller-metrics",
@@ -96,8 +99,8 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("server dry run of deploy/ does not list %s:\n%s", obj, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "(server dry run)"); n != 21 {
-		t.Errorf("server dry run of deploy/ handled %d objects, want 21:\n%s", n, stdout)
+	if n := strings.Count(stdout, "(server dry run)"); n != 23 {
+		t.Errorf("server dry run of deploy/ handled %d objects, want 23:\n%s", n, stdout)
 	}
 	if strings.Contains(stdout, "secret/") {
 		t.Errorf("kubectl apply -k deploy/ would apply a Secret:\n%s", stdout)
@@ -246,6 +249,13 @@ var expectedGrantsRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"clusteridentities"}, Verbs: []string{"get", "list", "watch"}},
 	{APIGroups: []string{"samplecrd.k8s.io"}, Resources: []string{"clusteridentities/status"}, Verbs: []string{"update"}},
 	{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
+}
+
+// expectedRefusalsRole is what deploy/base/37-keystone-refusals.yaml grants: its one
+// ConfigMap of counts of refused token requests.
+var expectedRefusalsRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"create"}},
+	{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{"network-controller-keystone-refusals"}},
 }
 
 var expectedLeaseRole = []rbacv1.PolicyRule{

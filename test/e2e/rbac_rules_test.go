@@ -54,6 +54,13 @@ func checkRules(t *testing.T) {
 	if got, want := normalizeRules(role.Rules), normalizeRules(expectedLeaseRole); !reflect.DeepEqual(got, want) {
 		t.Errorf("Role network-controller-leader-election rules:\n got %v\nwant %v", got, want)
 	}
+	refusals, err := kube.RbacV1().Roles(deployNamespace).Get(ctx, "network-controller-keystone-refusals", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := normalizeRules(refusals.Rules), normalizeRules(expectedRefusalsRole); !reflect.DeepEqual(got, want) {
+		t.Errorf("Role network-controller-keystone-refusals rules:\n got %v\nwant %v", got, want)
+	}
 }
 
 func normalizeRules(rules []rbacv1.PolicyRule) []string {
@@ -129,6 +136,7 @@ func checkCanI(t *testing.T) {
 	add(expectedMetricsAuthRole)
 	add(expectedGrantsRole)
 	add(expectedLeaseRole, "-n", deployNamespace)
+	add(expectedRefusalsRole, "-n", deployNamespace)
 	// The Secrets of delegating identities, in their namespace only.
 	for _, verb := range []string{"get", "list", "watch"} {
 		yes = append(yes, []string{verb, "secrets", "-n", identitySecretsNamespace})
@@ -166,6 +174,12 @@ func checkCanI(t *testing.T) {
 		{"list", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"watch", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"delete", "leases.coordination.k8s.io", "-n", deployNamespace},
+		// Its own ConfigMap of refusals, and no other.
+		{"get", "configmaps/kube-root-ca.crt", "-n", deployNamespace},
+		{"patch", "configmaps/network-controller-cluster", "-n", deployNamespace},
+		{"list", "configmaps", "-n", deployNamespace},
+		{"delete", "configmaps/network-controller-keystone-refusals", "-n", deployNamespace},
+		{"create", "configmaps", "-n", "default"},
 		{"get", "namespaces/default"},
 		{"create", "clusteridentities.samplecrd.k8s.io"},
 		{"update", "clusteridentities.samplecrd.k8s.io"},

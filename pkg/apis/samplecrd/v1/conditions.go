@@ -111,8 +111,9 @@ const (
 	// ReasonKeystoneUnavailable (transient): Keystone could not be reached or answered 5xx.
 	ReasonKeystoneUnavailable = "KeystoneUnavailable"
 	// ReasonKeystoneAccountHeld (transient): Keystone refused the password's user too
-	// often in a row for another refusal to be safe from its lockout; the controller does
-	// not ask for it until credentials of the user get a token again.
+	// often in a row for another refusal to be safe from its lockout (or the request
+	// could not be recorded first); the controller does not ask for it until credentials
+	// of the user get a token again, or the operator lifts the hold.
 	ReasonKeystoneAccountHeld = "KeystoneAccountHeld"
 	// ReasonCredentialsProjectChanged: the credentials now resolve to another project than
 	// status.projectID, where the Network's resources are.
