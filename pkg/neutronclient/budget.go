@@ -2,8 +2,10 @@ package neutronclient
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"time"
+	"weak"
 
 	"golang.org/x/time/rate"
 
@@ -30,29 +32,48 @@ type RateLimits struct {
 // and TLS trust), shared by every client that reaches the Place, whatever its
 // credentials. Keyed by the project ID alone, credentials that merely claim a project (a
 // Keystone or a CA of a tenant's choosing) could spend another Place's budget.
+//
+// A budget lives while a client holds it: a tenant can make Places without end (a CA per
+// Secret version), and a budget no client holds is as good as a new one.
 type ProjectBudgets struct {
 	limit rate.Limit
 	burst int
 
 	mu      sync.Mutex
-	byPlace map[neutron.Place]*rate.Limiter
+	byPlace map[neutron.Place]weak.Pointer[rate.Limiter]
 }
 
 // NewProjectBudgets returns budgets of qps requests per second and burst each.
 func NewProjectBudgets(qps float64, burst int) *ProjectBudgets {
-	return &ProjectBudgets{limit: rate.Limit(qps), burst: burst, byPlace: map[neutron.Place]*rate.Limiter{}}
+	return &ProjectBudgets{limit: rate.Limit(qps), burst: burst, byPlace: map[neutron.Place]weak.Pointer[rate.Limiter]{}}
 }
 
-// Of returns the budget of place.
+// Of returns the budget of place; the caller keeps it for as long as it spends it.
 func (b *ProjectBudgets) Of(place neutron.Place) *rate.Limiter {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	l := b.byPlace[place]
-	if l == nil {
-		l = rate.NewLimiter(b.limit, b.burst)
-		b.byPlace[place] = l
+	if l := b.byPlace[place].Value(); l != nil {
+		return l
 	}
+	l := rate.NewLimiter(b.limit, b.burst)
+	w := weak.Make(l)
+	b.byPlace[place] = w
+	runtime.AddCleanup(l, b.forget, placeBudget{place, w})
 	return l
+}
+
+type placeBudget struct {
+	place  neutron.Place
+	budget weak.Pointer[rate.Limiter]
+}
+
+// forget drops the entry of a budget no client holds any more.
+func (b *ProjectBudgets) forget(gone placeBudget) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.byPlace[gone.place] == gone.budget {
+		delete(b.byPlace, gone.place)
+	}
 }
 
 type deferKey struct{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -87,12 +88,14 @@ func TestCallsOutsideWorkersWaitForTheProjectBudget(t *testing.T) {
 func TestPlacesHaveBudgetsOfTheirOwn(t *testing.T) {
 	b := NewProjectBudgets(1, 1)
 	p1 := neutron.Place{Identity: "https://keystone.example.com/v3", Endpoint: "https://neutron.example.com/", ProjectID: "p1"}
-	if b.Of(p1) != b.Of(p1) {
+	held := b.Of(p1) // as a client of p1 holds it
+	if b.Of(p1) != held {
 		t.Error("two clients of one Place got different budgets")
 	}
-	if !b.Of(p1).Allow() {
+	if !held.Allow() {
 		t.Fatal("a fresh budget has no token")
 	}
+	runtime.GC()
 	if b.Of(p1).Allow() {
 		t.Error("p1's budget allowed a second request at once")
 	}
@@ -108,6 +111,34 @@ func TestPlacesHaveBudgetsOfTheirOwn(t *testing.T) {
 		if !b.Of(other).Allow() {
 			t.Errorf("p1's spent budget held back %s", name)
 		}
+	}
+	runtime.KeepAlive(held)
+}
+
+// Budgets no client holds are forgotten: Places a tenant makes without end (a CA per
+// Secret version) cost no memory once their clients are gone.
+func TestBudgetsNoClientHoldsAreForgotten(t *testing.T) {
+	b := NewProjectBudgets(1, 1)
+	kept := b.Of(neutron.Place{ProjectID: "kept"})
+	for i := range 1000 {
+		b.Of(neutron.Place{ProjectID: "p", Trust: fmt.Sprintf("ca-sha256:%d", i)}).Allow()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		b.mu.Lock()
+		n := len(b.byPlace)
+		b.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d budgets remembered after their clients were gone, want 1", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b.Of(neutron.Place{ProjectID: "kept"}) != kept {
+		t.Error("a budget a client holds was forgotten")
 	}
 }
 
