@@ -110,6 +110,9 @@ CLOUDS_YAML="${STATE_DIR}/clouds.yaml"
 APPCRED_ID_FILE="${STATE_DIR}/team-b-appcred-id"
 PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
+# What a running Keystone must have been started with: the port, the token lifetime, and
+# this script (which writes its configuration).
+SETTINGS="${PORT} ${EXPIRATION} $(sha256sum "${BASH_SOURCE[0]}" | cut -c1-16)"
 SERVICE_PORT="${KEYSTONE_SERVICE_PORT:-15001}"
 SERVICE_AUTH_URL="http://${HOST}:${SERVICE_PORT}/v3"
 SERVICE_CONF="${STATE_DIR}/keystone-service.conf"
@@ -231,7 +234,7 @@ UWSGI_KEYSTONE=(uwsgi --plugins python3,logfile --master --processes 2 --threads
 
 start_keystone() {
   if keystone_running; then
-    if [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" = "${PORT} ${EXPIRATION}" ]; then
+    if [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" = "${SETTINGS}" ]; then
       return 0
     fi
     log "keystone runs with other settings ($(cat "${SETTINGSFILE}" 2>/dev/null)); restarting it"
@@ -244,7 +247,7 @@ start_keystone() {
   start_detached "${PIDFILE}" "${LOG_DIR}/uwsgi.out" \
     "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF}" --http11-socket "${HOST}:${PORT}" \
     --logger "file:${LOG_DIR}/uwsgi.log" --req-logger "file:${LOG_DIR}/keystone-access.log"
-  echo "${PORT} ${EXPIRATION}" >"${SETTINGSFILE}"
+  echo "${SETTINGS}" >"${SETTINGSFILE}"
   wait_answering keystone "${PIDFILE}" api_answers && return 0
   log "keystone did not answer on ${AUTH_URL} within ${START_TIMEOUT} s; last log lines:"
   tail -n 30 "${LOG_DIR}/uwsgi.log" "${LOG_DIR}/keystone.log" >&2 2>/dev/null || true
@@ -299,7 +302,7 @@ cmd_start() {
   if ! keystone_running; then
     write_conf "${db_url}"
     prepare_db
-  elif [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" != "${PORT} ${EXPIRATION}" ]; then
+  elif [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" != "${SETTINGS}" ]; then
     write_conf "${db_url}"
   fi
   start_keystone
