@@ -17,6 +17,10 @@ ARG GO_IMAGE=golang:1.26-bookworm
 ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
 FROM ${GO_IMAGE} AS build
+# What the binary names itself (-version, User-Agent, build_info metric); hack/image.sh
+# passes hack/version.sh's answers, as the context has no .git to read them from.
+ARG VERSION=v0.0.0-dev
+ARG COMMIT=unknown
 WORKDIR /src
 ENV CGO_ENABLED=0 \
     GOFLAGS="-mod=vendor -buildvcs=false" \
@@ -27,7 +31,8 @@ COPY . .
 # The cache mount only keeps Go's build cache between builds (BuildKit); it downloads
 # nothing.
 RUN --mount=type=cache,target=/root/.cache/go-build \
-    go build -mod=vendor -trimpath -ldflags="-s -w" -o /network-controller .
+    go build -mod=vendor -trimpath -o /network-controller \
+      -ldflags="-s -w -X github.com/samplecrd/network-controller/pkg/buildinfo.version=${VERSION} -X github.com/samplecrd/network-controller/pkg/buildinfo.commit=${COMMIT}" .
 
 FROM ${BASE_IMAGE}
 COPY --from=build /network-controller /network-controller

@@ -3,6 +3,11 @@ SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
 
 BIN := _output/bin/network-controller
+# The build names itself with these: -version, the User-Agent of its OpenStack calls and
+# the metric network_controller_build_info (hack/version.sh says how they are made).
+VERSION ?= $(shell hack/version.sh version)
+COMMIT ?= $(shell hack/version.sh commit)
+LDFLAGS := -X github.com/samplecrd/network-controller/pkg/buildinfo.version=$(VERSION) -X github.com/samplecrd/network-controller/pkg/buildinfo.commit=$(COMMIT)
 # Networks of make bench-scale.
 SCALE_N ?= 10000
 
@@ -14,7 +19,7 @@ help: ## List the targets.
 build: ## Build the controller binary into _output/bin (from vendor/, no network).
 	@echo "build: compiling the controller and its vendored dependencies (client-go, gophercloud, ...) into $(BIN);" \
 		"the first time takes 2-5 minutes on 2 cores and prints nothing until done, later builds take seconds"
-	CGO_ENABLED=0 go build -trimpath -o $(BIN) .
+	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 .PHONY: run
 run: build ## Start local Kubernetes, Keystone and Neutron if none is configured, install the CRD, run the controller as a member-role user.

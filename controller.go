@@ -29,6 +29,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
+	"github.com/samplecrd/network-controller/pkg/requestid"
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/secretwatch"
@@ -60,8 +61,8 @@ type Config struct {
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
 	// namespace with user changes first (fairqueue): the baseline for measuring.
 	FIFOQueue bool
-	// EventTarget is the object Events about the controller itself, not about one
-	// Network, are recorded on (the leader election Lease); nil: only the log has them.
+	// EventTarget carries Events about the controller itself (the leader election
+	// Lease); nil: only the log has them.
 	EventTarget runtime.Object
 }
 
@@ -70,12 +71,11 @@ type Config struct {
 type Controller struct {
 	// networks are the informers of Networks in the watched namespaces.
 	networks *scope.Informers
-	// synced are the informers workers need: the Networks' and the grants'. Each credentials Secret's
-	// watch is waited for by the first Network that needs it.
+	// synced are the informers workers need: the Networks' and the grants'. The first
+	// Network that needs a credentials Secret waits for its watch.
 	synced []cache.InformerSynced
-	// workqueue holds the keys of Networks to reconcile. Keys, not objects: the worker
-	// always reads the latest object from the lister, and a key queued many times while
-	// waiting is processed once.
+	// workqueue holds keys, not objects: the worker reads the latest object from the
+	// lister, and a key queued many times while waiting is processed once.
 	workqueue networkQueue
 	// tickets hold the Neutron budget's requests reserved for deferred Networks.
 	tickets    budgetTickets
@@ -321,8 +321,10 @@ func (c *Controller) cachesSynced() bool {
 // syncHandler hands the Network named by key, as the informer cache has it, to the
 // reconciler, which makes its Neutron side equal to it or removes it.
 func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) error {
-	logger := klog.LoggerWithValues(klog.FromContext(ctx), "network", key)
-	ctx = klog.NewContext(ctx, logger)
+	// One global request ID for the OpenStack calls of this pass, in its log lines too.
+	id := requestid.New()
+	logger := klog.LoggerWithValues(klog.FromContext(ctx), "network", key, "requestID", id)
+	ctx = requestid.NewContext(klog.NewContext(ctx, logger), id)
 
 	network, err := listers.NewNetworkLister(c.networks.Indexer(key.Namespace)).Networks(key.Namespace).Get(key.Name)
 	if apierrors.IsNotFound(err) {

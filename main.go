@@ -26,6 +26,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/buildinfo"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
@@ -55,6 +56,11 @@ func main() {
 	}
 	flag.Usage = func() { printUsage(flag.CommandLine.Output(), own, klogFlags) }
 	flag.Parse()
+	if opts.printVersion {
+		build := buildinfo.Read()
+		fmt.Printf("network-controller %s (commit %s, %s)\n", build.Version, build.Commit, build.GoVersion)
+		return
+	}
 
 	if err := run(opts); err != nil {
 		if opts.loggingFormat == "json" {
@@ -82,6 +88,8 @@ func run(opts options) error {
 	}
 	ctx := signals.Context()
 	logger := klog.FromContext(ctx)
+	build := buildinfo.Read()
+	logger.Info("Starting network-controller", "version", build.Version, "commit", build.Commit, "goVersion", build.GoVersion)
 	logging.LogClientFeatureGates(logger)
 
 	cfg, err := clientcmd.BuildConfigFromFlags(opts.master, opts.kubeconfig)
@@ -108,6 +116,7 @@ func run(opts options) error {
 	}
 
 	m := metrics.New()
+	m.SetBuildInfo(build.Version, build.Commit, build.GoVersion)
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
 	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)

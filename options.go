@@ -68,6 +68,7 @@ type options struct {
 	profilingAddress      string
 	shutdownTimeout       time.Duration
 	loggingFormat         string
+	printVersion          bool
 	neutronStartupTimeout time.Duration
 }
 
@@ -127,6 +128,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
 	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
+	fs.BoolVar(&o.printVersion, "version", false, "Print the version, commit and Go version of this build, and exit.")
 	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")
 }
 

@@ -130,6 +130,7 @@ if ((local_bases)); then
 fi
 [[ -n "${GO_IMAGE:-}" ]] && build_args+=(--build-arg "GO_IMAGE=${GO_IMAGE}")
 [[ -n "${BASE_IMAGE:-}" ]] && build_args+=(--build-arg "BASE_IMAGE=${BASE_IMAGE}")
+build_args+=(--build-arg "VERSION=$(hack/version.sh version)" --build-arg "COMMIT=$(hack/version.sh commit)")
 
 # The local builder holds this machine's Go toolchain, so this machine's Go build cache is
 # valid inside it: lend it to the build (the Dockerfile's cache mount keeps only its own

@@ -14,7 +14,7 @@ MODULE=github.com/samplecrd/network-controller
 LAYERS='
 pkg/apis/
 pkg/client/
-pkg/crashpoint pkg/fairqueue pkg/fairrate pkg/lockoutrecord pkg/logging pkg/signals pkg/startup pkg/subnetplan pkg/scope pkg/leaderelect pkg/metrics
+pkg/buildinfo pkg/crashpoint pkg/fairqueue pkg/fairrate pkg/lockoutrecord pkg/logging pkg/signals pkg/startup pkg/subnetplan pkg/scope pkg/leaderelect pkg/metrics pkg/requestid
 pkg/secretwatch pkg/grants
 pkg/neutron
 pkg/neutron/fake

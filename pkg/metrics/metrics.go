@@ -57,6 +57,7 @@ type Metrics struct {
 	accountsHeld      prometheus.Gauge
 	ownRefused        prometheus.Gauge
 	leader            prometheus.Gauge
+	buildInfo         *prometheus.GaugeVec
 	leading           atomic.Bool
 	workqueue         *workqueueProvider
 	registry          *prometheus.Registry
@@ -138,6 +139,10 @@ func New() *Metrics {
 			Namespace: namespace, Name: "leader",
 			Help: "1 while this replica leads (holds the Lease, or runs without leader election) and reconciles, else 0.",
 		}),
+		buildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: namespace, Name: "build_info",
+			Help: "Always 1; its labels name the running build: version, commit and the Go version it was built with.",
+		}, []string{"version", "commit", "go_version"}),
 		workqueue: newWorkqueueProvider(),
 		registry:  prometheus.NewRegistry(),
 	}
@@ -145,7 +150,7 @@ func New() *Metrics {
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased, m.orphansHalted,
 		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.accountsHeld, m.ownRefused, m.leader,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.buildInfo, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
 	for _, limiter := range []string{LimiterTotal, LimiterProject} {
@@ -155,6 +160,12 @@ func New() *Metrics {
 		m.timeToReady.WithLabelValues(change)
 	}
 	return m
+}
+
+// SetBuildInfo names the running build.
+func (m *Metrics) SetBuildInfo(version, commit, goVersion string) {
+	m.buildInfo.Reset()
+	m.buildInfo.WithLabelValues(version, commit, goVersion).Set(1)
 }
 
 // Registry is what /metrics serves.

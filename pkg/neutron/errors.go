@@ -56,7 +56,10 @@ type Error struct {
 	Type string
 	// Message is Neutron's own explanation, or the transport error.
 	Message string
-	Err     error
+	// RequestID is the request ID the service answered with ("" without an answer): its
+	// own log names the request by it.
+	RequestID string
+	Err       error
 }
 
 func (e *Error) Error() string {
@@ -64,13 +67,32 @@ func (e *Error) Error() string {
 	if service == "" {
 		service = "neutron"
 	}
-	if e.Code == 0 {
-		return fmt.Sprintf("%s %s: %s", service, e.Op, e.Message)
+	var s string
+	switch {
+	case e.Code == 0:
+		s = fmt.Sprintf("%s %s: %s", service, e.Op, e.Message)
+	case e.Type != "":
+		s = fmt.Sprintf("%s %s: %d %s: %s", service, e.Op, e.Code, e.Type, e.Message)
+	default:
+		s = fmt.Sprintf("%s %s: %d: %s", service, e.Op, e.Code, e.Message)
 	}
-	if e.Type != "" {
-		return fmt.Sprintf("%s %s: %d %s: %s", service, e.Op, e.Code, e.Type, e.Message)
+	if e.RequestID != "" {
+		s += " (" + e.Answer() + ")"
 	}
-	return fmt.Sprintf("%s %s: %d: %s", service, e.Op, e.Code, e.Message)
+	return s
+}
+
+// Answer names the service's answer by its request ID, e.g. "Neutron request
+// req-7c1…", or "" without an answer.
+func (e *Error) Answer() string {
+	if e.RequestID == "" {
+		return ""
+	}
+	service := "Neutron"
+	if e.Service == "keystone" {
+		service = "Keystone"
+	}
+	return service + " request " + e.RequestID
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -14,14 +14,18 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 
+	"github.com/samplecrd/network-controller/pkg/buildinfo"
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/requestid"
 )
 
 // requestTimeout bounds one Neutron HTTP request, so a hung Neutron shows up as an
 // "unavailable" error and a retry instead of a stuck worker.
 const requestTimeout = 30 * time.Second
 
-const userAgent = "network-controller"
+// userAgent names the controller's build before gophercloud's own product in every
+// call, so Keystone's and Neutron's logs tell its requests, and its version, apart.
+var userAgent = buildinfo.Read().UserAgent()
 
 // ConnectEndpoint returns a Driver for a Neutron that answers without authentication
 // (auth_strategy = noauth) at endpoint, e.g. http://127.0.0.1:9696/.
@@ -33,7 +37,7 @@ func ConnectEndpoint(endpoint string, observe CallObserver) (*Client, error) {
 	if !strings.HasSuffix(endpoint, "/") {
 		endpoint += "/"
 	}
-	pc := &gophercloud.ProviderClient{HTTPClient: http.Client{Timeout: requestTimeout}}
+	pc := &gophercloud.ProviderClient{HTTPClient: http.Client{Timeout: requestTimeout, Transport: requestid.Transport{Next: http.DefaultTransport}}}
 	pc.UserAgent.Prepend(userAgent)
 	sc := &gophercloud.ServiceClient{ProviderClient: pc, Endpoint: endpoint, ResourceBase: endpoint + "v2.0/"}
 	c := NewClient(sc, observe)
@@ -109,6 +113,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	if hooks.OnToken != nil {
 		transport = tokenRequestCounter{next: transport, observe: hooks.OnToken}
 	}
+	transport = requestid.Transport{Next: transport}
 	httpClient := http.Client{Timeout: requestTimeout, Transport: transport}
 	pc.HTTPClient = httpClient
 	// Before authenticating: the re-authentication client is a copy made now, and its

@@ -9,6 +9,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/requestid"
 )
 
 // How gophercloud's errors become neutron.Errors: Neutron's answer, or Keystone's.
@@ -25,9 +26,15 @@ func wrapError(op string, err error) error {
 		if refused(reauthErr) {
 			// The credentials no longer work (password changed, application credential
 			// deleted): no retry will change Keystone's mind.
-			return &neutron.Error{Service: "keystone", Op: op, Kind: neutron.KindRejected, Message: "Keystone refused to issue a new token: " + keystoneReason(reauthErr), Err: err}
+			return &neutron.Error{Service: "keystone", Op: op, Kind: neutron.KindRejected, Message: "Keystone refused to issue a new token: " + keystoneReason(reauthErr), RequestID: answeredID(reauthErr), Err: err}
 		}
-		return &neutron.Error{Op: op, Kind: neutron.KindUnavailable, Message: "Keystone could not issue a new token: " + keystoneReason(reauthErr), Err: err}
+		// Neutron's (Service ""), as it fails Neutron calls; Keystone's answer, if
+		// any, is named in the message.
+		message := "Keystone could not issue a new token: " + keystoneReason(reauthErr)
+		if id := answeredID(reauthErr); id != "" {
+			message += " (Keystone request " + id + ")"
+		}
+		return &neutron.Error{Op: op, Kind: neutron.KindUnavailable, Message: message, Err: err}
 	}
 	var resp gophercloud.ErrUnexpectedResponseCode
 	if !errors.As(err, &resp) {
@@ -37,7 +44,7 @@ func wrapError(op string, err error) error {
 	if msg == "" {
 		msg = http.StatusText(resp.Actual)
 	}
-	return &neutron.Error{Op: op, Kind: classify(resp.Actual, typ), Code: resp.Actual, Type: typ, Message: msg, Err: err}
+	return &neutron.Error{Op: op, Kind: classify(resp.Actual, typ), Code: resp.Actual, Type: typ, Message: msg, RequestID: requestid.Answered(resp.ResponseHeader), Err: err}
 }
 
 func classify(code int, neutronType string) neutron.Kind {
@@ -125,7 +132,16 @@ func wrapAuthError(authURL string, err error) error {
 	if refused(err) {
 		kind = neutron.KindRejected
 	}
-	return &neutron.Error{Service: "keystone", Op: "authentication at " + authURL, Kind: kind, Message: keystoneReason(err), Err: err}
+	return &neutron.Error{Service: "keystone", Op: "authentication at " + authURL, Kind: kind, Message: keystoneReason(err), RequestID: answeredID(err), Err: err}
+}
+
+// answeredID returns the request ID of the service's answer in err, if there was one.
+func answeredID(err error) string {
+	var resp gophercloud.ErrUnexpectedResponseCode
+	if !errors.As(err, &resp) {
+		return ""
+	}
+	return requestid.Answered(resp.ResponseHeader)
 }
 
 // refused reports whether Keystone answered a token request with a refusal.

@@ -95,7 +95,7 @@ const maxMessageLength = 1000
 func classify(err error) *Failure {
 	f := classifyAtLength(err)
 	if f != nil {
-		f.Message = truncate(f.Message, maxMessageLength)
+		f.Message = answered(f.Message, err, maxMessageLength)
 	}
 	return f
 }

@@ -130,6 +130,10 @@ func (w *statusWriter) failedWith(ctx context.Context, network *samplecrdv1.Netw
 		return err
 	}
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReady)
+	if old != nil && old.Reason == f.Reason && old.ObservedGeneration == network.Generation && sameFailure(old.Message, f.Message) {
+		// A retry that failed alike: the first answer's request ID stays, no write.
+		f.Message = old.Message
+	}
 	changed := old == nil || old.Reason != f.Reason || old.Message != f.Message || old.ObservedGeneration != network.Generation
 	if _, werr := w.write(ctx, network, next(f)); werr != nil {
 		return errors.Join(err, werr)

@@ -149,7 +149,9 @@ func (l keystoneLog) controllerTokens(skip int) (tokens, lines int, err error) {
 			continue
 		}
 		r, ok := serverlog.ParseKeystoneRequest(sc.Text())
-		if ok && r.IsTokenIssue("201") && strings.HasPrefix(r.UserAgent, "network-controller ") {
+		// "network-controller/<version> (<commit>) gophercloud/…"; builds before the
+		// version was stamped in sent "network-controller gophercloud/…".
+		if ok && r.IsTokenIssue("201") && (strings.HasPrefix(r.UserAgent, "network-controller/") || strings.HasPrefix(r.UserAgent, "network-controller ")) {
 			tokens++
 		}
 	}
