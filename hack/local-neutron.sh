@@ -24,6 +24,12 @@
 #                   neutron_region_two (created and migrated when missing), so that it
 #                   holds other networks. Prints the second one's endpoint. Once started,
 #                   `start` starts them again (after a `stop`) until `stop-keystone`.
+#                   Both run keystonemiddleware's audit middleware after authtoken (in
+#                   an api-paste.ini of their own, <state>/api-paste-keystone.ini, with
+#                   the audit map <state>/neutron-audit-map.conf), which logs every API
+#                   request with the client's User-Agent and the request IDs (see
+#                   write_audit_config in hack/lib/neutron-keystone.sh); `start` and
+#                   `start-keystone` restart them when those files changed.
 #                   Normally run by hack/local-keystone.sh start.
 #   stop-keystone   stop those two servers and forget them (database neutron_region_two
 #                   stays until `reset`).
@@ -70,8 +76,10 @@
 # Nothing listens anywhere but 127.0.0.1; MariaDB has no TCP listener at all.
 # The packages' own services and the system-wide MariaDB are never used.
 # Logs: <state>/log/ (neutron-server.log, and neutron-server-keystone.log and
-# neutron-server-region-two.log for the servers of start-keystone; the .out files hold
-# harmless tracebacks from the segments plugin trying to reach Nova/Placement).
+# neutron-server-region-two.log for the servers of start-keystone, which also hold their
+# audit lines, "INFO audit [...] Event type: audit.http.request, ..." and
+# "... audit.http.response ...", two a request; the .out files hold harmless tracebacks
+# from the segments plugin trying to reach Nova/Placement).
 set -euo pipefail
 
 # shellcheck source=hack/lib/local-service.sh
@@ -83,7 +91,9 @@ START_TIMEOUT="${NEUTRON_START_TIMEOUT:-60}"
 HOST=127.0.0.1
 ENDPOINT="http://${HOST}:${PORT}/"
 
-PACKAGES=(neutron-server mariadb-server mariadb-client python3-pymysql curl)
+# python3-keystonemiddleware (python3-neutron depends on it, and it on python3-pycadf):
+# its audit middleware runs in the Keystone-authenticated servers.
+PACKAGES=(neutron-server python3-keystonemiddleware mariadb-server mariadb-client python3-pymysql curl)
 # Debian's python (neutron-server brings it); a python on PATH (pyenv, venv) may be another.
 PYTHON=/usr/bin/python3
 
