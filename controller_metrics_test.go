@@ -36,12 +36,12 @@ func TestNetworksGaugeIsTheLeadersOnly(t *testing.T) {
 	}
 	m.SetLeader(true)
 	got := networktest.Series(t, m, "network_controller_networks")
-	if want := len(samplecrdv1.ReadyReasons) + 1; len(got) != want {
-		t.Errorf("%d network_controller_networks series, want %d (every reason and Pending)", len(got), want)
+	if want := len(samplecrdv1.ReadyReasons) + 2; len(got) != want {
+		t.Errorf("%d network_controller_networks series, want %d (every reason, Pending and Paused)", len(got), want)
 	}
 	for key, want := range map[string]float64{
 		"Provisioned/True": 1, "NeutronUnavailable/False": 1, "Pending/Unknown": 1,
-		"InvalidSpec/False": 0, "Imported/True": 0, "KeystoneUnavailable/False": 0,
+		"InvalidSpec/False": 0, "Imported/True": 0, "KeystoneUnavailable/False": 0, "Paused/Unknown": 0,
 	} {
 		if s, ok := got[key]; !ok || s.GetGauge().GetValue() != want {
 			t.Errorf("network_controller_networks{reason/status=%s} = %v (present %v), want %v", key, s.GetGauge().GetValue(), ok, want)

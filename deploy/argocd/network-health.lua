@@ -1,6 +1,7 @@
 -- Argo CD health of a samplecrd.k8s.io Network, read from the conditions the controller
 -- writes (kstatus convention): Stalled is Degraded, Reconciling is Progressing, Ready for
--- the current generation is Healthy. Argo CD runs this with the object as `obj`.
+-- the current generation is Healthy; Paused (the reconcile annotation) is Suspended. Argo
+-- CD runs this with the object as `obj`.
 local generation = obj.metadata.generation or 0
 local hs = {status = "Progressing", message = "Waiting for the controller to look at generation " .. generation}
 if obj.status == nil or obj.status.conditions == nil or (obj.status.observedGeneration or 0) < generation then
@@ -20,7 +21,10 @@ local function describe(condition)
   return (condition.reason or "") .. ": " .. (condition.message or "")
 end
 
-if found.Stalled ~= nil then
+if found.Paused ~= nil then
+  hs.status = "Suspended"
+  hs.message = describe(found.Paused)
+elseif found.Stalled ~= nil then
   hs.status = "Degraded"
   hs.message = describe(found.Stalled)
 elseif found.Reconciling ~= nil then

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -86,10 +87,19 @@ func New(cfg Config) *Reconciler {
 }
 
 // Sync makes Neutron match the Network as the informer cache has it, or removes its
-// Neutron side when the Network is being deleted. A failure it recorded in the Network's
-// status comes back as an error RecordedFailure recognises.
+// Neutron side when the Network is being deleted; a paused Network (its annotation
+// samplecrdv1.AnnotationReconcile) only gets its Paused condition. A failure it recorded
+// in the Network's status comes back as an error RecordedFailure recognises.
 func (r *Reconciler) Sync(ctx context.Context, network *samplecrdv1.Network) error {
-	if network.DeletionTimestamp != nil {
+	deleting := network.DeletionTimestamp != nil
+	if why := pauseOf(network); why != "" && (!deleting || slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)) {
+		return r.status.paused(ctx, network, why)
+	}
+	network, err := r.status.resumed(ctx, network)
+	if err != nil {
+		return err
+	}
+	if deleting {
 		return r.finalize(ctx, network)
 	}
 	return r.reconcile(ctx, network)

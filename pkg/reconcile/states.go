@@ -13,6 +13,10 @@ const reasonPending = "Pending"
 
 // StateOf is how network_controller_networks counts network.
 func StateOf(network *samplecrdv1.Network) metrics.NetworkState {
+	if IsPaused(network) {
+		// Not looked at: what Ready says may no longer hold, and no alert should wait on it.
+		return metrics.NetworkState{Status: string(metav1.ConditionUnknown), Reason: samplecrdv1.ReasonPaused}
+	}
 	c := network.ReadyCondition()
 	if c == nil || c.ObservedGeneration != network.Generation {
 		return metrics.NetworkState{Status: string(metav1.ConditionUnknown), Reason: reasonPending}
@@ -22,7 +26,8 @@ func StateOf(network *samplecrdv1.Network) metrics.NetworkState {
 
 // NetworkStates are the states a Network can be in: exported at zero before the first.
 func NetworkStates() []metrics.NetworkState {
-	states := []metrics.NetworkState{{Status: string(metav1.ConditionUnknown), Reason: reasonPending}}
+	states := []metrics.NetworkState{{Status: string(metav1.ConditionUnknown), Reason: reasonPending},
+		{Status: string(metav1.ConditionUnknown), Reason: samplecrdv1.ReasonPaused}}
 	for _, reason := range samplecrdv1.ReadyReasons {
 		status := metav1.ConditionFalse
 		if reason == samplecrdv1.ReasonProvisioned || reason == samplecrdv1.ReasonImported {

@@ -67,7 +67,7 @@ const (
 // of the powers granted (grantCases).
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
-		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), delegationCases())
+		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), delegationCases(), pauseCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(t, tc.object)

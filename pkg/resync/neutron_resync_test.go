@@ -8,7 +8,9 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -194,5 +196,37 @@ func TestOrphanCollectionStopsAtTheBreaker(t *testing.T) {
 	}
 	if v := networktest.Series(t, f.Metrics, "network_controller_orphan_collection_halted")[""].GetGauge().GetValue(); v != 0 {
 		t.Errorf("orphan_collection_halted = %v, want 0", v)
+	}
+}
+
+// A paused Network whose Neutron side drifted is neither queued nor reported, and its
+// Neutron network is not an orphan: it waits for the pause to end.
+func TestNeutronResyncLeavesPausedNetworksAlone(t *testing.T) {
+	held := networktest.NewNetwork("held", "10.8.3.0/24", "")
+	f := newFixture(t, held)
+	f.StartLeading()
+	if err := f.Sync(held); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	held = f.Refresh("default", "held").DeepCopy()
+	held.Annotations = map[string]string{samplecrdv1.AnnotationReconcile: samplecrdv1.ReconcilePaused}
+	f.Put(held)
+	subnet := f.Neutron.Subnets()[0]
+	if _, err := f.Neutron.UpdateSubnet(f.Ctx, subnet.ID, neutron.SubnetAttrs{GatewayIP: ptr.To(neutron.GatewayIP("10.8.3.99"))}); err != nil {
+		t.Fatal(err)
+	}
+	f.Events()
+	f.Neutron.ClearCalls()
+
+	f.resync.Once(f.Ctx)
+
+	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want only the project's two lists", got)
+	}
+	if len(f.queued) != 0 || networktest.HasEvent(f.Events(), "NeutronDrift") {
+		t.Errorf("queued %v, Events %q: a paused Network is neither requeued nor reported", f.queued, f.Events())
+	}
+	if n := len(f.Neutron.Networks()); n != 1 {
+		t.Errorf("%d networks left, want the paused Network's kept", n)
 	}
 }

@@ -114,6 +114,10 @@ func (s *Resyncer) Once(ctx context.Context) {
 	imports := map[neutron.Place][]*samplecrdv1.Network{}
 	for _, network := range objects {
 		live[string(network.UID)] = true
+		if reconcile.IsPaused(network) {
+			// Neither repaired nor looked at again until it resumes, which queues it.
+			continue
+		}
 		drift := ""
 		store, place, resolved := s.cfg.Tenants.CachedFor(cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef == nil)
 		switch {

@@ -122,7 +122,8 @@ func argoCDScriptFromConfigMap(t *testing.T, ns string) string {
 
 // TestArgoCDHealthAgreesWithKstatus runs the Argo CD health check and kstatus on statuses
 // the real servers show only briefly or only across an upgrade: both must agree, Healthy
-// with Current, Progressing with InProgress, Degraded with Failed.
+// with Current, Progressing with InProgress, Degraded with Failed; a paused Network is
+// Suspended for Argo CD and whatever its conditions say for kstatus.
 func TestArgoCDHealthAgreesWithKstatus(t *testing.T) {
 	t.Parallel()
 	script := filepath.Join(RepoRoot, ArgoCDHealthScript)
@@ -157,6 +158,12 @@ func TestArgoCDHealthAgreesWithKstatus(t *testing.T) {
 			"Progressing", "InProgress"},
 		{"import waiting for Neutron", network(1, 1, condition("Ready", "False", 1, "ImportNotFound"),
 			condition("Stalled", "True", 1, "ImportNotFound")), "Degraded", "Failed"},
+		{"paused, in step", network(2, 2, condition("Ready", "True", 2, "Provisioned"),
+			condition("Paused", "True", 2, "Paused")), "Suspended", "Current"},
+		{"paused, a change waits", network(3, 3, condition("Ready", "True", 2, "Provisioned"),
+			condition("Paused", "True", 3, "Paused"), condition("Reconciling", "True", 3, "Paused")), "Suspended", "InProgress"},
+		{"paused, rejected before", network(2, 2, condition("Ready", "False", 2, "InvalidSpec"),
+			condition("Stalled", "True", 2, "InvalidSpec"), condition("Paused", "True", 2, "Paused")), "Suspended", "Failed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
