@@ -40,6 +40,9 @@ var (
 	Kubeconfig string
 	// NeutronEndpoint is the URL of a noauth Neutron ($NEUTRON_ENDPOINT).
 	NeutronEndpoint string
+	// ControllerVersion and ControllerCommit are what ControllerBinary was stamped with
+	// (hack/version.sh, as make build).
+	ControllerVersion, ControllerCommit string
 )
 
 // runCommand runs a program from RepoRoot and returns its stdout and stderr apart, so that

@@ -27,6 +27,32 @@ func NeutronLogMark(t testing.TB, path string) int64 {
 // offset from, up to the last complete line.
 func NeutronRequestsSince(t testing.TB, path string, from int64) []serverlog.NeutronRequest {
 	t.Helper()
+	var out []serverlog.NeutronRequest
+	for _, line := range NeutronLogLinesSince(t, path, from) {
+		if r, ok := serverlog.ParseNeutronRequest(line); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// NeutronAuditRequestsSince returns the requests the audit middleware of a
+// Keystone-authenticated neutron-server logged in path after byte offset from.
+func NeutronAuditRequestsSince(t testing.TB, path string, from int64) []serverlog.NeutronAuditRequest {
+	t.Helper()
+	var out []serverlog.NeutronAuditRequest
+	for _, line := range NeutronLogLinesSince(t, path, from) {
+		if r, ok := serverlog.ParseNeutronAuditRequest(line); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// NeutronLogLinesSince returns the complete lines of a neutron-server log after byte
+// offset from.
+func NeutronLogLinesSince(t testing.TB, path string, from int64) []string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("neutron-server's log: %v", err)
@@ -40,11 +66,5 @@ func NeutronRequestsSince(t testing.TB, path string, from int64) []serverlog.Neu
 		t.Fatalf("neutron-server's log: %v", err)
 	}
 	raw = raw[:bytes.LastIndexByte(raw, '\n')+1]
-	var out []serverlog.NeutronRequest
-	for _, line := range strings.Split(string(raw), "\n") {
-		if r, ok := serverlog.ParseNeutronRequest(line); ok {
-			out = append(out, r)
-		}
-	}
-	return out
+	return strings.Split(string(raw), "\n")
 }

@@ -49,7 +49,17 @@ func setUp(dir string) error {
 	RepoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 	ControllerBinary = filepath.Join(dir, "network-controller")
 	start := time.Now()
-	if stdout, stderr, err := runCommand(10*time.Minute, "go", "build", "-tags", "e2ecrash", "-o", ControllerBinary, "."); err != nil {
+	// Stamped as make build stamps it: the tests find the version in the servers' logs.
+	for what, into := range map[string]*string{"version": &ControllerVersion, "commit": &ControllerCommit} {
+		out, stderr, err := runCommand(time.Minute, "hack/version.sh", what)
+		if err != nil {
+			return fmt.Errorf("hack/version.sh %s: %w\n%s", what, err, stderr)
+		}
+		*into = strings.TrimSpace(out)
+	}
+	ldflags := "-X github.com/samplecrd/network-controller/pkg/buildinfo.version=" + ControllerVersion +
+		" -X github.com/samplecrd/network-controller/pkg/buildinfo.commit=" + ControllerCommit
+	if stdout, stderr, err := runCommand(10*time.Minute, "go", "build", "-tags", "e2ecrash", "-ldflags", ldflags, "-o", ControllerBinary, "."); err != nil {
 		return fmt.Errorf("building the controller failed: %w\n%s%s", err, stdout, stderr)
 	}
 	fmt.Fprintf(os.Stderr, "e2e: built %s in %s\n", ControllerBinary, time.Since(start).Round(time.Millisecond))
