@@ -136,6 +136,11 @@ func run(opts options) error {
 	limitsOf := func(place neutron.Place) neutronclient.RateLimits {
 		return neutronclient.RateLimits{Total: limiter, Project: budgets.Of(place), OnWait: rateLimitObserver(m)}
 	}
+	countQuotaRefusals := func(client *neutronclient.Client) {
+		project := client.Place().ProjectID
+		m.DeclareQuotaProject(project)
+		client.OnOverQuota(func() { m.ObserveQuotaRefusal(project) })
+	}
 	own, err := connectOwnCloud(startupCtx, opts, neutronclient.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
 	if err != nil {
 		return err
@@ -143,6 +148,7 @@ func run(opts options) error {
 	if own != nil {
 		client := own.Driver.(*neutronclient.Client)
 		client.LimitRate(limitsOf(own.Place))
+		countQuotaRefusals(client)
 		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
 			"projectID", own.Place.ProjectID, "region", own.Place.Region)
@@ -180,6 +186,7 @@ func run(opts options) error {
 			return nil, neutron.Place{}, err
 		}
 		client.LimitRate(limitsOf(client.Place()))
+		countQuotaRefusals(client)
 		return client, client.Place(), nil
 	})
 

@@ -58,6 +58,7 @@ type Metrics struct {
 	ownRefused        prometheus.Gauge
 	leader            prometheus.Gauge
 	buildInfo         *prometheus.GaugeVec
+	quotaRefusals     *prometheus.CounterVec
 	leading           atomic.Bool
 	workqueue         *workqueueProvider
 	registry          *prometheus.Registry
@@ -139,6 +140,10 @@ func New() *Metrics {
 			Namespace: namespace, Name: "leader",
 			Help: "1 while this replica leads (holds the Lease, or runs without leader election) and reconciles, else 0.",
 		}),
+		quotaRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "neutron_quota_refusals_total",
+			Help: "Neutron requests refused as over the project's quota (409 OverQuota), by project: the ID of the project, \"\" for a Neutron without authentication. A series exists from the controller's first connection to the project.",
+		}, []string{"project"}),
 		buildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; its labels name the running build: version, commit and the Go version it was built with.",
@@ -150,7 +155,7 @@ func New() *Metrics {
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased, m.orphansHalted,
 		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.accountsHeld, m.ownRefused, m.leader,
-		m.buildInfo, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.buildInfo, m.quotaRefusals, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
 	for _, limiter := range []string{LimiterTotal, LimiterProject} {
@@ -161,6 +166,14 @@ func New() *Metrics {
 	}
 	return m
 }
+
+// DeclareQuotaProject exports the project's quota refusals at zero, before the first. A
+// project is declared once the controller connects to it, and kept: projects are made
+// by the cloud's admin, not by tenants, so they stay few.
+func (m *Metrics) DeclareQuotaProject(project string) { m.quotaRefusals.WithLabelValues(project) }
+
+// ObserveQuotaRefusal counts a request Neutron refused as over the project's quota.
+func (m *Metrics) ObserveQuotaRefusal(project string) { m.quotaRefusals.WithLabelValues(project).Inc() }
 
 // SetBuildInfo names the running build.
 func (m *Metrics) SetBuildInfo(version, commit, goVersion string) {

@@ -39,6 +39,9 @@ type Driver interface {
 	ListSubnetPools(ctx context.Context, filter Filter) ([]SubnetPool, error)
 	// ListPorts lists ports by ProjectID, NetworkIDs and SubnetID.
 	ListPorts(ctx context.Context, filter Filter) ([]Port, error)
+	// ProjectQuota returns the project's quota of each resource with its use, which a
+	// member may read of its own project.
+	ProjectQuota(ctx context.Context, projectID string) (map[string]QuotaUsage, error)
 
 	// ListNetworkShares lists the RBAC policies that share a network with a project
 	// (object type network, action access_as_shared) by ProjectID, the project that made

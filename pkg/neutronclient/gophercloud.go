@@ -35,6 +35,8 @@ type Client struct {
 	// failures. It holds until new credentials come with a new Client, or, with
 	// RetryRefusals, for a backoff.
 	refusal refusal
+	// onOverQuota is told about each OverQuota answer; nil: no one is.
+	onOverQuota func()
 }
 
 var _ neutron.Driver = (*Client)(nil)
@@ -80,6 +82,9 @@ func (c *Client) call(ctx context.Context, op string, fn func() error) error {
 	start := time.Now()
 	err := wrapError(op, fn())
 	c.observe(op, err, time.Since(start))
+	if c.onOverQuota != nil && neutron.KindOf(err) == neutron.KindOverQuota {
+		c.onOverQuota()
+	}
 	return c.refusal.record(err)
 }
 

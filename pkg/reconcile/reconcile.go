@@ -101,7 +101,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	out, err := p.apply(ctx)
 	if err != nil {
 		// The status names the network, so it tells what exists while the subnets wait.
-		return r.status.failedApplying(ctx, p.network, out, err)
+		return r.status.failedApplying(ctx, p.network, out, overQuota(ctx, store, err))
 	}
 	if len(p.withheld) > 0 {
 		return r.status.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))

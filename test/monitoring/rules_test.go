@@ -32,6 +32,7 @@ var expectedAlerts = []string{
 	"NetworkControllerOwnCredentialsRefused",
 	"NetworkControllerOrphanCollectionHalted",
 	"NetworkControllerSubnetNearlyFull",
+	"NetworkControllerProjectOverQuota",
 }
 
 type ruleFile struct {

@@ -36,6 +36,8 @@ type Driver struct {
 	now    func() time.Time
 	// project is the project of what this Driver creates, as a token scoped to it would.
 	project string
+	// quota holds the limits SetQuota set, by resource.
+	quota map[string]int
 }
 
 var _ neutron.Driver = (*Driver)(nil)
