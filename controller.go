@@ -61,6 +61,8 @@ type Config struct {
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
 	// namespace with user changes first (fairqueue): the baseline for measuring.
 	FIFOQueue bool
+	// ExpiryWarning is how long before their credentials expire Networks say so; 0 never.
+	ExpiryWarning time.Duration
 	// EventTarget carries Events about the controller itself (the leader election
 	// Lease); nil: only the log has them.
 	EventTarget runtime.Object
@@ -116,7 +118,7 @@ func NewController(
 		now:       time.Now,
 	}
 	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
-		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID}
+		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning}
 	if secrets != nil {
 		if err := credguard.IndexNetworks(networks); err != nil {
 			return nil, err
@@ -141,11 +143,7 @@ func NewController(
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 
 	logger.Info("Setting up event handlers")
-	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
-		AddFunc:    c.handleAdd,
-		UpdateFunc: c.handleUpdate,
-		DeleteFunc: c.handleDelete,
-	})
+	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
@@ -171,8 +169,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	logger := klog.FromContext(ctx)
 
-	logger.Info("Starting Network controller")
-	logger.Info("Waiting for informer caches to sync")
+	logger.Info("Starting Network controller; waiting for informer caches to sync")
 	if ok := cache.WaitForCacheSync(ctx.Done(), c.synced...); !ok {
 		c.workqueue.ShutDown()
 		return errors.New("failed to wait for caches to sync")
@@ -196,6 +193,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if c.guard != nil {
 		go c.guard.Run(ctx)
 	}
+	go c.requeueOnExpiry(ctx, expiryCheckPeriod)
 
 	logger.Info("Started workers")
 	<-ctx.Done()

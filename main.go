@@ -150,6 +150,9 @@ func run(opts options) error {
 		client.LimitRate(limitsOf(own.Place))
 		countQuotaRefusals(client)
 		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
+		if err := client.ExpiryError(); err != nil {
+			logger.Info("Cannot tell when the controller's own credentials expire", "err", err)
+		}
 		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
 			"projectID", own.Place.ProjectID, "region", own.Place.Region)
 	} else {
@@ -185,6 +188,9 @@ func run(opts options) error {
 		if err != nil {
 			return nil, neutron.Place{}, err
 		}
+		if err := client.ExpiryError(); err != nil {
+			klog.FromContext(ctx).Info("Cannot tell when credentials expire", "credentials", creds.Name, "err", err)
+		}
 		client.LimitRate(limitsOf(client.Place()))
 		countQuotaRefusals(client)
 		return client, client.Place(), nil
@@ -200,6 +206,7 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
+	m.ExportCredentialExpiries(opts.expiryWarning, credentialExpiries(tenants))
 	if err := controller.watchIdentitySecrets(identities, secretWatches); err != nil {
 		return err
 	}
@@ -269,6 +276,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
 		FIFOQueue:           !opts.fairQueue,
+		ExpiryWarning:       opts.expiryWarning,
 	}
 	if opts.leaderElect {
 		config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: opts.leaseName, Namespace: opts.leaseNamespace}}

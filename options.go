@@ -69,6 +69,7 @@ type options struct {
 	shutdownTimeout       time.Duration
 	loggingFormat         string
 	printVersion          bool
+	expiryWarning         time.Duration
 	neutronStartupTimeout time.Duration
 }
 
@@ -128,6 +129,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
 	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
+	fs.DurationVar(&o.expiryWarning, "credentials-expiry-warning", 7*24*time.Hour, "How long before credentials expire (Keystone's application credential expires_at, or the user's password_expires_at) the Networks using them get the CredentialsExpiring condition and a Warning Event. 0 never warns.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, commit and Go version of this build, and exit.")
 	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")
 }
@@ -200,6 +202,9 @@ func (o *options) validate() error {
 	}
 	if o.neutronResyncPeriod < 0 || o.orphanGracePeriod < 0 {
 		errs = append(errs, errors.New("-neutron-resync-period and -orphan-grace-period must not be negative"))
+	}
+	if o.expiryWarning < 0 {
+		errs = append(errs, errors.New("-credentials-expiry-warning must not be negative"))
 	}
 	if o.leaderElect && !(o.leaseDuration > o.leaseRenewDeadline && o.leaseRenewDeadline > o.leaseRetryPeriod && o.leaseRetryPeriod > 0) {
 		errs = append(errs, errors.New("leader election needs lease duration > renew deadline > retry period > 0"))

@@ -59,9 +59,11 @@ type Metrics struct {
 	leader            prometheus.Gauge
 	buildInfo         *prometheus.GaugeVec
 	quotaRefusals     *prometheus.CounterVec
-	leading           atomic.Bool
-	workqueue         *workqueueProvider
-	registry          *prometheus.Registry
+	// expiry is set by ExportCredentialExpiries.
+	expiry    *expiryCollector
+	leading   atomic.Bool
+	workqueue *workqueueProvider
+	registry  *prometheus.Registry
 }
 
 // New creates the series and registers them, the client-go workqueue series and the Go

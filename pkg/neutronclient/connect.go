@@ -145,6 +145,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	c := NewClient(sc, hooks.Observe)
 	c.place = neutron.Place{Identity: pc.IdentityEndpoint, Region: region, Endpoint: endpoint, ProjectID: projectID, Trust: creds.Trust}
 	c.user = user
+	c.expiry, c.expiryErr = watchExpiry(ctx, pc)
 	return c, nil
 }
 

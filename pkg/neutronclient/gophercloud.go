@@ -37,6 +37,10 @@ type Client struct {
 	refusal refusal
 	// onOverQuota is told about each OverQuota answer; nil: no one is.
 	onOverQuota func()
+	// expiry says when the credentials expire (nil without authentication); expiryErr
+	// is why it could not be read.
+	expiry    *expiryWatch
+	expiryErr error
 }
 
 var _ neutron.Driver = (*Client)(nil)

@@ -30,6 +30,9 @@ func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.N
 	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
 		return err
 	}
+	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant)); err != nil {
+		return err
+	}
 
 	ref := ImportRef(network)
 	result, found := r.findings.take(network, tenant.Place)

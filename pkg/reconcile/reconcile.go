@@ -66,6 +66,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
 		return err
 	}
+	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant)); err != nil {
+		return err
+	}
 
 	desired, err := Desired(network)
 	if err != nil {

@@ -34,6 +34,8 @@ type Reconciler struct {
 	findings    importFindings
 	clock       *readyClock
 	clusterID   string
+	// expiryWindow is how long before credentials expire Networks say so; 0 never.
+	expiryWindow time.Duration
 }
 
 // CredentialsGuard keeps a Network's credentials Secret from going while the Network may
@@ -62,6 +64,9 @@ type Config struct {
 	Metrics  *metrics.Metrics
 	// ClusterID goes into the ownership marks of every Neutron resource.
 	ClusterID string
+	// ExpiryWarning is how long before their credentials expire Networks get the
+	// CredentialsExpiring condition; 0 never.
+	ExpiryWarning time.Duration
 	// Now is the clock of the time to Ready; nil means time.Now.
 	Now func() time.Time
 }
@@ -83,6 +88,8 @@ func New(cfg Config) *Reconciler {
 		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
 		clock:      clock,
 		clusterID:  cfg.ClusterID,
+
+		expiryWindow: cfg.ExpiryWarning,
 	}
 }
 
@@ -117,3 +124,8 @@ func (r *Reconciler) Saw(network *samplecrdv1.Network) { r.clock.saw(network) }
 
 // Gone notes that the informer reported a Network deleted: it waits no more.
 func (r *Reconciler) Gone(key cache.ObjectName) { r.clock.forget(key) }
+
+// expiryWarning is what the Network should say of its tenant's credentials' expiry now.
+func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant tenancy.Tenant) string {
+	return ExpiryWarning(network, tenant.Expiry, r.clock.now(), r.expiryWindow)
+}

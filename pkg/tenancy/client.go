@@ -26,6 +26,8 @@ type client struct {
 	failedAt time.Time
 	// users counts the Networks using the credentials; guarded by the registry's mu.
 	users int
+	// source is where the credentials were first read from, for the metrics.
+	source atomic.Pointer[Source]
 }
 
 // connection is an authenticated client's driver and the Place its calls land in.

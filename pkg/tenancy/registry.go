@@ -30,6 +30,9 @@ type Tenant struct {
 	Place neutron.Place
 	// Store is the Place's store, reached through the Network's credentials.
 	Store *neutronstore.Store
+	// Expiry is when those credentials expire; nil when they do not, or Keystone did
+	// not say.
+	Expiry *neutron.CredentialExpiry
 }
 
 // Registry hands out, for each Network, the Neutron store of its Place (Keystone,
@@ -128,6 +131,7 @@ func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, src *Sourc
 		return Tenant{}, err
 	}
 	c := r.use(key, cloud.Fingerprint)
+	c.source.CompareAndSwap(nil, src)
 	driver, place, err := c.connect(ctx, r, cloud)
 	if err != nil {
 		return Tenant{}, err
@@ -191,7 +195,7 @@ func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, place ne
 	if err := p.fill(ctx, store); err != nil {
 		return Tenant{}, fmt.Errorf("reading this cluster's Neutron resources in %s: %w", place, err)
 	}
-	return Tenant{Place: place, Store: store}, nil
+	return Tenant{Place: place, Store: store, Expiry: expiryOf(driver)}, nil
 }
 
 // Project is one Place's store, reached through credentials some Network uses now.

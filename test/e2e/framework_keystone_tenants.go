@@ -13,6 +13,7 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/applicationcredentials"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/projects"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/roles"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
 	"sigs.k8s.io/yaml"
 )
@@ -130,4 +131,40 @@ func (k Keystone) adminIdentity(t testing.TB, ctx context.Context) (*gophercloud
 		t.Fatalf("finding the member role: %d roles named member (%v)", len(found), err)
 	}
 	return identity, found[0].ID
+}
+
+// ApplicationCredentialCloudsYAML makes another application credential of TenantB's user
+// (a cloud of WithOwnUsers), expiring at expiresAt (nil: never), and returns a clouds.yaml
+// whose TenantB entry authenticates with it.
+func (k Keystone) ApplicationCredentialCloudsYAML(t testing.TB, expiresAt *time.Time) string {
+	t.Helper()
+	ctx := Ctx(t, time.Minute)
+	pc, _ := k.AuthenticatedAs(t, ctx, "team-b-user")
+	user, err := pc.GetAuthResult().(tokens.CreateResult).ExtractUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity, err := openstack.NewIdentityV3(pc, gophercloud.EndpointOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "e2e-" + RandomSuffix(24)
+	cred, err := applicationcredentials.Create(ctx, identity, user.ID, applicationcredentials.CreateOpts{
+		Name: "network-controller-" + RandomSuffix(6), Secret: secret, ExpiresAt: expiresAt}).Extract()
+	if err != nil {
+		t.Fatalf("creating an application credential of %s: %v", user.Name, err)
+	}
+	var file struct {
+		Clouds map[string]map[string]any `json:"clouds"`
+	}
+	if err := yaml.Unmarshal([]byte(k.CloudsYAMLOf(t, TenantB)), &file); err != nil {
+		t.Fatal(err)
+	}
+	auth, _ := file.Clouds[TenantB]["auth"].(map[string]any)
+	auth["application_credential_id"], auth["application_credential_secret"] = cred.ID, secret
+	out, err := yaml.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }

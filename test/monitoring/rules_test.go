@@ -33,6 +33,7 @@ var expectedAlerts = []string{
 	"NetworkControllerOrphanCollectionHalted",
 	"NetworkControllerSubnetNearlyFull",
 	"NetworkControllerProjectOverQuota",
+	"NetworkControllerCredentialsExpiring",
 }
 
 type ruleFile struct {

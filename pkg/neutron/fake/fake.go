@@ -38,6 +38,8 @@ type Driver struct {
 	project string
 	// quota holds the limits SetQuota set, by resource.
 	quota map[string]int
+	// expiry is what SetCredentialExpiry set.
+	expiry *neutron.CredentialExpiry
 }
 
 var _ neutron.Driver = (*Driver)(nil)

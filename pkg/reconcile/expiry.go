@@ -1,0 +1,76 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+)
+
+// Credentials fail on a date Keystone knows: the Network says so beforehand, beside its
+// Ready condition, which it leaves alone.
+
+// ExpiryWarning returns what a Network whose credentials expire at expiry should say at
+// now, warning window ahead: "" when they do not expire within it (or window is 0).
+func ExpiryWarning(network *samplecrdv1.Network, expiry *neutron.CredentialExpiry, now time.Time, window time.Duration) string {
+	if expiry == nil || window <= 0 || expiry.At.Sub(now) > window {
+		return ""
+	}
+	when := "expires at " + expiry.At.UTC().Format(time.RFC3339) + ", within the " + days(window) + " this controller warns ahead"
+	if !expiry.At.After(now) {
+		when = "expired at " + expiry.At.UTC().Format(time.RFC3339) + "; Keystone refuses it once the token in use expires"
+	}
+	advice := "put new credentials into the Secret before then; the warning clears when the controller reads them"
+	if network.Spec.CloudCredentialsRef == nil {
+		advice = "the operator rotates them (the controller's clouds.yaml, read at startup)"
+	}
+	return fmt.Sprintf("the %s %s: %s are used for this Network; %s", expiry.What, when, credentialsOf(network), advice)
+}
+
+func days(d time.Duration) string {
+	if n := int(d.Hours() / 24); n*24 == int(d.Hours()) && n > 0 {
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
+	}
+	return d.String()
+}
+
+// HasExpiryWarning reports whether the Network's status says its credentials expire soon.
+func HasExpiryWarning(network *samplecrdv1.Network) bool {
+	return meta.IsStatusConditionTrue(network.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
+}
+
+// noteExpiry sets the CredentialsExpiring condition to warning, or removes it for "",
+// with a Warning Event when it appears; a write only when it changes.
+func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Network, warning string) (*samplecrdv1.Network, error) {
+	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
+	if (old == nil && warning == "") || (old != nil && old.Message == warning) {
+		return network, nil
+	}
+	status := network.Status.DeepCopy()
+	if warning == "" {
+		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
+	} else {
+		setTrue(status, samplecrdv1.ConditionCredentialsExpiring, network.Generation, samplecrdv1.ReasonCredentialsExpiring, warning)
+	}
+	written, err := w.write(ctx, network, status)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case warning == "":
+		klog.FromContext(ctx).Info("Network's credentials no longer expire soon")
+	case old == nil || old.Message != warning:
+		klog.FromContext(ctx).Info("Network's credentials expire soon", "warning", warning)
+		w.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonCredentialsExpiring, warning)
+	}
+	return written, nil
+}
