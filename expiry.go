@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
@@ -54,10 +55,23 @@ func credentialExpiries(tenants *tenancy.Registry) func() []metrics.CredentialsE
 		for _, e := range tenants.Expiries() {
 			m := metrics.CredentialsExpiry{Kind: e.Kind, At: e.At}
 			if e.Source != nil {
-				m.Namespace, m.Secret, m.Cloud, m.Identity = e.Source.Secret.Namespace, e.Source.Secret.Name, e.Source.Cloud, e.Source.Identity
+				// A cloud's name is the tenant's to choose, and may be long.
+				m.Namespace, m.Secret, m.Cloud, m.Identity = e.Source.Secret.Namespace, e.Source.Secret.Name, shortLabel(e.Source.Cloud), e.Source.Identity
 			}
 			out = append(out, m)
 		}
 		return out
 	}
+}
+
+// shortLabel cuts a label value a tenant chose to 64 bytes, on a rune boundary.
+func shortLabel(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	end := 64
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end]
 }

@@ -30,7 +30,8 @@ func ExpiryWarning(network *samplecrdv1.Network, expiry *neutron.CredentialExpir
 	if network.Spec.CloudCredentialsRef == nil {
 		advice = "the operator rotates them (the controller's clouds.yaml, read at startup)"
 	}
-	return fmt.Sprintf("the %s %s: %s are used for this Network; %s", expiry.What, when, credentialsOf(network), advice)
+	// What holds names a tenant chose (its user's, its application credential's).
+	return truncate(fmt.Sprintf("the %s %s: %s are used for this Network; %s", expiry.What, when, credentialsOf(network), advice), maxMessageLength)
 }
 
 func days(d time.Duration) string {

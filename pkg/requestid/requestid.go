@@ -7,6 +7,7 @@ package requestid
 import (
 	"context"
 	"net/http"
+	"regexp"
 
 	"github.com/google/uuid"
 )
@@ -32,8 +33,17 @@ func FromContext(ctx context.Context) (string, bool) {
 	return id, ok && id != ""
 }
 
-// Answered returns the request ID a service answered with ("" when none).
-func Answered(h http.Header) string { return h.Get(Header) }
+// answeredForm is the form of a request ID OpenStack's services answer with.
+var answeredForm = regexp.MustCompile(`^req-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// Answered returns the request ID a service answered with: "" when none, or when the
+// header holds anything but a request ID, which then goes into no message or log line.
+func Answered(h http.Header) string {
+	if id := h.Get(Header); answeredForm.MatchString(id) {
+		return id
+	}
+	return ""
+}
 
 // Transport sends every request with the global request ID of its context, or a fresh
 // one for a request made outside any reconcile, so every call can be traced.

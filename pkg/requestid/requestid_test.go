@@ -24,7 +24,7 @@ func TestTransportSendsTheIDOfTheContextOrAFreshOne(t *testing.T) {
 	var got []string
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Header.Get(Header))
-		w.Header().Set(Header, "req-answered")
+		w.Header().Set(Header, "req-0f0e0d0c-0b0a-4908-8706-050403020100")
 	}))
 	defer server.Close()
 	client := &http.Client{Transport: Transport{Next: http.DefaultTransport}}
@@ -40,7 +40,7 @@ func TestTransportSendsTheIDOfTheContextOrAFreshOne(t *testing.T) {
 		if req.Header.Get(Header) != "" {
 			t.Errorf("the caller's request was changed: %v", req.Header)
 		}
-		if Answered(resp.Header) != "req-answered" {
+		if Answered(resp.Header) != "req-0f0e0d0c-0b0a-4908-8706-050403020100" {
 			t.Errorf("Answered = %q", Answered(resp.Header))
 		}
 	}
@@ -49,5 +49,20 @@ func TestTransportSendsTheIDOfTheContextOrAFreshOne(t *testing.T) {
 	}
 	if !form.MatchString(got[2]) {
 		t.Errorf("a request without an ID carried %q; want a fresh req-<uuid4>", got[2])
+	}
+}
+
+func TestAnsweredTakesOnlyARequestID(t *testing.T) {
+	for value, want := range map[string]string{
+		"req-0f0e0d0c-0b0a-4908-8706-050403020100": "req-0f0e0d0c-0b0a-4908-8706-050403020100",
+		"": "",
+		"req-0f0e0d0c-0b0a-4908-8706-050403020100 and more": "",
+		"<script>": "",
+	} {
+		h := http.Header{}
+		h.Set(Header, value)
+		if got := Answered(h); got != want {
+			t.Errorf("Answered(%q) = %q, want %q", value, got, want)
+		}
 	}
 }

@@ -216,6 +216,12 @@ func TestContainerImage(t *testing.T) {
 	reader, other := ScraperTokens(t, ns)
 	metricsURL := "https://127.0.0.1:" + metricsPort(t, args) + "/metrics"
 	scraped := CheckSecureMetrics(t, metricsURL, reader, other)
+	// The Dockerfile stamps the build as make build does.
+	if info := `network_controller_build_info{commit="` + ControllerCommit + `",go_version="`; !strings.Contains(scraped, info) ||
+		!strings.Contains(scraped, `version="`+ControllerVersion+`"} 1`) {
+		t.Errorf("the image names no build %s (%s) in network_controller_build_info:\n%s", ControllerVersion, ControllerCommit,
+			regexp.MustCompile(`(?m)^network_controller_build_info.*$`).FindString(scraped))
+	}
 	if !strings.Contains(scraped, "network_controller_leader 1") {
 		t.Errorf("the container leads but its metrics do not say so:\n%s", LastLines(scraped, 10))
 	}
