@@ -152,7 +152,7 @@ find_api_paste() {
 # reads (the Keystone-authenticated ones too). Returns 1 when both already had these
 # contents: a running server keeps what it started with, so a change means a restart.
 write_neutron_conf() {
-  local api_paste changed=1 file
+  local api_paste
   # exit: callers test the return code, which turns set -e off in here.
   api_paste="$(find_api_paste)" || exit 1
   cat >"${NEUTRON_CONF}.tmp" <<EOF
@@ -227,15 +227,7 @@ network_vlan_ranges =
 enable_security_group = true
 EOF
 
-  for file in "${NEUTRON_CONF}" "${ML2_CONF}"; do
-    if cmp -s "${file}.tmp" "${file}" 2>/dev/null; then
-      rm -f "${file}.tmp"
-    else
-      mv -f "${file}.tmp" "${file}"
-      changed=0
-    fi
-  done
-  return "${changed}"
+  replace_changed "${NEUTRON_CONF}" "${ML2_CONF}"
 }
 
 neutron_version() {

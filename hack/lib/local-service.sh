@@ -30,3 +30,19 @@ dispatch() {
   echo "usage: $0 ${usage}" >&2
   exit 2
 }
+
+# replace_changed FILE...: puts each FILE.tmp in place of FILE when their contents
+# differ (else drops FILE.tmp). Returns 0 when any FILE changed, 1 when none did: a
+# running server keeps what it started with, so a change means a restart.
+replace_changed() {
+  local file changed=1
+  for file in "$@"; do
+    if cmp -s "${file}.tmp" "${file}" 2>/dev/null; then
+      rm -f "${file}.tmp"
+    else
+      mv -f "${file}.tmp" "${file}"
+      changed=0
+    fi
+  done
+  return "${changed}"
+}

@@ -13,7 +13,8 @@
 #
 # Needs HOST, PORT, STATE_DIR, LOG_DIR, RUN_DIR, NEUTRON_CONF, ML2_CONF, MYSQL_PIDFILE,
 # START_TIMEOUT, neutron_version, find_api_paste, fail_start, mysql_client,
-# mysql_database_url (hack/lib/mariadb.sh, called only) and hack/lib/{log,proc,lock}.sh.
+# mysql_database_url (hack/lib/mariadb.sh, called only), replace_changed
+# (hack/lib/local-service.sh) and hack/lib/{log,proc,lock}.sh.
 
 KS_PORT="${NEUTRON_KEYSTONE_PORT:-19697}"
 R2_PORT="${NEUTRON_REGION_TWO_PORT:-19698}"
@@ -54,7 +55,7 @@ KS_AUDIT_MAP="${STATE_DIR}/neutron-audit-map.conf"
 # had these contents: a running server keeps what it started with, so a change means a
 # restart (start_keystone_servers does it).
 write_audit_config() {
-  local api_paste changed=1 file
+  local api_paste
   # exit: callers test the return code, which turns set -e off in here.
   api_paste="$(find_api_paste)" || exit 1
   {
@@ -119,15 +120,7 @@ tags = tag
 network = service/network
 EOF
 
-  for file in "${KS_API_PASTE}" "${KS_AUDIT_MAP}"; do
-    if cmp -s "${file}.tmp" "${file}" 2>/dev/null; then
-      rm -f "${file}.tmp"
-    else
-      mv -f "${file}.tmp" "${file}"
-      changed=0
-    fi
-  done
-  return "${changed}"
+  replace_changed "${KS_API_PASTE}" "${KS_AUDIT_MAP}"
 }
 
 # write_keystone_conf FILE PORT LOG_FILE [LINE...]: writes FILE, the settings that
@@ -165,11 +158,7 @@ EOT
   } >"${file}.tmp"
   umask "${old_umask}"
   # Unchanged settings: keep the running server (and its token cache).
-  if cmp -s "${file}.tmp" "${file}" 2>/dev/null; then
-    rm -f "${file}.tmp"
-    return 1
-  fi
-  mv -f "${file}.tmp" "${file}"
+  replace_changed "${file}"
 }
 
 ks_api_answers() {

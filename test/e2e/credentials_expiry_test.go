@@ -20,10 +20,8 @@ import (
 func TestCredentialsExpiryWarning(t *testing.T) {
 	t.Parallel()
 	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantB))
-	ns := NewNamespace(t)
 	soon := time.Now().Add(3 * 24 * time.Hour).UTC().Truncate(time.Second)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.ApplicationCredentialCloudsYAML(t, &soon)})
-	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ns, ctrl := StartTenantController(t, ks, ks.ApplicationCredentialCloudsYAML(t, &soon))
 	CreateTenantNetwork(t, ns, "expiring", "10.186.0.0/24", "openstack", TenantB)
 
 	n := WaitNetwork(t, ns, "expiring", 90*time.Second, "Ready=True and CredentialsExpiring=True", func(n *samplecrdv1.Network) error {

@@ -13,7 +13,6 @@ import (
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/applicationcredentials"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/projects"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/roles"
-	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/users"
 	"sigs.k8s.io/yaml"
 )
@@ -138,21 +137,12 @@ func (k Keystone) adminIdentity(t testing.TB, ctx context.Context) (*gophercloud
 // whose TenantB entry authenticates with it.
 func (k Keystone) ApplicationCredentialCloudsYAML(t testing.TB, expiresAt *time.Time) string {
 	t.Helper()
-	ctx := Ctx(t, time.Minute)
-	pc, _ := k.AuthenticatedAs(t, ctx, "team-b-user")
-	user, err := pc.GetAuthResult().(tokens.CreateResult).ExtractUser()
-	if err != nil {
-		t.Fatal(err)
-	}
-	identity, err := openstack.NewIdentityV3(pc, gophercloud.EndpointOpts{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	identity, userID := k.identityAs(t, "team-b-user")
 	secret := "e2e-" + RandomSuffix(24)
-	cred, err := applicationcredentials.Create(ctx, identity, user.ID, applicationcredentials.CreateOpts{
+	cred, err := applicationcredentials.Create(Ctx(t, time.Minute), identity, userID, applicationcredentials.CreateOpts{
 		Name: "network-controller-" + RandomSuffix(6), Secret: secret, ExpiresAt: expiresAt}).Extract()
 	if err != nil {
-		t.Fatalf("creating an application credential of %s: %v", user.Name, err)
+		t.Fatalf("creating an application credential of user %s: %v", userID, err)
 	}
 	var file struct {
 		Clouds map[string]map[string]any `json:"clouds"`

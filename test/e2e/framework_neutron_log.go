@@ -27,22 +27,22 @@ func NeutronLogMark(t testing.TB, path string) int64 {
 // offset from, up to the last complete line.
 func NeutronRequestsSince(t testing.TB, path string, from int64) []serverlog.NeutronRequest {
 	t.Helper()
-	var out []serverlog.NeutronRequest
-	for _, line := range NeutronLogLinesSince(t, path, from) {
-		if r, ok := serverlog.ParseNeutronRequest(line); ok {
-			out = append(out, r)
-		}
-	}
-	return out
+	return parsedSince(t, path, from, serverlog.ParseNeutronRequest)
 }
 
 // NeutronAuditRequestsSince returns the requests the audit middleware of a
 // Keystone-authenticated neutron-server logged in path after byte offset from.
 func NeutronAuditRequestsSince(t testing.TB, path string, from int64) []serverlog.NeutronAuditRequest {
 	t.Helper()
-	var out []serverlog.NeutronAuditRequest
+	return parsedSince(t, path, from, serverlog.ParseNeutronAuditRequest)
+}
+
+// parsedSince returns what parse makes of each line of a log after byte offset from.
+func parsedSince[T any](t testing.TB, path string, from int64, parse func(string) (T, bool)) []T {
+	t.Helper()
+	var out []T
 	for _, line := range NeutronLogLinesSince(t, path, from) {
-		if r, ok := serverlog.ParseNeutronAuditRequest(line); ok {
+		if r, ok := parse(line); ok {
 			out = append(out, r)
 		}
 	}

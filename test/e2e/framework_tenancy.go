@@ -255,3 +255,12 @@ func (a ApplicationCredential) CloudsYAML(authURL, name string) string {
 	return "clouds:\n  " + name + ":\n    auth_type: v3applicationcredential\n    auth:\n      auth_url: " + authURL +
 		"\n      application_credential_id: " + a.ID + "\n      application_credential_secret: " + a.Secret + "\n    region_name: RegionOne\n"
 }
+
+// StartTenantController starts a controller, with k's own cloud MemberCloud, for a new
+// namespace whose credentials Secret "openstack" holds cloudsYAML, and returns both.
+func StartTenantController(t testing.TB, k Keystone, cloudsYAML string) (string, *Controller) {
+	t.Helper()
+	ns := NewNamespace(t)
+	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": cloudsYAML})
+	return ns, StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: k.ControllerArgs(MemberCloud), Env: k.ControllerEnv()})
+}

@@ -22,9 +22,7 @@ func TestPauseHoldsEveryNeutronCall(t *testing.T) {
 	t.Parallel()
 	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantA))
 	project := ks.ProjectID(t, TenantA)
-	ns := NewNamespace(t)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ns, _ := StartTenantController(t, ks, ks.CloudsYAMLOf(t, TenantA))
 	CreateTenantNetwork(t, ns, "held", "10.184.0.0/24", "openstack", TenantA)
 	ready := WaitReady(t, ns, "held", 90*time.Second)
 

@@ -27,9 +27,7 @@ func TestOverQuotaNamesTheLimit(t *testing.T) {
 	}
 	setQuota(1)
 	t.Cleanup(func() { _, _, _ = neutronDo(http.MethodDelete, "v2.0/quotas/"+project, nil) })
-	ns := NewNamespace(t)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
-	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ns, ctrl := StartTenantController(t, ks, ks.CloudsYAMLOf(t, TenantA))
 
 	CreateTenantNetwork(t, ns, "first", "10.185.0.0/24", "openstack", TenantA)
 	WaitReady(t, ns, "first", 90*time.Second)

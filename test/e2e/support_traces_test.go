@@ -27,10 +27,8 @@ func TestSupportTraces(t *testing.T) {
 	agent := "network-controller/" + ControllerVersion + " (" + ControllerCommit + ") gophercloud/"
 	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantA))
 	project := ks.ProjectID(t, TenantA)
-	ns := NewNamespace(t)
-	PutCredentialsSecret(t, ns, "openstack", map[string]string{"clouds.yaml": ks.CloudsYAMLOf(t, TenantA)})
 	mark := NeutronLogMark(t, ks.NeutronLog)
-	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	ns, ctrl := StartTenantController(t, ks, ks.CloudsYAMLOf(t, TenantA))
 
 	// Neutron refuses a multicast subnet: the create fails with an answer.
 	CreateTenantNetwork(t, ns, "multicast", "224.0.0.0/24", "openstack", TenantA)

@@ -199,56 +199,56 @@ func (p *pyParser) value() any {
 
 func (p *pyParser) dict() any {
 	m := map[string]any{}
-	p.i++ // {
-	for first := true; ; first = false {
-		p.skipSpace()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
-			return m
-		}
-		if !first {
-			if p.i >= len(p.s) || p.s[p.i] != ',' {
-				return p.fail()
-			}
-			p.i++
-			p.skipSpace()
-		}
+	p.items('}', func() {
 		key := p.value()
 		if p.bad || !strings.HasPrefix(p.s[p.i:], ": ") {
-			return p.fail()
+			p.fail()
+			return
 		}
 		p.i += 2
 		v := p.value()
-		if p.bad {
-			return nil
-		}
-		if k, ok := key.(string); ok {
+		if k, ok := key.(string); ok && !p.bad {
 			m[k] = v
 		}
+	})
+	if p.bad {
+		return nil
 	}
+	return m
 }
 
 func (p *pyParser) list() any {
 	l := []any{}
-	p.i++ // [
-	for first := true; ; first = false {
+	p.items(']', func() {
+		if v := p.value(); !p.bad {
+			l = append(l, v)
+		}
+	})
+	if p.bad {
+		return nil
+	}
+	return l
+}
+
+// items reads the comma-separated items of a dict or list from its opening bracket at
+// p.i up to and past closer, item reading each; it stops at the first failure.
+func (p *pyParser) items(closer byte, item func()) {
+	p.i++ // the opening bracket
+	for first := true; !p.bad; first = false {
 		p.skipSpace()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
+		if p.i < len(p.s) && p.s[p.i] == closer {
 			p.i++
-			return l
+			return
 		}
 		if !first {
 			if p.i >= len(p.s) || p.s[p.i] != ',' {
-				return p.fail()
+				p.fail()
+				return
 			}
 			p.i++
 			p.skipSpace()
 		}
-		v := p.value()
-		if p.bad {
-			return nil
-		}
-		l = append(l, v)
+		item()
 	}
 }
 
