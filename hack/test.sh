@@ -28,21 +28,27 @@ mkdir -p "${out_dir}"
 servers_log="${out_dir}/servers.log"
 servers_state="${out_dir}/servers.state"
 installed="${out_dir}/packages.installed"
-rm -f "${servers_state}" "${installed}"
+servers_up="${out_dir}/servers.up"
+rm -f "${servers_state}" "${installed}" "${servers_up}"
 export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
 
 # The background start: packages first (apt-get one at a time), then the servers; it
-# writes which servers it started to servers.state for the stop on exit.
+# adds each server it started to servers.state as soon as it runs, so that the stop on
+# exit also stops those a later start's failure left behind.
 start_in_background() {
   hack/prometheus.sh install
   hack/lua.sh install
   touch "${installed}"
   local kube neutron keystone=0
   kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
+  echo "started_kube=${kube}" >>"${servers_state}"
   neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
+  echo "started_neutron=${neutron}" >>"${servers_state}"
   hack/local-keystone.sh status >/dev/null 2>&1 || keystone=1
+  # Before the start: one that fails half-way is stopped too (stopping is idempotent).
+  echo "started_keystone=${keystone}" >>"${servers_state}"
   hack/local-keystone.sh start >/dev/null
-  echo "started_kube=${kube} started_neutron=${neutron} started_keystone=${keystone}" >"${servers_state}"
+  touch "${servers_up}"
 }
 
 servers_pid=
@@ -135,7 +141,7 @@ if [[ "${mode}" == all ]]; then
   step "packages installed (background)" wait_for_background "${installed}"
   step "make monitoring" make --no-print-directory monitoring
 fi
-step "servers up (background, after the above)" wait_for_background "${servers_state}"
+step "servers up (background, after the above)" wait_for_background "${servers_up}"
 if [[ "${mode}" == all ]]; then
   step "end-to-end tests (hack/e2e.sh)" hack/e2e.sh
 else
