@@ -22,7 +22,8 @@
 # reuses. The image and the base images are removed on exit.
 #
 # Debian's prometheus package (TestMonitoringOnPrometheus) and lua5.1 (the Argo CD health
-# check, TestGitOpsHealth) are installed by hack/prometheus.sh and hack/lua.sh when missing.
+# check, TestGitOpsHealth) are installed by hack/prometheus.sh and hack/lua.sh when missing;
+# helm (the chart's tests) is built by hack/helm.sh when hack/tools/helm changed.
 #
 # Environment:
 #   E2E_TIMEOUT   go test -timeout (default 40m)
@@ -103,6 +104,8 @@ fi
 # health check (TestGitOpsHealth); apt's output goes to stderr.
 hack/prometheus.sh install >&2
 hack/lua.sh install >&2
+# helm for the chart's tests (test/e2e/helm_*_test.go), built from hack/tools/helm.
+hack/helm.sh build
 
 started_kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
 started_neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"

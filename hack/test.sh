@@ -8,7 +8,7 @@
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
 #
 # The local servers the end-to-end tests need (kube-apiserver, Neutron, Keystone with the
-# tests' 45-second tokens), and the Debian packages of the monitoring and end-to-end steps,
+# tests' 45-second tokens), the Debian packages of the monitoring and end-to-end steps and helm,
 # come up in the background meanwhile (log: _output/test/servers.log), so that the
 # end-to-end tests start as soon as the unit tests are done; hack/e2e.sh then finds them
 # running. Servers that were not running before are stopped on exit, as hack/e2e.sh does.
@@ -38,6 +38,7 @@ export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
 start_in_background() {
   hack/prometheus.sh install
   hack/lua.sh install
+  hack/helm.sh build
   touch "${installed}"
   local kube neutron keystone=0
   kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"

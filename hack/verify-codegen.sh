@@ -3,7 +3,7 @@
 # produces now. Works on a scratch copy, so the work tree is never touched.
 #
 # Regenerating takes over a minute on 2 cores, so a pass leaves a stamp: the hash of
-# everything the generators read or write (pkg/apis, pkg/client, crd/, hack/, vendor/,
+# everything the generators read or write (pkg/apis, pkg/client, crd/ and the chart's copy, hack/, vendor/,
 # go.mod, go.sum and the Go version). While that hash is unchanged, the check passes
 # without regenerating; delete the stamp to force it. A fresh clone has no stamp.
 set -o errexit -o nounset -o pipefail
@@ -18,7 +18,7 @@ inputs_hash() {
         cd "${REPO_ROOT}"
         go version
         git ls-files -z --cached --others --exclude-standard -- \
-            pkg/apis pkg/client crd hack vendor go.mod go.sum |
+            pkg/apis pkg/client crd charts/network-controller/crds hack vendor go.mod go.sum |
             xargs -0 sha256sum 2>/dev/null || true
     ) | sha256sum | cut -d' ' -f1
 }
@@ -40,9 +40,9 @@ fi
 
 "${SCRATCH}/hack/update-codegen.sh" >/dev/null
 
-# pkg/ holds the generated Go code, crd/ the CustomResourceDefinition.
+# pkg/ holds the generated Go code, crd/ the CustomResourceDefinitions, the chart a copy.
 status=0
-for dir in pkg crd; do
+for dir in pkg crd charts/network-controller/crds; do
     if ! diff -Nru "${REPO_ROOT}/${dir}" "${SCRATCH}/${dir}"; then
         status=1
     fi

@@ -1,6 +1,6 @@
-# Sourced by hack/local-kube.sh: builds etcd, kube-apiserver and kube-controller-manager
-# from the modules under hack/tools into _output/bin, each only when the stamp of its
-# sources changed.
+# Sourced by hack/local-kube.sh and hack/helm.sh: builds etcd, kube-apiserver,
+# kube-controller-manager and helm from the modules under hack/tools into _output/bin, each
+# only when the stamp of its sources changed.
 #
 # Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
 
@@ -20,6 +20,7 @@ stamp_of() {
   case "$1" in
     kube-apiserver | kube-controller-manager) files=(go.mod go.sum "$1/main.go") ;;
     etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
+    helm) files=(helm/go.mod helm/go.sum helm/tools.go) ;;
     *) die "unknown binary $1" ;;
   esac
   {
@@ -57,11 +58,20 @@ build_one() {
       moddir="${TOOLS_DIR}/etcd"
       pkg=.
       ;;
+    helm)
+      moddir="${TOOLS_DIR}/helm"
+      pkg=helm.sh/helm/v4/cmd/helm
+      local v
+      v="$(awk '$1 == "require" { $1 = "" ; $0 = $0 } $1 == "helm.sh/helm/v4" && $2 ~ /^v/ { print $2; exit }' "${moddir}/go.mod")"
+      [[ -n "${v}" ]] || die "cannot find the helm.sh/helm/v4 version in hack/tools/helm/go.mod"
+      ldflags+=" -X helm.sh/helm/v4/internal/version.version=${v} -X helm.sh/helm/v4/internal/version.gitTreeState=clean"
+      ;;
   esac
   mkdir -p "${BIN_DIR}"
   case "${name}" in
     kube-apiserver) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..." ;;
     kube-controller-manager) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
+    helm) log "building ${name} (about 3 minutes on 2 cores when the Go build cache is cold)..." ;;
     *) log "building ${name}..." ;;
   esac
   start=${SECONDS}

@@ -15,8 +15,11 @@ import (
 const (
 	rulesFile          = "../../deploy/monitoring/network-controller.rules.yaml"
 	prometheusRuleFile = "../../deploy/monitoring/prometheusrule.yaml"
-	dashboardFile      = "../../deploy/monitoring/dashboard.json"
-	runbookFile        = "../../docs/operations.md"
+	// The Helm chart's copy, which its PrometheusRule template reads (Helm reads only
+	// files inside the chart).
+	chartRulesFile = "../../charts/network-controller/files/network-controller.rules.yaml"
+	dashboardFile  = "../../deploy/monitoring/dashboard.json"
+	runbookFile    = "../../docs/operations.md"
 )
 
 func readFile(t *testing.T, path string) []byte {

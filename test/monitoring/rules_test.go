@@ -1,6 +1,7 @@
 package monitoring
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"regexp"
@@ -113,6 +114,13 @@ func TestPrometheusRuleMatchesRulesFile(t *testing.T) {
 		wantJSON, _ := json.MarshalIndent(want, "", "  ")
 		t.Errorf("spec.groups of %s differ from the groups of %s; edit both together.\n%s spec.groups:\n%s\n%s groups:\n%s",
 			prometheusRuleFile, rulesFile, prometheusRuleFile, gotJSON, rulesFile, wantJSON)
+	}
+}
+
+func TestChartRulesAreTheRulesFile(t *testing.T) {
+	if chart, plain := readFile(t, chartRulesFile), readFile(t, rulesFile); !bytes.Equal(chart, plain) {
+		t.Errorf("%s differs from %s; copy it: cp %s %s", chartRulesFile, rulesFile,
+			strings.TrimPrefix(rulesFile, "../../"), strings.TrimPrefix(chartRulesFile, "../../"))
 	}
 }
 

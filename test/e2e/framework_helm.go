@@ -1,0 +1,62 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// ChartDir is the Helm chart, relative to RepoRoot.
+const ChartDir = "charts/network-controller"
+
+// Helm runs helm through hack/helm.sh (which builds it first when hack/tools/helm changed)
+// with the admin Kubeconfig, and returns stdout; it fails the test on error.
+func Helm(t testing.TB, args ...string) string {
+	t.Helper()
+	stdout, stderr, err := runCommand(5*time.Minute, "hack/helm.sh", append([]string{"--kubeconfig", Kubeconfig}, args...)...)
+	t.Logf("helm %s: err=%v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err,
+		LastLines(strings.TrimSpace(stdout), 20), strings.TrimSpace(stderr))
+	if err != nil {
+		t.Fatalf("helm %s: %v\n%s%s", strings.Join(args, " "), err, stdout, stderr)
+	}
+	return stdout
+}
+
+// ObjectKey names an object as kind/namespace/name.
+func ObjectKey(obj *unstructured.Unstructured) string {
+	return obj.GetKind() + "/" + obj.GetNamespace() + "/" + obj.GetName()
+}
+
+// ParseObjects parses a stream of YAML documents (helm template, kubectl kustomize) into
+// objects by ObjectKey; empty documents are skipped, a key seen twice fails the test.
+func ParseObjects(t testing.TB, what, manifests string) map[string]*unstructured.Unstructured {
+	t.Helper()
+	objects := map[string]*unstructured.Unstructured{}
+	decoder := utilyaml.NewYAMLOrJSONDecoder(bytes.NewBufferString(manifests), 4096)
+	for {
+		obj := &unstructured.Unstructured{}
+		err := decoder.Decode(&obj.Object)
+		if errors.Is(err, io.EOF) {
+			return objects
+		}
+		if err != nil {
+			t.Fatalf("parsing %s: %v", what, err)
+		}
+		if len(obj.Object) == 0 {
+			continue
+		}
+		key := ObjectKey(obj)
+		if _, dup := objects[key]; dup {
+			t.Fatalf("%s renders %s twice", what, key)
+		}
+		objects[key] = obj
+	}
+}
