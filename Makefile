@@ -26,7 +26,7 @@ run: build ## Start local Kubernetes, Keystone and Neutron if none is configured
 	hack/run-local.sh $(BIN)
 
 .PHONY: test
-test: ## Everything CI runs: verify, unit, monitoring and e2e, with the local servers starting meanwhile; prints each step's time.
+test: ## Everything CI runs: verify, unit, monitoring, e2e and the node e2e, with the local servers starting meanwhile; prints each step's time.
 	hack/test.sh all
 
 .PHONY: verify
@@ -76,8 +76,21 @@ codegen: ## Regenerate deepcopy, clientset, listers, informers and the CRD crd/n
 image: ## Build the container image network-controller:latest with docker, podman or buildah (hack/image.sh).
 	hack/image.sh
 
+.PHONY: test-node
+test-node: ## Only the node end-to-end test: deploy/ and the Helm chart as Pods on a real local kubelet (root; part of make test).
+	hack/node-e2e.sh
+
+.PHONY: deploy
+deploy: ## Run the controller as Pods on a real local node: deploy/ with the image built here (HOW=helm: the chart); make stop ends it.
+	hack/deploy-local.sh $(HOW)
+
+.PHONY: undeploy
+undeploy: ## Remove what make deploy installed (the node and the servers keep running).
+	hack/deploy-local.sh remove
+
 .PHONY: stop
-stop: ## Stop the local Kubernetes, Keystone and Neutron started by make run.
+stop: ## Stop the local node, Kubernetes, Keystone and Neutron started by make run or make deploy.
+	hack/local-node.sh stop
 	hack/local-kube.sh stop
 	hack/local-keystone.sh stop
 	hack/local-neutron.sh stop

@@ -19,7 +19,8 @@
 #            the state folder (the keystone and neutron_region_two databases stay in the
 #            local Neutron's MariaDB until `hack/local-neutron.sh reset`).
 #   env      print the settings as shell assignments: KEYSTONE_AUTH_URL, KEYSTONE_ACCESS_LOG,
-#            KEYSTONE_CLOUDS_YAML, NEUTRON_KEYSTONE_ENDPOINT and NEUTRON_KEYSTONE_LOG (region
+#            KEYSTONE_CLOUDS_YAML, KEYSTONE_NODE_CLOUDS_YAML (the controller's cloud as Pods on
+#            hack/local-node.sh's node reach it), NEUTRON_KEYSTONE_ENDPOINT and NEUTRON_KEYSTONE_LOG (region
 #            RegionOne's Keystone-authenticated neutron-server), NEUTRON_REGION_TWO_ENDPOINT
 #            and NEUTRON_REGION_TWO_LOG (region RegionTwo's).
 #   serve PORT ACCESS_LOG  run one more Keystone on the same database and keys, on PORT,
@@ -93,6 +94,13 @@ START_TIMEOUT="${KEYSTONE_START_TIMEOUT:-60}"
 HOST=127.0.0.1
 AUTH_URL="http://${HOST}:${PORT}/v3"
 NETWORK_URL="http://${HOST}:${NEUTRON_KEYSTONE_PORT}/"
+# The same neutron-server as Pods on the local node reach it (hack/local-node.sh forwards the
+# port from its bridge): the catalog's internal endpoint of REGION, which the Pods' clouds.yaml
+# names (interface: internal); nothing else uses it.
+# shellcheck source=hack/lib/node/network.sh
+source "${REPO_ROOT}/hack/lib/node/network.sh"
+NODE_NETWORK_URL="http://${NODE_GATEWAY}:${NEUTRON_KEYSTONE_PORT}/"
+NODE_AUTH_URL="http://${NODE_GATEWAY}:${PORT}/v3"
 REGION=RegionOne
 REGION_TWO=RegionTwo
 REGION_TWO_NETWORK_URL="http://${HOST}:${NEUTRON_REGION_TWO_PORT}/"
@@ -107,6 +115,7 @@ RUN_DIR="${STATE_DIR}/run"
 CONF="${STATE_DIR}/keystone.conf"
 PASSWORDS="${STATE_DIR}/passwords"
 CLOUDS_YAML="${STATE_DIR}/clouds.yaml"
+NODE_CLOUDS_YAML="${STATE_DIR}/clouds-node.yaml"
 APPCRED_ID_FILE="${STATE_DIR}/team-b-appcred-id"
 PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
@@ -355,6 +364,7 @@ cmd_env() {
 KEYSTONE_AUTH_URL=${AUTH_URL}
 KEYSTONE_ACCESS_LOG=${LOG_DIR}/keystone-access.log
 KEYSTONE_CLOUDS_YAML=${CLOUDS_YAML}
+KEYSTONE_NODE_CLOUDS_YAML=${NODE_CLOUDS_YAML}
 NEUTRON_KEYSTONE_ENDPOINT=${NETWORK_URL}
 NEUTRON_KEYSTONE_LOG=${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}/log/neutron-server-keystone.log
 NEUTRON_REGION_TWO_ENDPOINT=${REGION_TWO_NETWORK_URL}

@@ -14,10 +14,11 @@
 #           KILL after 10 s)
 #   status  exit 0 when running and ready, 1 otherwise
 #   reset   stop and delete _output/local/kube (binaries are kept)
-#   serve-apiserver PORT  run one more kube-apiserver on the running etcd, with the
-#           same flags and certificates, on PORT, in the foreground (exec: its PID is
-#           this one's; stop it with SIGTERM). A test that restarts the apiserver
-#           does it to one of its own like this, so that the others keep theirs.
+#   serve-apiserver PORT [ADDRESS]  run one more kube-apiserver on the running etcd, with
+#           the same flags and certificates, on PORT (of ADDRESS, default 127.0.0.1), in
+#           the foreground (exec: its PID is this one's; stop it with SIGTERM). A test
+#           that restarts the apiserver does it to one of its own like this, so that the
+#           others keep theirs; hack/local-node.sh serves its Pods one on its bridge.
 #
 # Environment:
 #   LOCAL_KUBE_PORT       kube-apiserver secure port          (default 16443)
@@ -25,6 +26,8 @@
 #   LOCAL_ETCD_PORT       etcd client port                    (default 12379)
 #   LOCAL_ETCD_PEER_PORT  etcd peer port                      (default 12380)
 #   LOCAL_KUBE_TIMEOUT    readiness timeout in seconds        (default 90)
+#   LOCAL_KUBE_STATE      state folder (default _output/local/kube): another one, with
+#                         other ports, is a second cluster (hack/node-e2e.sh)
 #
 # Outputs (repo-root relative):
 #   _output/bin/{etcd,kube-apiserver,kube-controller-manager}  binaries (+ *.stamp)
@@ -43,9 +46,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS_DIR="${ROOT}/hack/tools"
 BIN_DIR="${ROOT}/_output/bin"
 LOCAL_DIR="${ROOT}/_output/local"
-STATE_DIR="${LOCAL_DIR}/kube"
+STATE_DIR="${LOCAL_KUBE_STATE:-${LOCAL_DIR}/kube}"
 PKI_DIR="${STATE_DIR}/pki"
-LOCK_FILE="${LOCAL_DIR}/kube.lock"
+LOCK_FILE="${STATE_DIR}.lock"
 KUBECONFIG_FILE="${STATE_DIR}/kubeconfig"
 TOKEN_FILE="${PKI_DIR}/tokens.csv"
 KCM_KUBECONFIG="${STATE_DIR}/kube-controller-manager.kubeconfig"
@@ -235,13 +238,15 @@ wait_for() {
 # controller-manager has made their namespace's "default" ServiceAccount). Also:
 #  - endpoint reconciler off: it would publish 127.0.0.1 as the endpoint of the
 #    "kubernetes" Service, which validation rejects (loopback), and log an error
-#    every 10 s.
+#    every 10 s. An apiserver on another ADDRESS (the local node's bridge) publishes
+#    that one: Pods reach the apiserver through the Service.
 #  - --shutdown-send-retry-after: shut the HTTP server down after 2 s instead of
 #    waiting up to 60 s for open watches on SIGTERM.
 # No flag holds a space, so callers may split the output on words.
 apiserver_flags() {
-  local port=$1
-  echo --bind-address="${HOST}" --advertise-address="${HOST}" --secure-port="${port}" \
+  local port=$1 address=${2:-${HOST}} reconciler=none
+  [[ "${address}" == "${HOST}" ]] || reconciler=lease
+  echo --bind-address="${address}" --advertise-address="${address}" --secure-port="${port}" \
     --etcd-servers="http://${HOST}:${ETCD_PORT}" \
     --cert-dir="${STATE_DIR}/apiserver-certs" \
     --tls-cert-file="${PKI_DIR}/apiserver.crt" --tls-private-key-file="${PKI_DIR}/apiserver.key" \
@@ -251,19 +256,21 @@ apiserver_flags() {
     --service-account-key-file="${PKI_DIR}/sa.pub" \
     --service-account-signing-key-file="${PKI_DIR}/sa.key" \
     --service-cluster-ip-range=10.96.0.0/24 \
-    --endpoint-reconciler-type=none \
+    --endpoint-reconciler-type="${reconciler}" \
     --shutdown-send-retry-after=true \
     --profiling=false
 }
 
-# serve-apiserver PORT: one more kube-apiserver on the running etcd, in the foreground.
+# serve-apiserver PORT [ADDRESS]: one more kube-apiserver on the running etcd, in the
+# foreground.
 cmd_serve_apiserver() {
-  local port=${1:-}
+  local port=${1:-} address=${2:-${HOST}}
   [[ "${port}" =~ ^[0-9]+$ ]] || die "serve-apiserver needs a port number, got '${port}'"
+  [[ "${address}" =~ ^[0-9]+(\.[0-9]+){3}$ ]] || die "serve-apiserver needs an IPv4 address, got '${address}'"
   [[ "${port}" != "${KUBE_PORT}" ]] || die "port ${port} is the shared kube-apiserver's"
   is_running || die "the local control plane is not running: run '$0 start' first"
   # shellcheck disable=SC2046 # apiserver_flags prints words without spaces
-  exec "${BIN_DIR}/kube-apiserver" $(apiserver_flags "${port}")
+  exec "${BIN_DIR}/kube-apiserver" $(apiserver_flags "${port}" "${address}")
 }
 
 cmd_start() {
@@ -413,7 +420,7 @@ case "${1:-}" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   reset) cmd_reset ;;
-  serve-apiserver) cmd_serve_apiserver "${2:-}" ;;
+  serve-apiserver) cmd_serve_apiserver "${2:-}" "${3:-}" ;;
   -h | --help | help) usage ;;
   *) usage >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 # Usage: hack/test.sh all|short
 #
 #   all    make verify, make unit, make monitoring, then hack/e2e.sh (every end-to-end test)
+#          and hack/node-e2e.sh (the controller's Pods on a real kubelet)
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
 #
 # The local servers the end-to-end tests need (kube-apiserver, Neutron, Keystone with the
@@ -145,6 +146,7 @@ fi
 step "servers up (background, after the above)" wait_for_background "${servers_up}"
 if [[ "${mode}" == all ]]; then
   step "end-to-end tests (hack/e2e.sh)" hack/e2e.sh
+  step "the controller on a real node (hack/node-e2e.sh)" hack/node-e2e.sh
 else
   step "end-to-end story (TestWalkingSkeleton)" hack/e2e.sh -run '^TestWalkingSkeleton$'
 fi

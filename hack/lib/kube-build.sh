@@ -1,6 +1,7 @@
-# Sourced by hack/local-kube.sh and hack/helm.sh: builds etcd, kube-apiserver,
-# kube-controller-manager and helm from the modules under hack/tools into _output/bin, each
-# only when the stamp of its sources changed.
+# Sourced by hack/local-kube.sh, hack/local-node.sh and hack/helm.sh: builds etcd, the
+# Kubernetes servers (kube-apiserver, kube-controller-manager; for the node kubelet,
+# kube-proxy, kube-scheduler and the Pods' pause), and helm from the modules under
+# hack/tools into _output/bin, each only when the stamp of its sources changed.
 #
 # Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
 
@@ -18,7 +19,8 @@ go_bin() {
 stamp_of() {
   local files
   case "$1" in
-    kube-apiserver | kube-controller-manager) files=(go.mod go.sum "$1/main.go") ;;
+    kube-apiserver | kube-controller-manager | kubelet | kube-proxy | kube-scheduler | pause)
+      files=(go.mod go.sum "$1/main.go") ;;
     etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
     helm) files=(helm/go.mod helm/go.sum helm/tools.go) ;;
     *) die "unknown binary $1" ;;
@@ -38,9 +40,9 @@ build_one() {
     return 0
   fi
   case "${name}" in
-    kube-apiserver | kube-controller-manager)
-      # One module (hack/tools) pins k8s.io/kubernetes for both, so both report
-      # the same version.
+    kube-apiserver | kube-controller-manager | kubelet | kube-proxy | kube-scheduler | pause)
+      # One module (hack/tools) pins k8s.io/kubernetes for all, so all report the
+      # same version.
       moddir="${TOOLS_DIR}"
       pkg="./${name}"
       local v major minor
@@ -71,6 +73,7 @@ build_one() {
   case "${name}" in
     kube-apiserver) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..." ;;
     kube-controller-manager) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
+    kubelet) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
     helm) log "building ${name} (about 3 minutes on 2 cores when the Go build cache is cold)..." ;;
     *) log "building ${name}..." ;;
   esac

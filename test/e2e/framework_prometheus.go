@@ -148,6 +148,28 @@ func (p *Prometheus) Alerts() ([]PromAlert, error) {
 	return data.Alerts, err
 }
 
+// PromRule is a loaded alerting rule and how its last evaluation went.
+type PromRule struct {
+	Name   string `json:"name"`
+	Health string `json:"health"`
+	Type   string `json:"type"`
+}
+
+// AlertingRules returns the alerting rules Prometheus loaded, of every group.
+func (p *Prometheus) AlertingRules() ([]PromRule, error) {
+	var data struct {
+		Groups []struct {
+			Rules []PromRule `json:"rules"`
+		} `json:"groups"`
+	}
+	err := p.api("/api/v1/rules", url.Values{"type": {"alert"}}, &data)
+	var rules []PromRule
+	for _, g := range data.Groups {
+		rules = append(rules, g.Rules...)
+	}
+	return rules, err
+}
+
 // metricNames finds the series names an expression reads: our own, client-go's
 // workqueue's and the Go runtime's.
 var metricNames = regexp.MustCompile(`\b(?:network_controller|workqueue|go|process)_[a-z_]+\b`)
