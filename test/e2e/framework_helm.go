@@ -30,6 +30,16 @@ func Helm(t testing.TB, args ...string) string {
 	return stdout
 }
 
+// HelmRefused runs helm like Helm, expects it to fail, and returns what it printed.
+func HelmRefused(t testing.TB, args ...string) string {
+	t.Helper()
+	stdout, stderr, err := runCommand(5*time.Minute, "hack/helm.sh", append([]string{"--kubeconfig", Kubeconfig}, args...)...)
+	if err == nil {
+		t.Fatalf("helm %s succeeded, want a refusal:\n%s", strings.Join(args, " "), stdout)
+	}
+	return stdout + stderr
+}
+
 // ObjectKey names an object as kind/namespace/name.
 func ObjectKey(obj *unstructured.Unstructured) string {
 	return obj.GetKind() + "/" + obj.GetNamespace() + "/" + obj.GetName()

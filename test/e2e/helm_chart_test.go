@@ -52,6 +52,24 @@ func TestHelmChartLint(t *testing.T) {
 	Helm(t, "lint", "--strict", ChartDir, "-f", WriteFile(t, "values.yaml", everyOptionValues))
 }
 
+// TestHelmChartRefusesBadValues checks that values.schema.json turns a misspelt or
+// malformed value into an error that names it, instead of a chart that silently ignores it.
+func TestHelmChartRefusesBadValues(t *testing.T) {
+	t.Parallel()
+	for set, want := range map[string]string{
+		"replica=3":                       "additional properties 'replica' not allowed",
+		"extraArgs={workers=8}":           "'workers=8' does not match pattern '^-'",
+		"namespaces={Team_A}":             "'Team_A' does not match pattern",
+		"metrics.readers[0].name=prom":    "missing property 'namespace'",
+		"image.pullPolicy=Sometimes":      "/image/pullPolicy",
+		"metrics.serviceMonitor.enable=1": "additional properties 'enable' not allowed",
+	} {
+		if out := HelmRefused(t, "template", "network-controller", ChartDir, "--set", set); !strings.Contains(out, want) {
+			t.Errorf("helm template --set %s: want an error naming %q, got:\n%s", set, want, out)
+		}
+	}
+}
+
 // TestHelmChartMatchesKustomize compares, object by object, what the chart renders with
 // its defaults (a release named network-controller in that namespace) with what
 // `kubectl kustomize` renders of deploy/, and of deploy/namespaced/ with the values that
