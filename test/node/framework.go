@@ -56,8 +56,8 @@ func controllerPods(t *testing.T) []corev1.Pod {
 	return list.Items
 }
 
-// readyPods returns an error unless want Pods are Running, Ready (their readiness probe
-// passed) and not being deleted, and else their names.
+// readyPods returns the controller's Pods that are Running, Ready (their readiness probe
+// passed) and not being deleted, and an error unless there are want of them.
 func readyPods(t *testing.T, want int) ([]corev1.Pod, error) {
 	var ready []corev1.Pod
 	for _, pod := range controllerPods(t) {
