@@ -25,6 +25,7 @@ import (
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credguard"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
@@ -63,6 +64,9 @@ type Config struct {
 	FIFOQueue bool
 	// ExpiryWarning is how long before their credentials expire Networks say so; 0 never.
 	ExpiryWarning time.Duration
+	// GrantEnforcement says what becomes of a power in effect that no grant allows any
+	// more: kept and reported (grants.Warn), or withdrawn (grants.Enforce).
+	GrantEnforcement grants.Enforcement
 	// EventTarget carries Events about the controller itself (the leader election
 	// Lease); nil: only the log has them.
 	EventTarget runtime.Object
@@ -118,7 +122,8 @@ func NewController(
 		now:       time.Now,
 	}
 	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
-		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning}
+		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning,
+		GrantEnforcement: config.GrantEnforcement}
 	if secrets != nil {
 		if err := credguard.IndexNetworks(networks); err != nil {
 			return nil, err
@@ -141,6 +146,7 @@ func NewController(
 		ClusterID: config.ClusterID, Namespaces: config.Namespaces, OrphanGracePeriod: config.OrphanGracePeriod,
 		EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
+	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
 
 	logger.Info("Setting up event handlers")
 	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})

@@ -277,6 +277,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryMaxDelay:       opts.retryMaxDelay,
 		FIFOQueue:           !opts.fairQueue,
 		ExpiryWarning:       opts.expiryWarning,
+		GrantEnforcement:    opts.enforcement,
 	}
 	if opts.leaderElect {
 		config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: opts.leaseName, Namespace: opts.leaseNamespace}}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -39,6 +40,9 @@ type options struct {
 	ownCloudNamespaces    string
 	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
 	ownCloudSelector   labels.Selector
+	grantEnforcement   string
+	// enforcement is grantEnforcement parsed, by validate.
+	enforcement        grants.Enforcement
 	allowedAuthURLs    string
 	allowUnverifiedTLS bool
 	// Bounds of the credentials Secrets watched.
@@ -88,6 +92,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 
 	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
+	fs.StringVar(&o.grantEnforcement, "grant-enforcement", string(grants.Warn), "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
@@ -169,6 +174,9 @@ func (o *options) validate() error {
 		errs = append(errs, fmt.Errorf("-own-cloud-namespace-selector: %w", err))
 	}
 	o.ownCloudSelector = selector
+	if o.enforcement, err = grants.ParseEnforcement(o.grantEnforcement); err != nil {
+		errs = append(errs, fmt.Errorf("-grant-enforcement: %w", err))
+	}
 	if o.workers < 1 {
 		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))
 	}

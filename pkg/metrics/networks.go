@@ -49,3 +49,38 @@ func (m *Metrics) CountNetworks(states []NetworkState, count func() map[NetworkS
 		leading: &m.leading,
 	})
 }
+
+// withoutGrantCollector counts, at each scrape of the leader, the Networks that keep a
+// power no grant allows any more, per power.
+type withoutGrantCollector struct {
+	desc    *prometheus.Desc
+	powers  []string
+	count   func() map[string]int
+	leading *atomic.Bool
+}
+
+func (c *withoutGrantCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *withoutGrantCollector) Collect(ch chan<- prometheus.Metric) {
+	if !c.leading.Load() {
+		return
+	}
+	counts := c.count()
+	for _, p := range c.powers {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(counts[p]), p)
+	}
+}
+
+// CountNetworksWithoutGrant exports network_controller_networks_without_grant: count,
+// called at each scrape of the leader, returns how many Networks keep each power without
+// a grant; every power of powers is exported, at zero when none keeps it.
+func (m *Metrics) CountNetworksWithoutGrant(powers []string, count func() map[string]int) {
+	m.registry.MustRegister(&withoutGrantCollector{
+		desc: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "networks_without_grant"),
+			"Networks that keep in effect a power no ClusterIdentity grants any more (condition GrantMissing), by power: retain, sharedWith, existingRouter, import. -grant-enforcement=enforce would withdraw all but retain. Exported by the leader only.",
+			[]string{"power"}, nil),
+		powers:  powers,
+		count:   count,
+		leading: &m.leading,
+	})
+}

@@ -65,9 +65,15 @@ func New(t *testing.T, objects ...*samplecrdv1.Network) *Fixture {
 func NewInProject(t *testing.T, projectID string, objects ...*samplecrdv1.Network) *Fixture {
 	t.Helper()
 	f := NewFakes(t, projectID, objects...)
-	f.Reconciler = reconcile.New(reconcile.Config{Client: f.Client, FieldManager: FieldManager, Tenants: f.Tenants, Grants: f.Grants,
-		Networks: f.Networks, Recorder: f.Recorder, Metrics: f.Metrics, ClusterID: ClusterID})
+	f.Reconciler = reconcile.New(f.ReconcilerConfig())
 	return f
+}
+
+// ReconcilerConfig is the configuration of the Reconciler New makes over the fakes, for a
+// test that makes one of its own with a setting changed.
+func (f *Fixture) ReconcilerConfig() reconcile.Config {
+	return reconcile.Config{Client: f.Client, FieldManager: FieldManager, Tenants: f.Tenants, Grants: f.Grants,
+		Networks: f.Networks, Recorder: f.Recorder, Metrics: f.Metrics, ClusterID: ClusterID}
 }
 
 // NewFakes returns the fakes of NewInProject without a Reconciler, for a test that wires

@@ -27,9 +27,17 @@ type pass struct {
 	changes  neutron.Changes
 	recorder record.EventRecorder
 	// powers are what the namespace may do in the project; withheld what the spec asks
-	// for beyond them, taken out of desired.
-	powers   grants.Powers
-	withheld []string
+	// for beyond them, taken out of desired; kept what is in effect beyond them and stays
+	// (grants_enforcement.go), as enforcement says.
+	powers      grants.Powers
+	enforcement grants.Enforcement
+	withheld    []string
+	kept        []keptPower
+	// What withhold took out, for keepInEffect, and whether the existing router stays
+	// as it is, without a grant.
+	ungrantedRetain bool
+	ungrantedShares []string
+	routerKeptAsIs  bool
 	// admitRouter says whether the Network may have a router of its own, and the
 	// namespace's bound when it may not.
 	admitRouter func() (bool, int)

@@ -53,8 +53,12 @@ func (p *pass) observeRouters(ctx context.Context) error {
 				named))
 		}
 		if !p.powers.AllowsRouter(r.ID, r.Name) {
+			text := fmt.Sprintf("spec.router.existing router %s %q (allow.existingRouters)", r.ID, r.Name)
+			if p.keepRouterAsIs(r, text) {
+				return nil
+			}
 			// Not attached, and detached if it was: the pass goes on as for no router.
-			p.withheld = append(p.withheld, fmt.Sprintf("spec.router.existing router %s %q (allow.existingRouters)", r.ID, r.Name))
+			p.withheld = append(p.withheld, text)
 			p.desired.Router = nil
 			return nil
 		}

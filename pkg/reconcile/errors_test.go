@@ -42,6 +42,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonRouterNotFound, routerNotFound("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonRouterOfAnotherNetwork, routerOfAnotherNetwork("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonNotGranted, notGranted("team-a", []string{"spec.import (allow.import)"}, grants.Powers{})},
+		{samplecrdv1.ReasonRetainNotGranted, retainNotGranted("team-a", grants.Powers{})},
 		{samplecrdv1.ReasonNamespaceNotSelected, refusedDelegation("team-a", "prod", grants.ErrNotSelected)},
 		{samplecrdv1.ReasonClusterIdentityNotDelegating, refusedDelegation("team-a", "prod", grants.ErrNotDelegating)},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},

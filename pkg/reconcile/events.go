@@ -21,5 +21,4 @@ const (
 	reasonRouterDeleted    = "RouterDeleted"
 	reasonSubnetAttached   = "SubnetAttached"
 	reasonSubnetDetached   = "SubnetDetached"
-	reasonRetainNotGranted = "RetainNotGranted"
 )

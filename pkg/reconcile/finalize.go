@@ -40,12 +40,9 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 			return err
 		}
 		if !granted {
-			// Resources kept in a shared project without marks would belong to no one.
-			klog.FromContext(ctx).Info("Deleting Neutron resources of a Retain Network: Retain is not granted in this project", "identities", powers.Identities)
-			r.recorder.Eventf(network, corev1.EventTypeWarning, reasonRetainNotGranted,
-				"deletionPolicy Retain is not granted: namespace %s uses a project the cluster's operator hands out, and %s it (allow.retain); deleting the Neutron resources instead",
-				network.Namespace, powers.Denied())
-			return r.finalizeDelete(ctx, tenant.Store, network)
+			// Resources kept in a shared project without marks would belong to no one, and
+			// deleting them would lose what the user asked to keep: the deletion waits.
+			return r.status.failed(ctx, network, network.Status.NetworkID, retainNotGranted(network.Namespace, powers))
 		}
 		return r.finalizeRetain(ctx, tenant.Store, network)
 	}

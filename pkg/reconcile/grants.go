@@ -3,14 +3,12 @@ package reconcile
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/grants"
-	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
@@ -107,26 +105,18 @@ func (r *Reconciler) retainGranted(network *samplecrdv1.Network) (grants.Powers,
 	return powers, err == nil && powers.AllowsRetain(), err
 }
 
-// withhold takes out of desired the deletion policy and the shares the powers do not
-// allow, so that the pass undoes them, and returns what it took, for the refusal.
-func withhold(desired *neutron.Desired, powers grants.Powers) []string {
-	var withheld []string
-	if desired.Network.Retain && !powers.AllowsRetain() {
-		desired.Network.Retain = false
-		withheld = append(withheld, "deletionPolicy Retain (allow.retain)")
+// retainNotGranted is the deletion of a Retain Network that no grant allows to keep its
+// resources in a shared project: neither kept (they would belong to no one) nor deleted
+// (the user asked to keep them), it waits for one of the two ways out.
+func retainNotGranted(namespace string, powers grants.Powers) *Failure {
+	why := powers.Denied() + " it (allow.retain)"
+	if powers.OwnCloudRefusedBy != "" {
+		why = "it no longer matches -own-cloud-namespace-selector " + powers.OwnCloudRefusedBy + ", which grants nothing"
 	}
-	var denied []string
-	desired.Network.SharedWith = slices.DeleteFunc(desired.Network.SharedWith, func(project string) bool {
-		if powers.AllowsShare(project) {
-			return false
-		}
-		denied = append(denied, project)
-		return true
-	})
-	if len(denied) > 0 {
-		withheld = append(withheld, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(denied, ", ")))
-	}
-	return withheld
+	return &Failure{Reason: samplecrdv1.ReasonRetainNotGranted, Terminal: true, Message: fmt.Sprintf(
+		"the deletion waits, and the Neutron network is untouched: deletionPolicy is Retain, but namespace %s uses a project the cluster's operator hands out, and %s. "+
+			"Either the operator grants it again (a ClusterIdentity that selects the namespace with allow.retain: the network is then kept), or set spec.deletionPolicy to Delete (the network is then deleted)",
+		namespace, why)}
 }
 
 // notGranted is a spec asking for powers no identity selecting the namespace grants in

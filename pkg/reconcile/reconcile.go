@@ -4,6 +4,7 @@ import (
 	"context"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -42,13 +43,19 @@ import (
 func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
 	powers, err := r.powersOf(network)
 	if err != nil {
+		if powers.OwnCloudRefusedBy != "" {
+			// The namespace lost the controller's own cloud: what it had there beyond its
+			// own resources is withdrawn, as any grant taken away.
+			withdrawn, werr := r.withdrawUngranted(ctx, network, powers)
+			if werr != nil {
+				return werr
+			}
+			network = withdrawn
+		}
 		return r.status.failed(ctx, network, "", err)
 	}
 	if network.IsImported() {
-		if !powers.AllowsImport() {
-			return r.status.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
-		}
-		return r.reconcileImport(ctx, network)
+		return r.reconcileImportAsGranted(ctx, network, powers)
 	}
 	tenant, err := r.tenantOf(ctx, network)
 	if err != nil {
@@ -74,8 +81,8 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if err != nil {
 		return r.status.failed(ctx, network, "", invalidSpec(err.Error()))
 	}
-	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers}
-	p.withheld = withhold(&p.desired, powers)
+	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers, enforcement: r.enforcement}
+	p.withhold()
 	p.admitRouter = r.routerAdmission(network, powers)
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
@@ -89,7 +96,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if err := p.observeRouters(ctx); err != nil {
 		return r.status.failed(ctx, network, network.Status.NetworkID, err)
 	}
+	p.keepInEffect()
 	p.changes = neutron.Diff(p.desired, p.observed)
+	p.attachNothingNew()
 	if p.changes.Immutable != "" {
 		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))
 	}
@@ -98,6 +107,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return r.status.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, powers))
 	}
 
+	if network, err = r.grantMissing(ctx, network, p.kept); err != nil {
+		return err
+	}
 	if p.network, err = r.status.markProgress(ctx, network, p.changes); err != nil {
 		return err
 	}
@@ -110,4 +122,21 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return r.status.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))
 	}
 	return r.status.ready(ctx, p.network, out)
+}
+
+// reconcileImportAsGranted reports an import its powers allow, or one in effect before
+// its grant went while grants are only warned about; any other is refused.
+func (r *Reconciler) reconcileImportAsGranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) error {
+	var kept []keptPower
+	if !powers.AllowsImport() {
+		if r.enforcement != grants.Warn || network.Status.NetworkID == "" {
+			return r.status.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
+		}
+		kept = append(kept, keptPower{grants.PowerImport, "spec.import (allow.import)"})
+	}
+	network, err := r.grantMissing(ctx, network, kept)
+	if err != nil {
+		return err
+	}
+	return r.reconcileImport(ctx, network)
 }

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
@@ -36,6 +38,10 @@ type Reconciler struct {
 	clusterID   string
 	// expiryWindow is how long before credentials expire Networks say so; 0 never.
 	expiryWindow time.Duration
+	// enforcement says what becomes of a power in effect that no grant allows any more;
+	// withoutGrant counts the Networks that keep one.
+	enforcement  grants.Enforcement
+	withoutGrant withoutGrant
 }
 
 // CredentialsGuard keeps a Network's credentials Secret from going while the Network may
@@ -67,6 +73,9 @@ type Config struct {
 	// ExpiryWarning is how long before their credentials expire Networks get the
 	// CredentialsExpiring condition; 0 never.
 	ExpiryWarning time.Duration
+	// GrantEnforcement says what becomes of a power in effect that no grant allows any
+	// more; "" is grants.Warn.
+	GrantEnforcement grants.Enforcement
 	// Now is the clock of the time to Ready; nil means time.Now.
 	Now func() time.Time
 }
@@ -90,6 +99,7 @@ func New(cfg Config) *Reconciler {
 		clusterID:  cfg.ClusterID,
 
 		expiryWindow: cfg.ExpiryWarning,
+		enforcement:  cmp.Or(cfg.GrantEnforcement, grants.Warn),
 	}
 }
 
@@ -100,7 +110,13 @@ func New(cfg Config) *Reconciler {
 func (r *Reconciler) Sync(ctx context.Context, network *samplecrdv1.Network) error {
 	deleting := network.DeletionTimestamp != nil
 	if why := pauseOf(network); why != "" && (!deleting || slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)) {
-		return r.status.paused(ctx, network, why)
+		// A pause holds the tenant's changes, not the operator's: a grant taken away is
+		// carried out (or, in warn mode, reported) all the same.
+		withdrawn, err := r.withdrawWhilePaused(ctx, network)
+		if err != nil {
+			return r.status.failed(ctx, network, "", err)
+		}
+		return r.status.paused(ctx, withdrawn, why)
 	}
 	network, err := r.status.resumed(ctx, network)
 	if err != nil {
@@ -117,6 +133,7 @@ func (r *Reconciler) Forget(key cache.ObjectName) {
 	r.tenants.Forget(key)
 	r.findings.forget(key)
 	r.routerQuota.release(key)
+	r.withoutGrant.forget(key)
 }
 
 // Saw notes a Network as the informer delivers it, for the time to Ready.

@@ -1,11 +1,13 @@
 package reconcile_test
 
 import (
+	"slices"
 	"testing"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/grants"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 )
@@ -80,12 +82,12 @@ func grantCases() []syncCase {
 			wantAttached(t, f.Neutron, "0b9c7e2a-1d3f-4a5b-8c6d-7e8f9a0b1c2d", 1)
 		},
 	}, {
-		name:   "the sharing grant taken away: the policy deleted, then NotGranted",
+		name:   "the sharing grant taken away, enforced: the policy deleted, then NotGranted",
 		object: WithSharesInStatus(WithSharedWith(RealizedNetwork("was-shared", "10.40.0.0/24", ""), "team-b")),
 		neutron: PutShared(func(d *neutronfake.Driver, netID string) {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 		}),
-		before:     grant(grants.Powers{}),
+		before:     enforce(grants.Powers{}),
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete rbac policy", "tag network"},
@@ -100,10 +102,10 @@ func grantCases() []syncCase {
 			}
 		},
 	}, {
-		name:       "the router grant taken away: the subnet detached from the operator's router, then NotGranted",
+		name:       "the router grant taken away, enforced: the subnet detached from the operator's router, then NotGranted",
 		object:     withExistingRouterInStatus(WithRouter(RealizedNetwork("was-routed", "10.61.0.0/24", ""), Existing("tenant-router"))),
 		neutron:    putOnTenantRouter("was-routed"),
-		before:     grant(grants.Powers{}),
+		before:     enforce(grants.Powers{}),
 		want:       stops,
 		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"remove router interface", "tag network"},
@@ -118,19 +120,23 @@ func grantCases() []syncCase {
 			}
 		},
 	}, {
-		name:   "a Retain Network deleted after its grant was taken away: deleted, with a Warning",
+		name:   "a Retain Network deleted after its grant was taken away, enforced: the deletion waits, Neutron untouched, the two ways out named",
 		object: Deleting(withDeletionPolicy(RealizedNetwork("was-kept", "10.30.0.0/24", ""), samplecrdv1.DeletionPolicyRetain)),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			PutRealized(d, owner, "10.30.0.0/24", "10.30.0.1")
 			AddTags(d, "net-of-was-kept", neutron.RetainTag)
 		},
-		before:      grant(grants.Powers{}),
-		want:        succeeds,
-		wantWrites:  []string{writeFinalizer},
-		wantCalls:   []string{"delete network"},
-		wantEvents:  []string{"Warning RetainNotGranted", "Normal NeutronDeleted"},
-		wantNeutron: wantNeutronEmpty,
-		wantObject:  wantFinalizerRemoved,
+		before:      enforce(grants.Powers{}),
+		want:        stops,
+		wantWrites:  []string{writeStatus},
+		wantEvents:  []string{"Warning RetainNotGranted"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) { wantNetworks(t, f, 1) },
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantNotReady(samplecrdv1.ReasonRetainNotGranted, "allow.retain: the network is then kept), or set spec.deletionPolicy to Delete")(t, got)
+			if !slices.Contains(got.Finalizers, samplecrdv1.FinalizerName) {
+				t.Error("finalizer removed; want it kept while the deletion waits")
+			}
+		},
 	}, {
 		name:        "a namespace -own-cloud-namespace-selector leaves out: CredentialsRefRequired naming the selector, nothing made",
 		object:      NewNetwork("outsider", "10.31.4.0/24", ""),
@@ -187,6 +193,17 @@ func grantCases() []syncCase {
 // grant gives the Fixture's namespaces powers, as identities selecting them would.
 func grant(powers grants.Powers) func(*Fixture) {
 	return func(f *Fixture) { f.Grants.Powers = powers }
+}
+
+// enforce is grant, with the Reconciler withdrawing what the powers do not allow
+// (-grant-enforcement=enforce) instead of keeping it.
+func enforce(powers grants.Powers) func(*Fixture) {
+	return func(f *Fixture) {
+		f.Grants.Powers = powers
+		cfg := f.ReconcilerConfig()
+		cfg.GrantEnforcement = grants.Enforce
+		f.Reconciler = reconcile.New(cfg)
+	}
 }
 
 func wantNetworks(t *testing.T, f *Fixture, n int) {

@@ -44,6 +44,10 @@ const (
 	// that no ClusterIdentity selecting the namespace allows; what the grant no longer
 	// covers is undone.
 	ReasonNotGranted = "NotGranted"
+	// ReasonRetainNotGranted (terminal): the deletion of a Network with deletionPolicy
+	// Retain waits, its Neutron side untouched, because no grant allows Retain in the
+	// project: an operator's grant, or deletionPolicy Delete, lets it go on.
+	ReasonRetainNotGranted = "RetainNotGranted"
 )
 
 // Reasons of an imported Network (spec.import). All but ReasonImported are terminal for
@@ -142,7 +146,7 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonNotGranted, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonNotGranted, ReasonRetainNotGranted, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,

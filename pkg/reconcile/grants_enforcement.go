@@ -1,0 +1,323 @@
+package reconcile
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	"github.com/samplecrd/network-controller/pkg/neutronstore"
+)
+
+// Grants are rolled out in modes (grants.Enforcement). A power the spec asks for and no
+// grant allows is never made. One already in effect is kept and reported in warn mode and
+// withdrawn in enforce mode, except the Retain mark, kept in every mode: withdrawing it
+// would let an orphan collection delete what the user asked to keep. The same holds for
+// the Networks no pass reaches: paused ones, and those of a namespace that lost the
+// controller's own cloud.
+
+// keptPower is a power in effect without a grant that the controller keeps.
+type keptPower struct{ power, text string }
+
+const retainText = "deletionPolicy Retain (allow.retain)"
+
+// withhold takes out of desired the deletion policy and the shares the powers do not
+// allow; keepInEffect puts back what stays.
+func (p *pass) withhold() {
+	if p.desired.Network.Retain && !p.powers.AllowsRetain() {
+		p.desired.Network.Retain = false
+		p.ungrantedRetain = true
+	}
+	p.desired.Network.SharedWith = slices.DeleteFunc(p.desired.Network.SharedWith, func(project string) bool {
+		if p.powers.AllowsShare(project) {
+			return false
+		}
+		p.ungrantedShares = append(p.ungrantedShares, project)
+		return true
+	})
+}
+
+// keepInEffect decides, once Neutron is observed, what of the withheld stays: the Retain
+// mark in every mode, the shares made before in warn mode. The rest is withheld: not
+// made, or undone.
+func (p *pass) keepInEffect() {
+	var withheld []string
+	if p.ungrantedRetain {
+		if net := p.observed.Network; net != nil && neutron.Retained(*net) {
+			p.desired.Network.Retain = true
+			p.kept = append(p.kept, keptPower{grants.PowerRetain, retainText})
+		} else {
+			withheld = append(withheld, retainText)
+		}
+	}
+	var denied []string
+	for _, project := range p.ungrantedShares {
+		if p.enforcement == grants.Warn && slices.ContainsFunc(p.observed.Shares, func(s neutron.RBACPolicy) bool { return strings.EqualFold(s.TargetProject, project) }) {
+			p.desired.Network.SharedWith = append(p.desired.Network.SharedWith, project)
+			p.kept = append(p.kept, keptPower{grants.PowerSharedWith, "spec.sharedWith project " + project + " (allow.sharedWith)"})
+			continue
+		}
+		denied = append(denied, project)
+	}
+	if len(denied) > 0 {
+		withheld = append(withheld, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(denied, ", ")))
+	}
+	p.withheld = append(withheld, p.withheld...)
+}
+
+// keepRouterAsIs keeps, in warn mode, the subnets attached to an existing router no grant
+// allows any more, and reports whether it did: nothing more is attached to it.
+func (p *pass) keepRouterAsIs(r neutron.Router, text string) bool {
+	if p.enforcement != grants.Warn || len(neutron.AttachedSubnets(p.observed.Routers.Interfaces, r.ID)) == 0 {
+		return false
+	}
+	p.kept = append(p.kept, keptPower{grants.PowerExistingRouter, text})
+	p.routerKeptAsIs = true
+	p.observed.Routers.Existing = &r
+	return true
+}
+
+// attachNothingNew drops the attachments the diff wants on a router kept as it is.
+func (p *pass) attachNothingNew() {
+	if !p.routerKeptAsIs || len(p.changes.Router.Attach) == 0 {
+		return
+	}
+	p.withheld = append(p.withheld, fmt.Sprintf("attaching %s to spec.router.existing router %s (allow.existingRouters)",
+		strings.Join(p.changes.Router.Attach, ", "), p.observed.Routers.Existing.ID))
+	p.changes.Router.Attach = nil
+}
+
+// withdrawWhilePaused carries out on a paused Network what a grant taken away withdraws.
+// A Network of its own project has nothing to withdraw, and one whose identity no longer
+// selects its namespace nothing the controller can reach.
+func (r *Reconciler) withdrawWhilePaused(ctx context.Context, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
+	if ref := network.Spec.CloudCredentialsRef; ref != nil && !ref.Delegated() {
+		return network, nil
+	}
+	powers, err := r.powersOf(network)
+	if err != nil && powers.OwnCloudRefusedBy == "" {
+		klog.FromContext(ctx).V(2).Info("Not checking the paused Network's powers", "err", err)
+		return network, nil
+	}
+	return r.withdrawUngranted(ctx, network, powers)
+}
+
+// withdrawUngranted carries out an operator's withdrawal on a Network no pass reaches: one
+// its tenant paused, or whose namespace lost the controller's own cloud. What its status
+// shows in effect that powers do not allow is withdrawn in enforce mode (the RBAC policies
+// deleted, the subnets detached from the existing router) and kept and reported in warn
+// mode; nothing else of the spec is done.
+func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
+	if powers.Unfenced {
+		return r.grantMissing(ctx, network, nil)
+	}
+	var kept []keptPower
+	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain && !powers.AllowsRetain() && network.Status.NetworkID != "" {
+		kept = append(kept, keptPower{grants.PowerRetain, retainText})
+	}
+	if network.IsImported() && !powers.AllowsImport() && network.Status.NetworkID != "" && r.enforcement == grants.Warn {
+		kept = append(kept, keptPower{grants.PowerImport, "spec.import (allow.import)"})
+	}
+	var shares []string
+	for _, s := range network.Status.SharedWith {
+		if !powers.AllowsShare(s.ProjectID) {
+			shares = append(shares, s.ProjectID)
+		}
+	}
+	router := network.Status.Router
+	if router != nil && (router.Owned || powers.AllowsRouter(router.RouterID, "")) {
+		router = nil
+	}
+	if len(shares) == 0 && router == nil {
+		return r.grantMissing(ctx, network, kept)
+	}
+	tenant, err := r.tenantOf(ctx, network)
+	if err != nil {
+		return nil, err
+	}
+	if router != nil {
+		// A grant may name the router: its name is Neutron's, not the status's.
+		existing, found, err := tenant.Store.ExistingRouter(ctx, neutron.Ref{ID: router.RouterID})
+		if err != nil {
+			return nil, err
+		}
+		if found && powers.AllowsRouter(existing.ID, existing.Name) {
+			router = nil
+		}
+	}
+	if r.enforcement == grants.Warn {
+		for _, project := range shares {
+			kept = append(kept, keptPower{grants.PowerSharedWith, "spec.sharedWith project " + project + " (allow.sharedWith)"})
+		}
+		if router != nil {
+			kept = append(kept, keptPower{grants.PowerExistingRouter, "spec.router.existing router " + router.RouterID + " (allow.existingRouters)"})
+		}
+		return r.grantMissing(ctx, network, kept)
+	}
+	network, err = r.withdraw(ctx, tenant.Store, network, shares, router)
+	if err != nil {
+		return nil, err
+	}
+	return r.grantMissing(ctx, network, kept)
+}
+
+// withdraw deletes the RBAC policies that share the Network's own network with shares,
+// and detaches its subnets from router, all found in Neutron (the status only says what
+// to look for), then records it: Ready=False, NotGranted.
+func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, shares []string, router *samplecrdv1.RouterStatus) (*samplecrdv1.Network, error) {
+	logger := klog.FromContext(ctx)
+	observed, err := store.Observe(ctx, Owner(network, r.clusterID), Recorded(network))
+	if err != nil {
+		return nil, err
+	}
+	status := network.Status.DeepCopy()
+	var withdrawn []string
+	if net := observed.Network; net != nil && len(shares) > 0 {
+		policies, err := store.Shares(ctx, net.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, policy := range policies {
+			if !slices.ContainsFunc(shares, func(s string) bool { return strings.EqualFold(s, policy.TargetProject) }) {
+				continue
+			}
+			if err := store.Unshare(ctx, policy); err != nil {
+				return nil, err
+			}
+			logger.Info("Stopped sharing the Neutron network with a project: no grant allows it", "networkID", net.ID, "project", policy.TargetProject, "rbacPolicyID", policy.ID)
+			r.recorder.Eventf(network, corev1.EventTypeNormal, reasonNetworkUnshared,
+				"Stopped sharing Neutron network %s with project %s (deleted RBAC policy %s): no grant allows it", net.ID, policy.TargetProject, policy.ID)
+		}
+	}
+	if len(shares) > 0 {
+		status.SharedWith = slices.DeleteFunc(status.SharedWith, func(s samplecrdv1.ProjectShare) bool { return slices.Contains(shares, s.ProjectID) })
+		withdrawn = append(withdrawn, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(shares, ", ")))
+	}
+	if net := observed.Network; net != nil && router != nil {
+		_, ports, err := store.Routers(ctx, *net)
+		if err != nil {
+			return nil, err
+		}
+		for _, subnetID := range neutron.AttachedSubnets(ports, router.RouterID) {
+			if err := store.Detach(ctx, net.ID, neutron.Interface{RouterID: router.RouterID, SubnetID: subnetID}); err != nil {
+				return nil, err
+			}
+			logger.Info("Detached a subnet from a router: no grant allows it", "subnetID", subnetID, "routerID", router.RouterID)
+			r.recorder.Eventf(network, corev1.EventTypeNormal, reasonSubnetDetached, "Detached subnet %s from router %s: no grant allows it", subnetID, router.RouterID)
+		}
+	}
+	if router != nil {
+		status.Router = nil
+		withdrawn = append(withdrawn, "spec.router.existing router "+router.RouterID+" (allow.existingRouters)")
+	}
+	f := &Failure{Reason: samplecrdv1.ReasonNotGranted, Terminal: true, Message: truncate(fmt.Sprintf(
+		"namespace %s uses a project the cluster's operator hands out, and no grant allows %s any more: withdrawn (-grant-enforcement is enforce), whatever the spec or a pause says; "+
+			"ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them, or remove them from the spec",
+		network.Namespace, strings.Join(withdrawn, "; ")), maxMessageLength)}
+	setReady(status, network.Generation, metav1.ConditionFalse, f.Reason, f.Message)
+	return r.status.write(ctx, network, status)
+}
+
+// grantMissing records the powers kept without a grant: the GrantMissing condition (and
+// a Warning Event when it appears or changes), and the count of Networks per power.
+func (r *Reconciler) grantMissing(ctx context.Context, network *samplecrdv1.Network, kept []keptPower) (*samplecrdv1.Network, error) {
+	r.withoutGrant.set(cache.MetaObjectToName(network), kept)
+	message := grantMissingMessage(network.Namespace, kept, r.enforcement)
+	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionGrantMissing)
+	if (old == nil && message == "") || (old != nil && old.Message == message) {
+		return network, nil
+	}
+	status := network.Status.DeepCopy()
+	if message == "" {
+		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionGrantMissing)
+	} else {
+		setTrue(status, samplecrdv1.ConditionGrantMissing, network.Generation, samplecrdv1.ReasonKeptWithoutGrant, message)
+	}
+	written, err := r.status.write(ctx, network, status)
+	if err != nil {
+		return nil, err
+	}
+	if message == "" {
+		klog.FromContext(ctx).Info("Network keeps no power without a grant any more")
+		return written, nil
+	}
+	klog.FromContext(ctx).Info("Network keeps powers no grant allows", "kept", message)
+	r.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonKeptWithoutGrant, message)
+	return written, nil
+}
+
+// grantMissingMessage says what is kept without a grant, and what comes of it; "" for
+// nothing.
+func grantMissingMessage(namespace string, kept []keptPower, mode grants.Enforcement) string {
+	if len(kept) == 0 {
+		return ""
+	}
+	texts := make([]string, len(kept))
+	onlyRetain := true
+	for i, k := range kept {
+		texts[i] = k.text
+		onlyRetain = onlyRetain && k.power == grants.PowerRetain
+	}
+	tail := "-grant-enforcement is warn, so they stay, but nothing more is made with them; enforce withdraws all but Retain"
+	if onlyRetain {
+		tail = "Retain is kept in every mode, as withdrawing it could delete the network"
+	}
+	return truncate(fmt.Sprintf(
+		"namespace %s uses a project the cluster's operator hands out, and no grant allows what this Network has in effect: %s. %s. "+
+			"Deleting a Retain Network waits for the grant, or for deletionPolicy Delete. Ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them, or remove them from the spec",
+		namespace, strings.Join(texts, "; "), tail), maxMessageLength)
+}
+
+// withoutGrant counts, per power, the Networks that keep it without a grant, for the
+// metric: each Network as its last pass found it.
+type withoutGrant struct {
+	mu     sync.Mutex
+	powers map[cache.ObjectName][]string
+}
+
+func (w *withoutGrant) set(key cache.ObjectName, kept []keptPower) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(kept) == 0 {
+		delete(w.powers, key)
+		return
+	}
+	if w.powers == nil {
+		w.powers = map[cache.ObjectName][]string{}
+	}
+	var powers []string
+	for _, k := range kept {
+		if !slices.Contains(powers, k.power) {
+			powers = append(powers, k.power)
+		}
+	}
+	w.powers[key] = powers
+}
+
+func (w *withoutGrant) forget(key cache.ObjectName) { w.set(key, nil) }
+
+// CountWithoutGrant returns how many Networks keep each power without a grant.
+func (r *Reconciler) CountWithoutGrant() map[string]int {
+	r.withoutGrant.mu.Lock()
+	defer r.withoutGrant.mu.Unlock()
+	counts := map[string]int{}
+	for _, powers := range r.withoutGrant.powers {
+		for _, p := range powers {
+			counts[p]++
+		}
+	}
+	return counts
+}
+
+// GrantedPowers names the powers a grant gives, as CountWithoutGrant counts them.
+func GrantedPowers() []string { return slices.Clone(grants.PowerNames) }
