@@ -39,8 +39,8 @@ type options struct {
 	requireCredentialsRef bool
 	ownCloudNamespaces    string
 	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
-	ownCloudSelector   labels.Selector
-	grantEnforcement   string
+	ownCloudSelector labels.Selector
+	grantEnforcement string
 	// enforcement is grantEnforcement parsed, by validate.
 	enforcement        grants.Enforcement
 	allowedAuthURLs    string

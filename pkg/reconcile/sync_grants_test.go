@@ -7,9 +7,9 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/grants"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
-	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
+	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
 // grantCases fence the namespaces that share the controller's own cloud: deletionPolicy
