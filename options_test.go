@@ -43,6 +43,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{[]string{"-require-credentials-ref", "-neutron-endpoint=http://x/"}, []string{"no use for -neutron-endpoint"}},
 		{[]string{"-neutron-endpoint=http://x/", "-allowed-auth-urls=keystone:5000"}, []string{"-allowed-auth-urls", "not an http(s) URL"}},
 		{[]string{"-neutron-endpoint=http://x/", "-own-cloud-namespace-selector=team in (a"}, []string{"-own-cloud-namespace-selector"}},
+		{[]string{"-neutron-endpoint=http://x/", "-grant-enforcement=audit"}, []string{"-grant-enforcement", `"audit"`, "warn or enforce"}},
 	}
 	for _, tt := range tests {
 		o := parseOptions(t, tt.args...)

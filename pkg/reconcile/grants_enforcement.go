@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -180,8 +179,8 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 	if err != nil {
 		return nil, err
 	}
-	status := network.Status.DeepCopy()
 	var withdrawn []string
+	var unshared []string
 	if net := observed.Network; net != nil && len(shares) > 0 {
 		policies, err := store.Shares(ctx, net.ID)
 		if err != nil {
@@ -200,7 +199,7 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 		}
 	}
 	if len(shares) > 0 {
-		status.SharedWith = slices.DeleteFunc(status.SharedWith, func(s samplecrdv1.ProjectShare) bool { return slices.Contains(shares, s.ProjectID) })
+		unshared = shares
 		withdrawn = append(withdrawn, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(shares, ", ")))
 	}
 	if net := observed.Network; net != nil && router != nil {
@@ -217,14 +216,20 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 		}
 	}
 	if router != nil {
-		status.Router = nil
 		withdrawn = append(withdrawn, "spec.router.existing router "+router.RouterID+" (allow.existingRouters)")
 	}
 	f := &Failure{Reason: samplecrdv1.ReasonNotGranted, Terminal: true, Message: truncate(fmt.Sprintf(
 		"namespace %s uses a project the cluster's operator hands out, and no grant allows %s any more: withdrawn (-grant-enforcement is enforce), whatever the spec or a pause says; "+
 			"ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them, or remove them from the spec",
 		network.Namespace, strings.Join(withdrawn, "; ")), maxMessageLength)}
-	setReady(status, network.Generation, metav1.ConditionFalse, f.Reason, f.Message)
+	// Terminal: only a grant or a change of the spec helps. The generation observed stays:
+	// a change of the spec a pause holds is still to come.
+	status := failedStatus(network, "", f)
+	status.ObservedGeneration = network.Status.ObservedGeneration
+	status.SharedWith = slices.DeleteFunc(status.SharedWith, func(s samplecrdv1.ProjectShare) bool { return slices.Contains(unshared, s.ProjectID) })
+	if router != nil {
+		status.Router = nil
+	}
 	return r.status.write(ctx, network, status)
 }
 

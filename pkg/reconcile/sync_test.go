@@ -64,10 +64,10 @@ const (
 // credentials (tenancyCases, delegationCases), of the subnets (subnetOptionCases,
 // subnetPoolCases, subnetListCases), of the deletion policy (retentionCases), of imports
 // (importCases), of sharing (sharingCases), of routers (routerCases, routerFenceCases) and
-// of the powers granted (grantCases).
+// of the powers granted (grantCases) and their withdrawal (enforcementCases).
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
-		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), delegationCases(), pauseCases())
+		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(t, tc.object)
