@@ -64,8 +64,7 @@ type Config struct {
 	FIFOQueue bool
 	// ExpiryWarning is how long before their credentials expire Networks say so; 0 never.
 	ExpiryWarning time.Duration
-	// GrantEnforcement says what becomes of a power in effect that no grant allows any
-	// more: kept and reported (grants.Warn), or withdrawn (grants.Enforce).
+	// GrantEnforcement: a power in effect no grant allows is kept (Warn) or withdrawn.
 	GrantEnforcement grants.Enforcement
 	// EventTarget carries Events about the controller itself (the leader election
 	// Lease); nil: only the log has them.
@@ -122,8 +121,7 @@ func NewController(
 		now:       time.Now,
 	}
 	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
-		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning,
-		GrantEnforcement: config.GrantEnforcement}
+		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning, GrantEnforcement: config.GrantEnforcement}
 	if secrets != nil {
 		if err := credguard.IndexNetworks(networks); err != nil {
 			return nil, err
@@ -213,9 +211,8 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return nil
 }
 
-// waitForStore fills the store of the controller's own project, retrying with backoff
-// while Neutron does not answer: workers decide from the store, so they cannot start
-// without it. Tenants' projects are filled on their first use.
+// waitForStore fills the store of the controller's own project, retrying while Neutron does
+// not answer: workers decide from it. Tenants' projects are filled on their first use.
 func (c *Controller) waitForStore(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
 	backoff := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
@@ -333,8 +330,7 @@ func (c *Controller) syncHandler(ctx context.Context, key cache.ObjectName) erro
 	network, err := listers.NewNetworkLister(c.networks.Indexer(key.Namespace)).Networks(key.Namespace).Get(key.Name)
 	if apierrors.IsNotFound(err) {
 		// Gone with its finalizer: its Neutron side was removed before. Anything that
-		// escaped (an object deleted with --force and no finalizer) is collected by the
-		// Neutron resync as an orphan.
+		// escaped (its finalizer removed by hand) is collected by the resync as an orphan.
 		logger.V(4).Info("Network no longer exists")
 		c.reconciler.Forget(key)
 		return nil

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -19,8 +21,11 @@ import (
 // for the four powers that reach beyond its own resources: deletionPolicy Retain,
 // sharedWith another project, an import and the operator's router of the project. With no
 // grant each is refused (NotGranted) and nothing is made; with a ClusterIdentity granting
-// them they work; with the grant taken away the share and the interface are removed, and
-// the Retain Network is deleted with its resources, with a Warning.
+// them they work. With the grant taken away in the default mode (warn) nothing is
+// withdrawn and each says so (GrantMissing); a Retain Network deleted then waits, its
+// network untouched. After a switch to enforce the share (of a paused Network) and the
+// interface are withdrawn, the import is refused, and the Retain Network still waits,
+// until its deletionPolicy says Delete.
 func TestGrantsInTheSharedProject(t *testing.T) {
 	t.Parallel()
 	ks := LocalKeystone(t)
@@ -31,8 +36,9 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	edge := ks.CreateRouterAs(t, MemberCloud, "edge-"+sfx)
 	outside, _ := createOutsideNetwork(t, "outside-"+sfx, project, false, "10.84.9.0/24")
 	identity := GrantPowers(t, ns, samplecrdv1.IdentityAllow{})
-	StartController(t, ControllerOptions{Namespaces: []string{ns},
-		Args: append(ks.ControllerArgs(MemberCloud), "-retry-max-delay=3s"), Env: ks.ControllerEnv()})
+	clusterID := NewClusterID(t)
+	args := append(ks.ControllerArgs(MemberCloud), "-retry-max-delay=3s")
+	controller := StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: args, Env: ks.ControllerEnv()})
 
 	specs := map[string]samplecrdv1.NetworkSpec{
 		"kept":     {SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.84.0.0/24"}, DeletionPolicy: samplecrdv1.DeletionPolicyRetain},
@@ -75,25 +81,74 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
 	waitIdentityStatus(t, identity, samplecrdv1.IdentityReasonGranting, 1, int32(len(specs)))
 
-	// Taken away: the share and the interface are undone, every Network says why.
+	// Taken away while the controller warns: everything in effect stays, each Network
+	// says which grant it lacks beside a Ready that stays True, and the metric counts them.
 	SetGrant(t, identity, samplecrdv1.IdentityAllow{})
 	for name := range specs {
-		WaitReason(t, ns, name, 90*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonNotGranted)
+		n := waitGrantMissing(t, ns, name, grantOf[name])
+		if !n.IsReady() {
+			t.Errorf("%s: %s after the grant went in warn mode; want Ready kept", name, DescribeReady(n))
+		}
+		t.Logf("warn: %s keeps %s, Ready %s", name, grantOf[name], DescribeReady(n))
+		WaitEvent(t, ns, name, "Warning", samplecrdv1.ReasonKeptWithoutGrant, grantOf[name], 30*time.Second)
 	}
-	Eventually(t, 60*time.Second, time.Second, "the share to be removed", func() error {
+	Eventually(t, 30*time.Second, time.Second, "a Network per power in network_controller_networks_without_grant", func() error {
+		for _, power := range grants.PowerNames {
+			if v, err := controller.Metric("network_controller_networks_without_grant", "power="+power); err != nil || v != 1 {
+				return fmt.Errorf("power %s: %v, %v", power, v, err)
+			}
+		}
+		return nil
+	})
+	policies := sharesOf(t, asMember, shared.Status.NetworkID)
+	if len(policies) != 1 {
+		t.Errorf("warn mode: network %s is shared by %+v, want its one policy kept", shared.Status.NetworkID, policies)
+	}
+	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
+	t.Logf("warn: network %s still shared by %d policy; router %s still has subnet %s", shared.Status.NetworkID, len(policies), edge.ID, routed.Status.SubnetID)
+
+	// A Retain Network deleted without its grant is neither kept nor deleted: it waits.
+	DeleteNetwork(t, ns, "kept")
+	waiting := WaitReason(t, ns, "kept", 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonRetainNotGranted)
+	if msg := waiting.ReadyCondition().Message; !strings.Contains(msg, "allow.retain") || !strings.Contains(msg, "spec.deletionPolicy to Delete") {
+		t.Errorf("RetainNotGranted says %q; want the grant and deletionPolicy Delete named as the ways out", msg)
+	}
+	t.Logf("warn: the deleted Retain Network waits: %s", waiting.ReadyCondition().Message)
+
+	// The tenant pauses its shared Network; the operator enforces grants.
+	MustKubectl(t, "-n", ns, "annotate", "network", "shared", samplecrdv1.AnnotationReconcile+"="+samplecrdv1.ReconcilePaused)
+	WaitNetwork(t, ns, "shared", 30*time.Second, "Paused", func(n *samplecrdv1.Network) error {
+		if !meta.IsStatusConditionTrue(n.Status.Conditions, samplecrdv1.ConditionPaused) {
+			return fmt.Errorf("conditions %+v", n.Status.Conditions)
+		}
+		return nil
+	})
+	controller.Stop()
+	StartController(t, ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID, Args: append(args, "-grant-enforcement=enforce"), Env: ks.ControllerEnv()})
+	Eventually(t, 90*time.Second, time.Second, "the paused Network's share to be withdrawn", func() error {
 		if policies := sharesOf(t, asMember, shared.Status.NetworkID); len(policies) != 0 {
 			return fmt.Errorf("network %s still shared by %+v", shared.Status.NetworkID, policies)
 		}
 		return nil
 	})
-	wantInterfaces(t, asMember, edge.ID)
-
-	DeleteNetwork(t, ns, "kept")
-	WaitGone(t, ns, "kept", 60*time.Second)
-	WaitEvent(t, ns, "kept", "Warning", "RetainNotGranted", "allow.retain", 30*time.Second)
-	if _, found := GetNeutronNetwork(t, kept.Status.NetworkID); found {
-		t.Errorf("network %s of a Retain Network without the grant outlives it", kept.Status.NetworkID)
+	for _, name := range []string{"shared", "routed", "imported"} {
+		n := WaitReason(t, ns, name, 90*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonNotGranted)
+		t.Logf("enforce: %s is NotGranted: %s", name, n.ReadyCondition().Message)
 	}
+	wantInterfaces(t, asMember, edge.ID)
+	if n, found := GetNeutronNetwork(t, kept.Status.NetworkID); !found || !slices.Contains(n.Tags, neutron.RetainTag) {
+		t.Errorf("enforce: the waiting Retain Network's network %s: found %v, tags %v; want it kept with its Retain mark", kept.Status.NetworkID, found, n.Tags)
+	} else {
+		t.Logf("enforce: the waiting Retain Network's network %s is still in Neutron with %s", n.ID, neutron.RetainTag)
+	}
+
+	// The user's way out: deletionPolicy Delete.
+	MustKubectl(t, "-n", ns, "patch", "network", "kept", "--type=merge", "-p", `{"spec":{"deletionPolicy":"Delete"}}`)
+	WaitGone(t, ns, "kept", 60*time.Second)
+	if _, found := GetNeutronNetwork(t, kept.Status.NetworkID); found {
+		t.Errorf("network %s outlives its Network, deleted with deletionPolicy Delete", kept.Status.NetworkID)
+	}
+	MustKubectl(t, "-n", ns, "annotate", "network", "shared", samplecrdv1.AnnotationReconcile+"-")
 	for _, name := range []string{"shared", "routed", "imported"} {
 		DeleteNetwork(t, ns, name)
 		WaitGone(t, ns, name, 60*time.Second)
@@ -101,6 +156,19 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	if _, found := GetNeutronNetwork(t, outside.ID); !found {
 		t.Errorf("the imported network %s was deleted with its import", outside.ID)
 	}
+}
+
+// waitGrantMissing waits until the Network says, in its GrantMissing condition, that it
+// keeps what grant allowed.
+func waitGrantMissing(t testing.TB, ns, name, grant string) *samplecrdv1.Network {
+	t.Helper()
+	return WaitNetwork(t, ns, name, 90*time.Second, "GrantMissing naming "+grant, func(n *samplecrdv1.Network) error {
+		c := meta.FindStatusCondition(n.Status.Conditions, samplecrdv1.ConditionGrantMissing)
+		if c == nil || c.Status != metav1.ConditionTrue || !strings.Contains(c.Message, grant) {
+			return fmt.Errorf("GrantMissing %+v", c)
+		}
+		return nil
+	})
 }
 
 // -own-cloud-namespace-selector keeps the controller's own cloud for the namespaces it

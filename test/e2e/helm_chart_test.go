@@ -39,6 +39,7 @@ metrics:
   readers: [{namespace: monitoring, name: prometheus-k8s}]
   serviceMonitor: {enabled: true, labels: {release: kube-prometheus}, insecureSkipVerify: false}
   prometheusRule: {enabled: true}
+grantEnforcement: enforce
 extraArgs: [-workers=8]
 extraEnv: [{name: GODEBUG, value: http2client=0}]
 nodeSelector: {kubernetes.io/os: linux}
@@ -63,6 +64,7 @@ func TestHelmChartRefusesBadValues(t *testing.T) {
 		"metrics.readers[0].name=prom":    "missing property 'namespace'",
 		"image.pullPolicy=Sometimes":      "/image/pullPolicy",
 		"metrics.serviceMonitor.enable=1": "additional properties 'enable' not allowed",
+		"grantEnforcement=strict":         "/grantEnforcement",
 	} {
 		if out := HelmRefused(t, "template", "network-controller", ChartDir, "--set", set); !strings.Contains(out, want) {
 			t.Errorf("helm template --set %s: want an error naming %q, got:\n%s", set, want, out)
@@ -185,7 +187,7 @@ func TestHelmChartValues(t *testing.T) {
 		{field(container, "args"), strings.Join([]string{"- -os-cloud=$(OS_CLOUD)", "- -leader-elect=true",
 			"- -leader-elect-namespace=$(POD_NAMESPACE)", "- -metrics-bind-address=:9443", "- -metrics-secure=true",
 			"- -health-probe-bind-address=:8081", "- -logging-format=json", "- -namespace=team-a", "- -namespace=team-b",
-			"- -cluster-id=4f9c0d3e-cluster", "- -metrics-cert-dir=/etc/metrics-tls", "- -workers=8"}, "\n")},
+			"- -cluster-id=4f9c0d3e-cluster", "- -metrics-cert-dir=/etc/metrics-tls", "- -grant-enforcement=enforce", "- -workers=8"}, "\n")},
 		{field(container, "ports"), "- containerPort: 9443\n  name: metrics\n  protocol: TCP\n- containerPort: 8081\n  name: health\n  protocol: TCP"},
 		{field(deployment, "spec", "template", "spec", "volumes"), "- name: clouds\n  secret:\n    defaultMode: 288\n    secretName: my-clouds\n" +
 			"- name: metrics-tls\n  secret:\n    defaultMode: 288\n    secretName: metrics-tls"},

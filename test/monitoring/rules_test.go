@@ -35,6 +35,7 @@ var expectedAlerts = []string{
 	"NetworkControllerSubnetNearlyFull",
 	"NetworkControllerProjectOverQuota",
 	"NetworkControllerCredentialsExpiring",
+	"NetworkControllerPowersKeptWithoutGrant",
 }
 
 type ruleFile struct {
