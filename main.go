@@ -37,6 +37,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
+	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/signals"
@@ -180,7 +181,7 @@ func run(opts options) error {
 	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: authGate}
 	tenants := tenancy.NewRegistry(tenancy.Config{
 		ClusterID:          config.ClusterID,
-		Policy:             tenancy.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS},
+		Policy:             tenancy.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS, Passwords: opts.passwords},
 		Own:                own,
 		UnavailableBackoff: keystoneUnavailableBackoff,
 	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
@@ -202,6 +203,8 @@ func run(opts options) error {
 	})
 	identities, namespaces := grantInformers(networkClient, metadataClient)
 	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
+	// Force-removed Networks leave orphans in delegated projects that no Network may reach again.
+	config.Delegated = resync.Delegated{Identities: identities.GetStore(), Delegation: grantBook.Delegation, UseSecret: secretWatches.Use}
 	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kubeClient), m, config)
 	if err != nil {
 		return err

@@ -41,6 +41,9 @@ type options struct {
 	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
 	ownCloudSelector labels.Selector
 	grantEnforcement string
+	tenantPasswords  string
+	// passwords is tenantPasswords parsed, by validate.
+	passwords tenancy.Passwords
 	// enforcement is grantEnforcement parsed, by validate.
 	enforcement        grants.Enforcement
 	allowedAuthURLs    string
@@ -93,12 +96,13 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.StringVar(&o.grantEnforcement, "grant-enforcement", string(grants.Warn), "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
+	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(tenancy.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
 	// exists or not: its namespace's Networks decide how many, so they are bounded.
-	fs.IntVar(&o.maxSecretsPerNamespace, "max-credentials-secrets-per-namespace", 32, "Most credentials Secrets of one namespace the controller watches at once; a Network naming one more gets Ready=False, TooManyCredentialsSecrets, until another is no longer named. 0: no bound.")
-	fs.IntVar(&o.maxSecrets, "max-credentials-secrets", 2000, "Most credentials Secrets the controller watches at once, all namespaces together (ClusterIdentities' Secrets not counted). 0: no bound.")
+	fs.IntVar(&o.maxSecretsPerNamespace, "max-credentials-secrets-per-namespace", 32, "Most credentials Secrets of one namespace the controller watches at once, those it may not read included; a Network naming one more gets Ready=False, TooManyCredentialsSecrets, until another is no longer named. 0: no bound.")
+	fs.IntVar(&o.maxSecrets, "max-credentials-secrets", 2000, "Credentials Secrets the controller watches at once, all namespaces together (ClusterIdentities' Secrets, and those it may not read, not counted). Shared: once reached, a namespace holding fewer watches than this divided by the namespaces holding watches still gets one, up to twice this in all; the others' Networks get TooManyCredentialsSecrets until a watch is released. 0: no bound.")
 	fs.BoolVar(&o.allowUnverifiedTLS, "allow-unverified-tls", false, "Let the clouds of credentials Secrets set verify: false. Then whoever can intercept the controller's traffic to an allowed Keystone can answer for it and claim another tenant's project; such a cloud shares no store or budget with another, but its own Networks are at the interceptor's mercy. Give the CA in the Secret's key cacert instead.")
 
 	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
@@ -176,6 +180,9 @@ func (o *options) validate() error {
 	o.ownCloudSelector = selector
 	if o.enforcement, err = grants.ParseEnforcement(o.grantEnforcement); err != nil {
 		errs = append(errs, fmt.Errorf("-grant-enforcement: %w", err))
+	}
+	if o.passwords, err = tenancy.ParsePasswords(o.tenantPasswords); err != nil {
+		errs = append(errs, fmt.Errorf("-tenant-passwords: %w", err))
 	}
 	if o.workers < 1 {
 		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))

@@ -44,6 +44,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{[]string{"-neutron-endpoint=http://x/", "-allowed-auth-urls=keystone:5000"}, []string{"-allowed-auth-urls", "not an http(s) URL"}},
 		{[]string{"-neutron-endpoint=http://x/", "-own-cloud-namespace-selector=team in (a"}, []string{"-own-cloud-namespace-selector"}},
 		{[]string{"-neutron-endpoint=http://x/", "-grant-enforcement=audit"}, []string{"-grant-enforcement", `"audit"`, "warn or enforce"}},
+		{[]string{"-neutron-endpoint=http://x/", "-tenant-passwords=never"}, []string{"-tenant-passwords", `"never"`, "warn, refuse or allow"}},
 	}
 	for _, tt := range tests {
 		o := parseOptions(t, tt.args...)

@@ -1,6 +1,9 @@
 // Package lockoutrecord keeps small records in the data of one ConfigMap, so that they
-// outlive the process: writers stage changes in order and flush them together, one
-// merge patch for every change staged meanwhile.
+// outlive the process and every controller of the cluster shares them: writers stage
+// changes in order and flush them together, one merge patch for every change staged
+// meanwhile. Each patch carries the resourceVersion this process last read or wrote as a
+// precondition, so a write after another writer's fails with a conflict instead of
+// overwriting what the writer did not see.
 package lockoutrecord
 
 import (
@@ -34,6 +37,9 @@ type ConfigMap struct {
 	mu      sync.Mutex
 	next    *batch
 	writing *batch
+	// version is the ConfigMap's resourceVersion as this process last read or wrote it;
+	// "" before it exists.
+	version string
 }
 
 // batch is the changes staged since the last write began, and that write's outcome.
@@ -55,12 +61,26 @@ func (r *ConfigMap) Name() string { return r.name }
 func (r *ConfigMap) Load(ctx context.Context) (map[string]string, error) {
 	cm, err := r.configMaps.Get(ctx, r.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		r.setVersion("")
 		return map[string]string{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading ConfigMap %s: %w", r.name, err)
 	}
+	r.setVersion(cm.ResourceVersion)
+	if cm.Data == nil {
+		return map[string]string{}, nil
+	}
 	return cm.Data, nil
+}
+
+// Latest is Load: the record as it is now, the version the next write is checked against.
+func (r *ConfigMap) Latest(ctx context.Context) (map[string]string, error) { return r.Load(ctx) }
+
+func (r *ConfigMap) setVersion(v string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.version = v
 }
 
 // Stage queues value for key (nil removes it) behind everything staged before.
@@ -112,12 +132,23 @@ func (r *ConfigMap) Flush(ctx context.Context) error {
 func (r *ConfigMap) patch(changes map[string]*string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	body, err := json.Marshal(map[string]any{"data": changes})
+	r.mu.Lock()
+	version := r.version
+	r.mu.Unlock()
+	patch := map[string]any{"data": changes}
+	if version != "" {
+		patch["metadata"] = map[string]any{"resourceVersion": version}
+	}
+	body, err := json.Marshal(patch)
 	if err != nil {
 		return fmt.Errorf("encoding a patch of ConfigMap %s: %w", r.name, err)
 	}
 	for range 2 {
-		_, err = r.configMaps.Patch(ctx, r.name, types.MergePatchType, body, metav1.PatchOptions{FieldManager: r.fieldManager})
+		var written *corev1.ConfigMap
+		written, err = r.configMaps.Patch(ctx, r.name, types.MergePatchType, body, metav1.PatchOptions{FieldManager: r.fieldManager})
+		if err == nil {
+			r.setVersion(written.ResourceVersion)
+		}
 		if !apierrors.IsNotFound(err) {
 			break
 		}
@@ -127,10 +158,16 @@ func (r *ConfigMap) patch(changes map[string]*string) error {
 				cm.Data[key] = *value
 			}
 		}
-		_, err = r.configMaps.Create(ctx, cm, metav1.CreateOptions{FieldManager: r.fieldManager})
-		if !apierrors.IsAlreadyExists(err) {
-			break
+		var created *corev1.ConfigMap
+		created, err = r.configMaps.Create(ctx, cm, metav1.CreateOptions{FieldManager: r.fieldManager})
+		if err == nil {
+			r.setVersion(created.ResourceVersion)
 		}
+		if apierrors.IsAlreadyExists(err) {
+			// Another controller made it meanwhile: what it holds was not read.
+			return fmt.Errorf("writing ConfigMap %s: %w", r.name, apierrors.NewConflict(corev1.Resource("configmaps"), r.name, err))
+		}
+		break
 	}
 	if err != nil {
 		return fmt.Errorf("writing ConfigMap %s: %w", r.name, err)

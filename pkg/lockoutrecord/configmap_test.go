@@ -2,10 +2,14 @@ package lockoutrecord
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
+	"strconv"
 	"sync"
 	"testing"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -149,3 +153,99 @@ func TestAFailedWriteFailsItsFlushes(t *testing.T) {
 		t.Errorf("Load = %v, want the Forbidden error", err)
 	}
 }
+
+// Two writers of one ConfigMap (two controllers): a write after the other's, made without
+// reading it, fails with a conflict and changes nothing; after Latest it goes through.
+func TestAWriteAfterAnothersConflicts(t *testing.T) {
+	ctx := context.Background()
+	kube := withResourceVersions(fake.NewClientset())
+	first := New(kube.CoreV1().ConfigMaps(ns), name, "test-manager", nil)
+	second := New(kube.CoreV1().ConfigMaps(ns), name, "test-manager", nil)
+	first.Stage("a", ptr("1"))
+	if err := first.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.Latest(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first.Stage("a", ptr("2"))
+	if err := first.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second.Stage("a", ptr("1-and-mine"))
+	if err := second.Flush(ctx); !apierrors.IsConflict(err) {
+		t.Fatalf("a write after another's = %v, want a conflict", err)
+	}
+	if got := data(t, kube); got["a"] != "2" {
+		t.Fatalf("after the conflict: %v, want the first writer's", got)
+	}
+	if got, err := second.Latest(ctx); err != nil || got["a"] != "2" {
+		t.Fatalf("Latest = %v, %v", got, err)
+	}
+	second.Stage("a", ptr("3"))
+	if err := second.Flush(ctx); err != nil {
+		t.Fatalf("a write after Latest: %v", err)
+	}
+	if got := data(t, kube); got["a"] != "3" {
+		t.Fatalf("after the second writer's write: %v", got)
+	}
+}
+
+// withResourceVersions makes kube's ConfigMaps carry resourceVersions that each write
+// advances, and a merge patch naming another one fail with a conflict, as the apiserver
+// does; the fake alone keeps none.
+func withResourceVersions(kube *fake.Clientset) *fake.Clientset {
+	var mu sync.Mutex
+	version := 0
+	kube.PrependReactor("create", "configmaps", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		cm := action.(k8stesting.CreateAction).GetObject().(*corev1.ConfigMap).DeepCopy()
+		cm.Namespace = action.GetNamespace()
+		version++
+		cm.ResourceVersion = strconv.Itoa(version)
+		if err := kube.Tracker().Create(configMaps, cm, cm.Namespace); err != nil {
+			return true, nil, err
+		}
+		return true, cm, nil
+	})
+	kube.PrependReactor("patch", "configmaps", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		patch := action.(k8stesting.PatchAction)
+		obj, err := kube.Tracker().Get(configMaps, patch.GetNamespace(), patch.GetName())
+		if err != nil {
+			return true, nil, err
+		}
+		old := obj.(*corev1.ConfigMap)
+		var pre struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(patch.GetPatch(), &pre); err != nil {
+			return true, nil, err
+		}
+		if v := pre.Metadata.ResourceVersion; v != "" && v != old.ResourceVersion {
+			return true, nil, apierrors.NewConflict(corev1.Resource("configmaps"), old.Name, errors.New("the object has been modified"))
+		}
+		oldJSON, _ := json.Marshal(old)
+		merged, err := jsonpatch.MergePatch(oldJSON, patch.GetPatch())
+		if err != nil {
+			return true, nil, err
+		}
+		cm := &corev1.ConfigMap{}
+		if err := json.Unmarshal(merged, cm); err != nil {
+			return true, nil, err
+		}
+		version++
+		cm.ResourceVersion = strconv.Itoa(version)
+		if err := kube.Tracker().Update(configMaps, cm, cm.Namespace); err != nil {
+			return true, nil, err
+		}
+		return true, cm, nil
+	})
+	return kube
+}
+
+var configMaps = corev1.SchemeGroupVersion.WithResource("configmaps")

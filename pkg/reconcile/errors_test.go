@@ -58,6 +58,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &tenancy.AccountHeldError{Message: "held"}}},
 		{samplecrdv1.ReasonCredentialsRejected, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindRejected}},
 		{samplecrdv1.ReasonCredentialsSecretDeleting, credentials(samplecrdv1.ReasonCredentialsSecretDeleting, true)},
+		{samplecrdv1.ReasonPasswordCredentialsRefused, credentials(samplecrdv1.ReasonPasswordCredentialsRefused, false)},
 	}
 	for _, reason := range []string{
 		samplecrdv1.ReasonCredentialsRefRequired, samplecrdv1.ReasonCredentialsSecretNotFound, samplecrdv1.ReasonCredentialsNotGranted,

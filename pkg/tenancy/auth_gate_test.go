@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +21,9 @@ func requester(namespace, secret, user string) neutronclient.TokenRequester {
 	return neutronclient.TokenRequester{Account: user, Keystone: gateKeystone, LockoutUser: user, Source: namespace + "/" + secret, Turn: namespace}
 }
 
-// ask asks the gate and tells it outcome; it returns whether the request was sent.
+// ask asks the gate and tells it outcome; it returns whether the request was sent. A
+// token shows the user's ID and name, as Keystone's does: "uid-<name>" for a user named
+// by name, "<id>" and "name-of-<id>" for one named by ID.
 func ask(t *testing.T, g *AuthGate, who neutronclient.TokenRequester, outcome string) bool {
 	t.Helper()
 	done, err := g.Admit(context.Background(), who)
@@ -32,6 +35,14 @@ func ask(t *testing.T, g *AuthGate, who neutronclient.TokenRequester, outcome st
 		return false
 	}
 	done(outcome)
+	if outcome == neutronclient.TokenOK && who.LockoutUser != "" {
+		kind, user, _ := strings.Cut(who.LockoutUser, ":")
+		if kind == "id" {
+			g.Authenticated(who, user, "name-of-"+user)
+		} else {
+			g.Authenticated(who, "uid-"+foldUserName(user), strings.TrimSpace(user))
+		}
+	}
 	return true
 }
 
@@ -141,7 +152,11 @@ func TestANamespaceMayNotRefuseUnboundedUsers(t *testing.T) {
 	if !ask(t, g, requester("calm", "s", "name:one-more"), neutronclient.TokenOK) {
 		t.Error("another namespace was held by the flood's bound")
 	}
-	if n := len(g.lockouts.accounts); n > MaxRefusedUsersPerNamespace+1 {
+	distinct := map[*account]bool{}
+	for _, a := range g.lockouts.accounts {
+		distinct[a] = true
+	}
+	if n := len(distinct); n > MaxRefusedUsersPerNamespace+1 {
 		t.Errorf("%d accounts remembered, want at most %d", n, MaxRefusedUsersPerNamespace+1)
 	}
 }

@@ -3,6 +3,7 @@ package tenancy
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
@@ -30,6 +31,9 @@ type Cloud struct {
 	// the auth URL plus the user (domain and name, or user ID) or the application
 	// credential (ID, or name with its user); never a secret.
 	Principal string
+	// PasswordWarning is, for a password in a namespace's own Secret the operator warns
+	// about (PasswordsWarn), what the Networks using it say.
+	PasswordWarning string
 }
 
 // Policy is what the operator lets a credentials Secret's cloud choose.
@@ -38,6 +42,32 @@ type Policy struct {
 	AuthURLs AuthURLs
 	// AllowUnverifiedTLS lets a cloud set verify: false.
 	AllowUnverifiedTLS bool
+	// Passwords says what becomes of a password in a namespace's own Secret; "" is
+	// PasswordsWarn. A ClusterIdentity's Secret is the operator's: never refused.
+	Passwords Passwords
+}
+
+// Passwords is the operator's rule for passwords in tenants' Secrets, rolled out as grants
+// are: Keystone locks a password's user out after refused logins, and whoever writes a
+// Secret can name any user; application credentials are never locked out.
+type Passwords string
+
+const (
+	// PasswordsWarn uses them, each Network saying so (PasswordCredentials).
+	PasswordsWarn Passwords = "warn"
+	// PasswordsRefuse refuses them (PasswordCredentialsRefused), before any token request.
+	PasswordsRefuse Passwords = "refuse"
+	// PasswordsAllow uses them without a word: the operator accepts the risk.
+	PasswordsAllow Passwords = "allow"
+)
+
+// ParsePasswords returns the rule s names.
+func ParsePasswords(s string) (Passwords, error) {
+	switch p := Passwords(s); p {
+	case PasswordsWarn, PasswordsRefuse, PasswordsAllow:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown rule %q: want warn, refuse or allow", s)
 }
 
 // ParseCloud reads the cloud named cloudName from a credentials Secret's data, refusing

@@ -10,20 +10,51 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
-// fakeRecord is a RefusalRecord in memory: data is what a flush made durable.
+// fakeRecord is a RefusalRecord in memory: data is what a flush made durable. Records
+// made by sharing share data and its version, as controllers sharing a ConfigMap do; a
+// flush after another's write since this one's Latest fails with a conflict.
 type fakeRecord struct {
 	mu     sync.Mutex
 	staged map[string]*string
-	data   map[string]string
-	fail   error
+	*store
+	read    int
+	fail    error
+	lastErr error
+}
+
+type store struct {
+	data    map[string]string
+	version int
 }
 
 func newFakeRecord() *fakeRecord {
-	return &fakeRecord{staged: map[string]*string{}, data: map[string]string{}}
+	return &fakeRecord{staged: map[string]*string{}, store: &store{data: map[string]string{}}}
 }
+
+// sharing returns another controller's record of r's ConfigMap.
+func (r *fakeRecord) sharing() *fakeRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return &fakeRecord{staged: map[string]*string{}, store: r.store, read: r.version}
+}
+
+func (r *fakeRecord) Latest(context.Context) (map[string]string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	r.read = r.version
+	return maps.Clone(r.data), nil
+}
+
+// storeMu guards every store: the records sharing one stand for writers of one object.
+var storeMu sync.Mutex
 
 func (r *fakeRecord) Stage(key string, value *string) {
 	r.mu.Lock()
@@ -37,11 +68,22 @@ func (r *fakeRecord) Flush(context.Context) error {
 	staged := r.staged
 	r.staged = map[string]*string{}
 	if len(staged) == 0 {
-		return nil
+		// A flush that found its changes taken by a write under way gets that write's
+		// outcome, as the ConfigMap's does.
+		err := r.lastErr
+		r.lastErr = nil
+		return err
 	}
 	if r.fail != nil {
 		return r.fail // the batch is lost, as a failed patch is
 	}
+	storeMu.Lock()
+	defer storeMu.Unlock()
+	if r.read != r.version {
+		r.lastErr = apierrors.NewConflict(corev1.Resource("configmaps"), "refusals", errors.New("changed"))
+		return r.lastErr // lost too
+	}
+	r.lastErr = nil
 	for key, value := range staged {
 		if value == nil {
 			delete(r.data, key)
@@ -49,6 +91,8 @@ func (r *fakeRecord) Flush(context.Context) error {
 			r.data[key] = *value
 		}
 	}
+	r.version++
+	r.read = r.version
 	return nil
 }
 
@@ -59,7 +103,9 @@ func (r *fakeRecord) durable(t *testing.T) map[string]string {
 	for {
 		r.mu.Lock()
 		pending := len(r.staged)
+		storeMu.Lock()
 		data := maps.Clone(r.data)
+		storeMu.Unlock()
 		r.mu.Unlock()
 		if pending == 0 {
 			return data
@@ -143,8 +189,8 @@ func TestARequestIsRecordedBeforeItIsSent(t *testing.T) {
 }
 
 // A token of a user never refused leaves nothing in the record; a user with a refusal
-// stays in it with the credentials that worked.
-func TestTheRecordKeepsOnlyContestedUsers(t *testing.T) {
+// stays in it until a token proves it again, as Keystone's count does.
+func TestTheRecordForgetsAUserOnceProven(t *testing.T) {
 	record := newFakeRecord()
 	g := restarted(t, record, noErrors(t))
 	ask(t, g, requester("a", "openstack", "name:alice"), neutronclient.TokenOK)
@@ -152,9 +198,12 @@ func TestTheRecordKeepsOnlyContestedUsers(t *testing.T) {
 		t.Errorf("record after a token of a user never refused: %v", got)
 	}
 	ask(t, g, requester("hostile", "guess", "name:alice"), neutronclient.TokenRejected)
-	ask(t, g, requester("a", "openstack", "name:alice"), neutronclient.TokenOK)
 	if got := record.durable(t); len(got) != 1 {
-		t.Errorf("record after a refusal then a token: %v, want one entry", got)
+		t.Errorf("record after a refusal: %v, want one entry", got)
+	}
+	ask(t, g, requester("a", "openstack", "name:alice"), neutronclient.TokenOK)
+	if got := record.durable(t); len(got) != 0 {
+		t.Errorf("record after a refusal then a token: %v, want it forgotten", got)
 	}
 }
 
@@ -187,8 +236,9 @@ func TestNoCountedRequestWithoutTheRecord(t *testing.T) {
 	}
 }
 
-// The record holds at most MaxRecordedUsers users: past it, a user not in it is held.
-func TestTheRecordIsBounded(t *testing.T) {
+// Past MaxRecordedUsers, a namespace holding its share of the record is held and one
+// below it is not: no namespace, nor a few, fill the record for another.
+func TestNoNamespaceFillsTheRecordForAnother(t *testing.T) {
 	record := newFakeRecord()
 	g := restarted(t, record, noErrors(t))
 	for i := range MaxRecordedUsers {
@@ -197,11 +247,15 @@ func TestTheRecordIsBounded(t *testing.T) {
 			t.Fatalf("made-up user %d held", i)
 		}
 	}
-	if ask(t, g, requester("calm", "openstack", "name:new-user"), neutronclient.TokenOK) {
-		t.Error("a user past the bound was tried")
+	namespaces := (MaxRecordedUsers + MaxRefusedUsersPerNamespace - 1) / MaxRefusedUsersPerNamespace
+	if ask(t, g, requester("ns-0", "s", "name:one-more"), neutronclient.TokenRejected) {
+		t.Error("a namespace holding more than its share of a full record was tried")
 	}
-	if n := len(record.durable(t)); n != MaxRecordedUsers {
-		t.Errorf("%d entries in the record, want %d", n, MaxRecordedUsers)
+	if !ask(t, g, requester("calm", "openstack", "name:new-user"), neutronclient.TokenRejected) {
+		t.Errorf("a namespace with no entry was held by a record that %d others filled", namespaces)
+	}
+	if n := len(record.durable(t)); n != MaxRecordedUsers+1 {
+		t.Errorf("%d entries in the record, want %d", n, MaxRecordedUsers+1)
 	}
 }
 

@@ -2,6 +2,7 @@ package tenancy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -59,11 +60,18 @@ type account struct {
 	turns map[string]bool
 	// proven are (the hashes of) the sources whose credentials got a token of the user.
 	proven map[string]bool
-	// contested: Keystone refused the user once. Such an account is kept, in memory and
-	// in the record, with the credentials that worked, so that a restart does not let a
-	// hostile Secret spend the refusal kept for them.
+	// contested: Keystone refused the user once. Such an account is kept in memory with
+	// the credentials that worked.
 	contested bool
-	recorded  bool
+	// linked: a token showed the user's ID and name, which are both among keys. Until
+	// then keystone (a hash) and kind (byID, byName) say what the account is of.
+	linked   bool
+	keystone string
+	kind     int
+	recorded bool
+	// staged and written are the account's entry as last staged and as this controller
+	// last wrote it ("" for none): an entry still as written is this controller's own.
+	staged, written string
 }
 
 func newLockouts(onHeldCount func(int)) *lockouts {
@@ -80,7 +88,50 @@ type AccountHeldError struct{ Message string }
 func (e *AccountHeldError) Error() string { return e.Message }
 
 func keyOf(who neutronclient.TokenRequester) string {
-	return hashed(who.Keystone+" "+who.LockoutUser, accountKeyLength)
+	return accountKey(who.Keystone, who.LockoutUser)
+}
+
+func accountKey(keystone, user string) string {
+	return hashed(keystone+" "+canonicalLockoutUser(user), accountKeyLength)
+}
+
+// unlinkedMax are, per Keystone, the most refusals in a row of an account by ID and of
+// one by name that no token linked yet: any two of them may be one user.
+type unlinkedMax map[string]*[2]int
+
+const byID, byName = 0, 1
+
+func (l *lockouts) unlinkedMaxLocked() unlinkedMax {
+	m := unlinkedMax{}
+	for _, a := range l.accounts {
+		if a.linked || a.refusals == 0 {
+			continue
+		}
+		if m[a.keystone] == nil {
+			m[a.keystone] = &[2]int{}
+		}
+		m[a.keystone][a.kind] = max(m[a.keystone][a.kind], a.refusals)
+	}
+	return m
+}
+
+// limitOf is how many refusals in a row a's user may get. Until a token showed a user's ID
+// and its name, a user named both ways has two accounts, whose refusals Keystone adds up,
+// and no one can tell which ID goes with which name: so an account by ID gets one, and
+// one by name the rest of MaxRefusalsInARow once any account by ID of its Keystone was
+// refused (and none while one by name has all of them).
+func (m unlinkedMax) limitOf(a *account) int {
+	if a == nil || a.linked {
+		return MaxRefusalsInARow
+	}
+	other := 0
+	if got := m[a.keystone]; got != nil {
+		other = got[1-a.kind]
+	}
+	if a.kind == byID {
+		return max(0, min(1, MaxRefusalsInARow-other))
+	}
+	return MaxRefusalsInARow - min(other, 1)
 }
 
 // check returns an *AccountHeldError when who may not ask now.
@@ -94,7 +145,7 @@ func (l *lockouts) check(who neutronclient.TokenRequester) error {
 }
 
 func (l *lockouts) holdsLocked(a *account, who neutronclient.TokenRequester) error {
-	if err := l.records.holds(who, a == nil || !a.recorded); err != nil {
+	if err := l.records.holds(who, a == nil || !a.recorded, l.refusedBy[who.Turn], len(l.refusedBy)); err != nil {
 		return err
 	}
 	switch {
@@ -103,10 +154,10 @@ func (l *lockouts) holdsLocked(a *account, who neutronclient.TokenRequester) err
 			return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused %d users in a row for credentials of %s, the most the controller tries; it tries no other user for them until Keystone issues a token for one of those",
 				who.Account, MaxRefusedUsersPerNamespace, who.Turn)}
 		}
-	case a.refusals >= MaxRefusalsInARow:
+	case a.refusals >= l.unlinkedMaxLocked().limitOf(a):
 		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused the user %d times in a row, and one more could lock it out; the controller asks again once credentials of it get a token here%s",
 			who.Account, a.refusals, l.records.liftHint(a.keys[0]))}
-	case a.refusals == MaxRefusalsInARow-1 && len(a.proven) > 0 && !a.proven[sourceKey(who.Source)]:
+	case a.refusals == MaxRefusalsInARow-1 && a.linked && len(a.proven) > 0 && !a.proven[sourceKey(who.Source)]:
 		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: Keystone refused the user lately, and the one more refusal that is safe is kept for credentials of it that got a token before; asking again once they do",
 			who.Account)}
 	}
@@ -128,25 +179,48 @@ func (l *lockouts) begin(ctx context.Context, who neutronclient.TokenRequester) 
 		return nil, err
 	}
 	if a == nil {
-		a = l.addLocked(key)
+		a = l.addLocked(key, who.Keystone, who.LockoutUser)
 	}
 	l.mu.Unlock()
 
 	a.busy.Lock()
-	l.mu.Lock()
-	err = l.holdsLocked(a, who) // a request before this one may have been refused
-	if err == nil {
-		l.records.stageLocked(a, 1, who.Turn)
+	unlock := l.records.deciding()
+	for attempt := 1; ; attempt++ {
+		// Every controller of the cluster counts in the record: read it as it is now, and
+		// record the request only if no one wrote meanwhile.
+		var latest map[string]string
+		if latest, err = l.records.latest(ctx, who); err != nil {
+			break
+		}
+		l.mu.Lock()
+		l.adoptLocked(a, latest)
+		err = l.holdsLocked(a, who) // a request before this one may have been refused
+		if err == nil {
+			l.records.stageLocked(a, 1, who.Turn)
+		}
+		l.mu.Unlock()
+		if err == nil {
+			err = l.records.flush(ctx, who, attempt < maxRecordConflicts)
+		}
+		if err == nil {
+			l.mu.Lock()
+			a.written = a.staged
+			l.mu.Unlock()
+		}
+		if !errors.Is(err, errRecordConflict) {
+			break
+		}
 	}
-	l.mu.Unlock()
-	if err == nil {
-		err = l.records.flush(ctx, who)
-	}
+	unlock()
 	if err != nil {
 		a.busy.Unlock()
 		return nil, err
 	}
 	return func(outcome string) {
+		// Written before the next request of any user is decided: a later read of the
+		// record then finds this outcome, not the request it recorded as refused.
+		unlock := l.records.deciding()
+		defer unlock()
 		l.mu.Lock()
 		switch outcome {
 		case neutronclient.TokenOK:
@@ -159,20 +233,27 @@ func (l *lockouts) begin(ctx context.Context, who neutronclient.TokenRequester) 
 		}
 		l.records.stageLocked(a, 0, "")
 		l.mu.Unlock()
+		// Only a refusal must be durable before the next request, and it already is: a
+		// write that fails leaves one refusal too many in the record, never one too few.
+		l.records.flushOutcome(who, a, &l.mu)
 		a.busy.Unlock()
-		// Only a refusal must be durable before the next request, and it already is.
-		l.records.flushLater()
 	}, nil
 }
 
-func (l *lockouts) addLocked(key string) *account {
+func (l *lockouts) addLocked(key, keystone, user string) *account {
 	if len(l.accounts) >= maxQuietAccounts {
 		l.forgetQuietLocked()
 	}
-	a := &account{keys: []string{key}, turns: map[string]bool{}, proven: map[string]bool{}}
+	a := &account{keys: []string{key}, turns: map[string]bool{}, proven: map[string]bool{}, keystone: keystoneKey(keystone), kind: byName}
+	if strings.HasPrefix(user, "id:") {
+		a.kind = byID
+	}
 	l.accounts[key] = a
 	return a
 }
+
+// keystoneKey names a Keystone in an account and its record entry.
+func keystoneKey(keystone string) string { return hashed(keystone, sourceKeyLength) }
 
 func (l *lockouts) refusedLocked(a *account, turn string) {
 	a.refusals++
@@ -181,17 +262,26 @@ func (l *lockouts) refusedLocked(a *account, turn string) {
 		a.turns[turn] = true
 		l.refusedBy[turn]++
 	}
-	if a.refusals == MaxRefusalsInARow {
-		l.held++
-		l.onHeldCount(l.held)
+	l.countHeldLocked()
+}
+
+// countHeldLocked tells onHeldCount how many accounts are held, when that changed.
+func (l *lockouts) countHeldLocked() {
+	held, seen, m := 0, map[*account]bool{}, l.unlinkedMaxLocked()
+	for _, a := range l.accounts {
+		if !seen[a] && a.refusals > 0 && a.refusals >= m.limitOf(a) {
+			held++
+		}
+		seen[a] = true
+	}
+	if held != l.held {
+		l.held = held
+		l.onHeldCount(held)
 	}
 }
 
 func (l *lockouts) resetLocked(a *account) {
-	if a.refusals >= MaxRefusalsInARow {
-		l.held--
-		l.onHeldCount(l.held)
-	}
+	defer l.countHeldLocked()
 	a.refusals = 0
 	for turn := range a.turns {
 		if l.refusedBy[turn]--; l.refusedBy[turn] <= 0 {
@@ -220,12 +310,11 @@ func (l *lockouts) link(who neutronclient.TokenRequester, userID, userName strin
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	byID := hashed(who.Keystone+" id:"+userID, accountKeyLength)
-	byName := hashed(who.Keystone+" name:"+strings.ToLower(userName), accountKeyLength)
+	byID, byName := accountKey(who.Keystone, "id:"+userID), accountKey(who.Keystone, "name:"+userName)
 	a, b := l.accounts[byID], l.accounts[byName]
 	switch {
 	case a == nil && b == nil:
-		a = l.addLocked(byID)
+		a = l.addLocked(byID, who.Keystone, "id:"+userID)
 	case a == nil:
 		a = b
 	case b != nil && a != b:
@@ -245,9 +334,11 @@ func (l *lockouts) link(who neutronclient.TokenRequester, userID, userName strin
 		}
 		l.accounts[key] = a
 	}
+	a.linked = true
 	if who.LockoutUser != "" {
 		l.resetLocked(a)
 	}
+	l.countHeldLocked()
 	l.records.stageLocked(a, 0, "")
 	l.records.flushLater()
 }
@@ -268,6 +359,7 @@ func (l *lockouts) mergeLocked(a, b *account) {
 		}
 	}
 	a.contested = a.contested || b.contested
+	a.linked = a.linked || b.linked
 	if b.recorded {
 		l.records.removeLocked(b)
 	}

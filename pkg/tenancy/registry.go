@@ -33,6 +33,8 @@ type Tenant struct {
 	// Expiry is when those credentials expire; nil when they do not, or Keystone did
 	// not say.
 	Expiry *neutron.CredentialExpiry
+	// PasswordWarning is what the Network should say of its password (Cloud).
+	PasswordWarning string
 }
 
 // Registry hands out, for each Network, the Neutron store of its Place (Keystone,
@@ -136,7 +138,9 @@ func (r *Registry) Resolve(ctx context.Context, key cache.ObjectName, src *Sourc
 	if err != nil {
 		return Tenant{}, err
 	}
-	return r.tenantOf(ctx, driver, place)
+	t, err := r.tenantOf(ctx, driver, place)
+	t.PasswordWarning = cloud.PasswordWarning
+	return t, err
 }
 
 // Forget tells that the Network key no longer uses any credentials (it is gone); a client

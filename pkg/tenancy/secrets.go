@@ -65,6 +65,19 @@ func (r *Registry) cloudOf(ctx context.Context, src *Source) (Cloud, error) {
 	if src.Identity != "" {
 		cloud.Requester.Turn = "ClusterIdentity " + src.Identity
 	}
+	if src.Identity == "" && cloud.Requester.LockoutUser != "" {
+		switch r.policy.Passwords {
+		case PasswordsRefuse:
+			return Cloud{}, errorf(samplecrdv1.ReasonPasswordCredentialsRefused,
+				"cloud %s of Secret %s authenticates with a password, which this controller refuses in a namespace's Secrets (-tenant-passwords=refuse): Keystone locks a user out after refused logins, and a Secret can name any user. Put an application credential (auth_type: v3applicationcredential) into the Secret",
+				displayName(src.Cloud), src.Secret)
+		case PasswordsAllow:
+		default:
+			cloud.PasswordWarning = fmt.Sprintf(
+				"cloud %s of Secret %s authenticates with a password: used for now, but refused once the operator sets -tenant-passwords=refuse, since Keystone locks a user out after refused logins. Put an application credential (auth_type: v3applicationcredential) into the Secret",
+				displayName(src.Cloud), src.Secret)
+		}
+	}
 	return cloud, nil
 }
 

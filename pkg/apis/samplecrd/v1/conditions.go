@@ -140,6 +140,9 @@ const (
 	// ReasonClusterIdentityNotDelegating: the ClusterIdentity selects the namespace but has
 	// no secretRef: it grants powers in the controller's own cloud, and delegates nothing.
 	ReasonClusterIdentityNotDelegating = "ClusterIdentityNotDelegating"
+	// ReasonPasswordCredentialsRefused: the cloud of the namespace's Secret authenticates
+	// with a password, and the operator refuses those (-tenant-passwords=refuse).
+	ReasonPasswordCredentialsRefused = "PasswordCredentialsRefused"
 )
 
 // ReadyReasons lists every reason of the Ready condition, for those (metrics, alert
@@ -155,6 +158,7 @@ var ReadyReasons = []string{
 	ReasonPasswordRejected, ReasonApplicationCredentialRejected, ReasonCredentialsRejected,
 	ReasonKeystoneUnavailable, ReasonKeystoneAccountHeld, ReasonCredentialsProjectChanged, ReasonCredentialsRegionChanged,
 	ReasonCredentialsSecretDeleting, ReasonTooManyCredentialsSecrets, ReasonNamespaceNotSelected, ReasonClusterIdentityNotDelegating,
+	ReasonPasswordCredentialsRefused,
 }
 
 // TransientReasons are the failure reasons the controller retries by itself, with
