@@ -53,12 +53,13 @@ type Config struct {
 	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
 	// create whose object is not in the informer cache yet is never collected.
 	OrphanGracePeriod time.Duration
+	// Delegated are the delegated projects the orphan collection visits, used or not.
+	Delegated resync.Delegated
 	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
 	// namespaces are left alone: another controller may manage those.
 	Namespaces scope.Namespaces
 	// RetryBaseDelay and RetryMaxDelay bound the per-object exponential backoff.
-	RetryBaseDelay time.Duration
-	RetryMaxDelay  time.Duration
+	RetryBaseDelay, RetryMaxDelay time.Duration
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
 	// namespace with user changes first (fairqueue): the baseline for measuring.
 	FIFOQueue bool
@@ -140,9 +141,8 @@ func NewController(
 	}
 	c.reconciler = reconcile.New(reconcilerConfig)
 	c.resync = resync.New(resync.Config{Tenants: tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
-		Enqueue:   func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) },
-		ClusterID: config.ClusterID, Namespaces: config.Namespaces, OrphanGracePeriod: config.OrphanGracePeriod,
-		EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
+		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, ClusterID: config.ClusterID, Namespaces: config.Namespaces,
+		OrphanGracePeriod: config.OrphanGracePeriod, Delegated: config.Delegated, EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
 

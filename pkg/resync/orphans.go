@@ -3,25 +3,11 @@ package resync
 import (
 	"context"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/tenancy"
-)
-
-// The orphan collection's circuit breaker. Crashes and forced removals leave an orphan
-// now and then; many at once is what a reused cluster ID looks like (an etcd restore, a
-// copied -cluster-id), and then the "orphans" are a live cluster's networks. So a pass
-// that finds more orphans in a project than max(orphanBreakerMin, orphanBreakerPercent% of
-// the networks it holds there) collects none of them there, and says why.
-const (
-	// reasonOrphanCollectionHalted is the Event on Config.EventTarget when the breaker stops a pass.
-	reasonOrphanCollectionHalted = "OrphanCollectionHalted"
-
-	orphanBreakerMin     = 10
-	orphanBreakerPercent = 10
 )
 
 // orphan is a network of this cluster whose Network object does not exist.
@@ -30,25 +16,19 @@ type orphan struct {
 	network  neutron.Network
 }
 
-// orphanLimit is the most orphans one pass collects in a project holding held networks.
-func orphanLimit(held int) int {
-	return max(orphanBreakerMin, held*orphanBreakerPercent/100)
-}
-
 // collectOrphans deletes this cluster's Neutron networks in the project whose Network UID
 // is not live, once they are older than the grace period, and returns how many it
-// collected and whether the breaker stopped it. A network whose tags say its Network's
-// deletion policy was Retain (its finalizer was removed by hand) is released instead:
-// kept, without the cluster's marks.
+// collected and whether the breaker stopped it there, for some namespaces or all
+// (breaker.go). A network whose tags say its Network's deletion policy was Retain (its
+// finalizer was removed by hand) is released instead: kept, without the cluster's marks.
 func (s *Resyncer) collectOrphans(ctx context.Context, project tenancy.Project, live map[string]bool) (collected int, halted bool) {
 	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("place", project.Place.String())
 	store := project.Store
-	orphans := s.orphansIn(logger, store, live)
-	if limit := orphanLimit(store.Len()); len(orphans) > limit {
-		s.haltOrphanCollection(logger, project, len(orphans), store.Len(), limit)
-		return 0, true
+	v := judge(store, s.orphansIn(logger, store, live))
+	if v.stopped() {
+		s.haltOrphanCollection(logger, project, v)
 	}
-	for _, o := range orphans {
+	for _, o := range v.collect {
 		n := o.network
 		if neutron.Retained(n) {
 			if s.releaseOrphan(ctx, logger, store, o.ownerUID, n) {
@@ -64,7 +44,7 @@ func (s *Resyncer) collectOrphans(ctx context.Context, project tenancy.Project, 
 		s.cfg.Metrics.OrphanCollected()
 		collected++
 	}
-	return collected, false
+	return collected, v.stopped()
 }
 
 // orphansIn returns the networks of store that the collection may take: of no live
@@ -92,20 +72,6 @@ func (s *Resyncer) orphansIn(logger klog.Logger, store *neutronstore.Store, live
 		}
 	}
 	return out
-}
-
-// haltOrphanCollection says, in the log and an Event on the controller's own object, why
-// the pass collected nothing in the project.
-func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project tenancy.Project, orphans, held, limit int) {
-	logger.Info("Orphan collection halted: more orphans than one pass may collect; is this cluster ID shared with another cluster (an etcd restore, a copied -cluster-id)?",
-		"orphans", orphans, "networks", held, "limit", limit, "clusterID", s.cfg.ClusterID)
-	if s.cfg.EventTarget != nil {
-		s.cfg.Recorder.Eventf(s.cfg.EventTarget, corev1.EventTypeWarning, reasonOrphanCollectionHalted,
-			"Orphan collection halted in %s: %d of its %d networks of cluster ID %s have no Network object, more than one pass may collect (%d). "+
-				"If another cluster uses this cluster ID (an etcd restore, a copied -cluster-id), give this controller its own; "+
-				"if they really are orphans, delete them by hand (openstack network list --tags %s)",
-			project.Place, orphans, held, s.cfg.ClusterID, limit, neutron.ClusterTag(s.cfg.ClusterID))
-	}
 }
 
 // releaseOrphan releases an orphaned network whose Network's deletion policy was Retain

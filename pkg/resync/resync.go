@@ -3,6 +3,7 @@ package resync
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -25,6 +26,10 @@ import (
 // writes nothing of a Network itself but Events.
 type Resyncer struct {
 	cfg Config
+
+	mu sync.Mutex
+	// reaching are the users under which the delegated projects are reached.
+	reaching map[cache.ObjectName]bool
 }
 
 // Config holds what a Resyncer works with.
@@ -48,6 +53,9 @@ type Config struct {
 	// EventTarget is the object Events about the controller itself, not about one
 	// Network, are recorded on (the leader election Lease); nil: only the log has them.
 	EventTarget runtime.Object
+	// Delegated are the projects ClusterIdentities delegate, which the orphan collection
+	// visits even when no Network uses them; zero: none.
+	Delegated Delegated
 	// Now is the clock of the grace period; nil means time.Now.
 	Now func() time.Time
 }
@@ -84,6 +92,7 @@ func (s *Resyncer) Every(ctx context.Context, period time.Duration) {
 // networks whose Network object no longer exists, and looks at the imported networks again.
 func (s *Resyncer) Once(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
+	s.reachDelegated(ctx, logger)
 	var filled []tenancy.Project
 	stale := map[neutron.Place]bool{}
 	for _, p := range s.cfg.Tenants.Projects() {
