@@ -72,6 +72,19 @@ type records struct {
 	// decide is held from reading the record to recording a request, one request at a
 	// time: the write is checked against the version that read saw (RefusalRecord).
 	decide sync.Mutex
+	// read are the entries of accounts no token linked, with refusals, as last read:
+	// whichever controller wrote them; parsed caches the entries parsed. Guarded by
+	// lockouts.mu.
+	read   []accountRecord
+	parsed map[string]recordEntry
+}
+
+// unlinked returns the entries of accounts no token linked yet, as last read.
+func (r *records) unlinked() []accountRecord {
+	if r == nil {
+		return nil
+	}
+	return r.read
 }
 
 // deciding holds r.decide and returns its release; nothing for no record.
@@ -166,6 +179,53 @@ func (r *records) latest(ctx context.Context, who neutronclient.TokenRequester) 
 	return entries, nil
 }
 
+// noteReadLocked keeps, of entries just read, those of accounts no token linked, and
+// returns the valid ones parsed.
+func (r *records) noteReadLocked(entries map[string]string) map[string]accountRecord {
+	if r == nil || entries == nil {
+		return nil
+	}
+	parsed := r.parseLocked(entries)
+	r.read = r.read[:0]
+	for _, rec := range parsed {
+		if !rec.Linked && rec.Refusals > 0 {
+			r.read = append(r.read, rec)
+		}
+	}
+	return parsed
+}
+
+// parseLocked returns the valid entries parsed, each parsed once per value it takes.
+func (r *records) parseLocked(entries map[string]string) map[string]accountRecord {
+	if r.parsed == nil {
+		r.parsed = map[string]recordEntry{}
+	}
+	out := make(map[string]accountRecord, len(entries))
+	for key, value := range entries {
+		p, ok := r.parsed[key]
+		if !ok || p.raw != value {
+			p = recordEntry{raw: value}
+			p.valid = json.Unmarshal([]byte(value), &p.rec) == nil && p.rec.valid(key)
+			r.parsed[key] = p
+		}
+		if p.valid {
+			out[key] = p.rec
+		}
+	}
+	for key := range r.parsed {
+		if _, ok := entries[key]; !ok {
+			delete(r.parsed, key)
+		}
+	}
+	return out
+}
+
+type recordEntry struct {
+	raw   string
+	rec   accountRecord
+	valid bool
+}
+
 // flush makes what is staged durable before who's request is sent. A conflict with
 // another writer is errRecordConflict while retry allows one more try.
 func (r *records) flush(ctx context.Context, who neutronclient.TokenRequester, retry bool) error {
@@ -221,16 +281,14 @@ func (r *records) flushLater() {
 // adoptLocked makes a's count what the record says now (entries, nil for no record): the
 // entries naming any of a's keys, written by this controller or another, the highest
 // count among them. An entry gone means its user got a token meanwhile.
-func (l *lockouts) adoptLocked(a *account, entries map[string]string) {
+func (l *lockouts) adoptLocked(a *account, entries map[string]string, parsed map[string]accountRecord) {
 	if entries == nil {
 		return
 	}
 	mine := map[string]string{}
-	for key, value := range entries {
-		var rec accountRecord
-		if json.Unmarshal([]byte(value), &rec) == nil && rec.valid(key) &&
-			slices.ContainsFunc(rec.Keys, func(k string) bool { return slices.Contains(a.keys, k) }) {
-			mine[key] = value
+	for key, rec := range parsed {
+		if slices.ContainsFunc(rec.Keys, func(k string) bool { return slices.Contains(a.keys, k) }) {
+			mine[key] = entries[key]
 		}
 	}
 	if v, ok := mine[a.keys[0]]; len(mine) <= 1 && ((ok && v == a.written) || (!ok && a.written == "")) {

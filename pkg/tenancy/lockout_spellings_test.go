@@ -91,3 +91,20 @@ func TestControllersSharingTheRecordCountTogether(t *testing.T) {
 		}
 	}
 }
+
+// One controller's refusal of a user by ID leaves the other's accounts by name one refusal
+// each, as its own would: the two may be one user.
+func TestAnIDRefusedByOneControllerLimitsNamesAtTheOther(t *testing.T) {
+	first := newFakeRecord()
+	a, b := restarted(t, first, noErrors(t)), restarted(t, first.sharing(), noErrors(t))
+	ask(t, a, requester("team-a", "by-id", "id:9d1f"), neutronclient.TokenRejected)
+	sent := 0
+	for range 3 {
+		if ask(t, b, requester("team-b", "by-name", "name:frank"), neutronclient.TokenRejected) {
+			sent++
+		}
+	}
+	if sent != 1 {
+		t.Errorf("%d refusals by name at the second controller after a refusal by ID at the first, want 1", sent)
+	}
+}

@@ -103,14 +103,24 @@ const byID, byName = 0, 1
 
 func (l *lockouts) unlinkedMaxLocked() unlinkedMax {
 	m := unlinkedMax{}
+	note := func(keystone string, kind, refusals int) {
+		if m[keystone] == nil {
+			m[keystone] = &[2]int{}
+		}
+		m[keystone][kind] = max(m[keystone][kind], refusals)
+	}
 	for _, a := range l.accounts {
-		if a.linked || a.refusals == 0 {
-			continue
+		if !a.linked && a.refusals > 0 {
+			note(a.keystone, a.kind, a.refusals)
 		}
-		if m[a.keystone] == nil {
-			m[a.keystone] = &[2]int{}
+	}
+	// Other controllers' accounts count too: this one may never have asked for them.
+	for _, rec := range l.records.unlinked() {
+		kind := byName
+		if rec.ByID {
+			kind = byID
 		}
-		m[a.keystone][a.kind] = max(m[a.keystone][a.kind], a.refusals)
+		note(rec.Keystone, kind, rec.Refusals)
 	}
 	return m
 }
@@ -193,7 +203,7 @@ func (l *lockouts) begin(ctx context.Context, who neutronclient.TokenRequester) 
 			break
 		}
 		l.mu.Lock()
-		l.adoptLocked(a, latest)
+		l.adoptLocked(a, latest, l.records.noteReadLocked(latest))
 		err = l.holdsLocked(a, who) // a request before this one may have been refused
 		if err == nil {
 			l.records.stageLocked(a, 1, who.Turn)
