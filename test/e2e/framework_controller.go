@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,9 @@ type ControllerOptions struct {
 	// appended to it, e.g. unshare to give it a private mount namespace. The wrapper must
 	// exec, so that PID and signals reach the controller itself.
 	Wrapper []string
+	// Binary runs instead of ControllerBinary, e.g. an earlier version (BuildPrevious);
+	// it must know every flag given.
+	Binary string
 }
 
 // Controller is a running controller process.
@@ -131,14 +135,15 @@ func StartController(t testing.TB, opts ControllerOptions) *Controller {
 	if err != nil {
 		t.Fatalf("creating controller log: %v", err)
 	}
-	argv := append(append(slices.Clone(opts.Wrapper), ControllerBinary), args...)
+	binary := cmp.Or(opts.Binary, ControllerBinary)
+	argv := append(append(slices.Clone(opts.Wrapper), binary), args...)
 	c.cmd = exec.Command(argv[0], argv[1:]...)
 	c.cmd.Env = append(env, opts.Env...)
 	c.cmd.Dir = filepath.Dir(c.logPath)
 	c.cmd.Stdout, c.cmd.Stderr = logFile, logFile
 	if err := c.cmd.Start(); err != nil {
 		logFile.Close()
-		t.Fatalf("starting %s: %v", ControllerBinary, err)
+		t.Fatalf("starting %s: %v", binary, err)
 	}
 	t.Logf("started controller pid %d, cluster ID %s, args %v, extra env %v, log %s",
 		c.PID(), opts.ClusterID, args, opts.Env, c.logPath)
