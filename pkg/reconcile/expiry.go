@@ -22,16 +22,28 @@ func ExpiryWarning(network *samplecrdv1.Network, expiry *neutron.CredentialExpir
 	if expiry == nil || window <= 0 || expiry.At.Sub(now) > window {
 		return ""
 	}
-	when := "expires at " + expiry.At.UTC().Format(time.RFC3339) + ", within the " + days(window) + " this controller warns ahead"
+	ref := network.Spec.CloudCredentialsRef
+	at := expiry.At.UTC().Format(time.RFC3339)
+	if !ref.OwnSecret() {
+		// The controller's own credentials and a ClusterIdentity's are the operator's: the
+		// tenant learns whose expire and when, not their Keystone user or application
+		// credential (noteExpiry logs those, the metrics name the Secret).
+		when := fmt.Sprintf("%s expire at %s, within the %s this controller warns ahead", credentialsOf(network), at, days(window))
+		if !expiry.At.After(now) {
+			when = fmt.Sprintf("%s expired at %s; Keystone refuses them once the token in use expires", credentialsOf(network), at)
+		}
+		if ref.Delegated() {
+			return truncate(when+"; the operator rotates them (the ClusterIdentity's Secret); the warning clears when the controller reads them", maxMessageLength)
+		}
+		return truncate(when+"; the operator rotates them (the controller's clouds.yaml, read at startup)", maxMessageLength)
+	}
+	when := "expires at " + at + ", within the " + days(window) + " this controller warns ahead"
 	if !expiry.At.After(now) {
-		when = "expired at " + expiry.At.UTC().Format(time.RFC3339) + "; Keystone refuses it once the token in use expires"
+		when = "expired at " + at + "; Keystone refuses it once the token in use expires"
 	}
-	advice := "put new credentials into the Secret before then; the warning clears when the controller reads them"
-	if network.Spec.CloudCredentialsRef == nil {
-		advice = "the operator rotates them (the controller's clouds.yaml, read at startup)"
-	}
-	// What holds names a tenant chose (its user's, its application credential's).
-	return truncate(fmt.Sprintf("the %s %s: %s are used for this Network; %s", expiry.What, when, credentialsOf(network), advice), maxMessageLength)
+	// What names the tenant's own user and application credential, of its own Secret.
+	return truncate(fmt.Sprintf("the %s %s: %s are used for this Network; put new credentials into the Secret before then; the warning clears when the controller reads them",
+		expiry.What, when, credentialsOf(network)), maxMessageLength)
 }
 
 func days(d time.Duration) string {
@@ -50,8 +62,9 @@ func HasExpiryWarning(network *samplecrdv1.Network) bool {
 }
 
 // noteExpiry sets the CredentialsExpiring condition to warning, or removes it for "",
-// with a Warning Event when it appears; a write only when it changes.
-func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Network, warning string) (*samplecrdv1.Network, error) {
+// with a Warning Event and a log line naming expiry's credential when it appears; a write
+// only when it changes.
+func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Network, warning string, expiry *neutron.CredentialExpiry) (*samplecrdv1.Network, error) {
 	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
 	if (old == nil && warning == "") || (old != nil && old.Message == warning) {
 		return network, nil
@@ -70,7 +83,10 @@ func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Netw
 	case warning == "":
 		klog.FromContext(ctx).Info("Network's credentials no longer expire soon")
 	case old == nil || old.Message != warning:
-		klog.FromContext(ctx).Info("Network's credentials expire soon", "warning", warning)
+		// The warning may leave out whose credentials they are (the operator's): the
+		// operator finds them here. What is a name, never a secret.
+		klog.FromContext(ctx).Info("Network's credentials expire soon", "warning", warning,
+			"credential", expiry.What, "kind", expiry.Kind, "expiresAt", expiry.At.UTC().Format(time.RFC3339))
 		w.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonCredentialsExpiring, warning)
 	}
 	return written, nil

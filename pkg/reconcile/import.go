@@ -30,7 +30,7 @@ func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.N
 	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
 		return err
 	}
-	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant)); err != nil {
+	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry); err != nil {
 		return err
 	}
 

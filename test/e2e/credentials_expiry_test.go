@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,4 +57,47 @@ func TestCredentialsExpiryWarning(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A ClusterIdentity's application credential that expires in three days: the delegated
+// Network is told that the identity's credentials expire and when, never which Keystone
+// user or application credential they are (the operator's); the log and the metric say.
+func TestCredentialsExpiryWarningOfAClusterIdentity(t *testing.T) {
+	t.Parallel()
+	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantB))
+	soon := time.Now().Add(3 * 24 * time.Hour).UTC().Truncate(time.Second)
+	cloudsYAML := ks.ApplicationCredentialCloudsYAML(t, &soon)
+	credentialID := regexp.MustCompile(`application_credential_id: (\S+)`).FindStringSubmatch(cloudsYAML)
+	if credentialID == nil {
+		t.Fatalf("no application_credential_id in the clouds.yaml made:\n%s", cloudsYAML)
+	}
+	ops, ns := NewNamespace(t), NewNamespace(t)
+	label := "e2e-expiry-" + RandomSuffix(6)
+	MustKubectl(t, "label", "namespace", ns, label+"=yes")
+	PutCredentialsSecret(t, ops, "team-b", map[string]string{"clouds.yaml": cloudsYAML})
+	identity := DelegateProject(t, map[string]string{label: "yes"}, ops, "team-b", TenantB, samplecrdv1.IdentityAllow{})
+	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: ks.ControllerArgs(MemberCloud), Env: ks.ControllerEnv()})
+	CreateDelegatedNetwork(t, ns, "expiring", "10.186.1.0/24", identity)
+
+	n := WaitNetwork(t, ns, "expiring", 90*time.Second, "Ready=True and CredentialsExpiring=True", func(n *samplecrdv1.Network) error {
+		if c := n.ReadyCondition(); c == nil || c.Status != metav1.ConditionTrue || !meta.IsStatusConditionTrue(n.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring) {
+			return fmt.Errorf("%s; conditions %+v", DescribeReady(n), n.Status.Conditions)
+		}
+		return nil
+	})
+	want := "the credentials of ClusterIdentity " + identity + " expire at " + soon.Format(time.RFC3339)
+	event := WaitEvent(t, ns, "expiring", "Warning", samplecrdv1.ReasonCredentialsExpiring, want, 30*time.Second)
+	message := meta.FindStatusCondition(n.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring).Message
+	t.Logf("CredentialsExpiring: %s", message)
+	for _, said := range []string{message, event.Message} {
+		if !strings.HasPrefix(said, want) || strings.Contains(said, credentialID[1]) || strings.Contains(said, "Keystone user") || strings.Contains(said, "application credential") {
+			t.Errorf("the tenant is told %q, want %q and nothing of the operator's Keystone user or application credential", said, want)
+		}
+	}
+	if !strings.Contains(ctrl.Logs(), "(ID "+credentialID[1]+")") {
+		t.Errorf("the controller's log does not name application credential %s", credentialID[1])
+	}
+	if v, err := ctrl.Metric("network_controller_credentials_expiry_timestamp_seconds", "identity="+identity, "kind=application_credential"); err != nil || int64(v) != soon.Unix() {
+		t.Errorf("network_controller_credentials_expiry_timestamp_seconds of the identity = %v (%v), want %d", v, err, soon.Unix())
+	}
 }
