@@ -29,7 +29,9 @@ var (
 // Delegation returns what the identity name hands to namespace: ErrNotSelected or
 // ErrNotDelegating when it hands nothing, another error for a namespace not in the cache
 // yet. Its powers are the identity's alone: a delegated project is not the controller's
-// own cloud, whose grants add up.
+// own cloud, whose grants add up. With ErrNotSelected, an identity that delegates a
+// project still names its Secret, with no powers: what the namespace's Networks had there
+// is withdrawn with it (the tenant never sees it).
 func (b *Book) Delegation(namespace, name string) (Delegation, error) {
 	nsLabels, found := b.labelsOf(namespace)
 	if !found {
@@ -43,14 +45,13 @@ func (b *Book) Delegation(namespace, name string) (Delegation, error) {
 	if !ok {
 		return Delegation{}, ErrNotSelected
 	}
+	d := Delegation{Identity: name, Cloud: identity.Spec.CloudName, Secret: SecretOf(identity)}
 	if selector, err := Selector(identity); err != nil || !selector.Matches(nsLabels) {
-		return Delegation{}, ErrNotSelected
+		return d, ErrNotSelected
 	}
 	if identity.Spec.SecretRef == nil {
 		return Delegation{}, ErrNotDelegating
 	}
-	d := Delegation{Identity: name, Cloud: identity.Spec.CloudName,
-		Secret: cache.NewObjectName(identity.Spec.SecretRef.Namespace, identity.Spec.SecretRef.Name)}
 	d.Powers.add(name, identity.Spec.Allow)
 	return d, nil
 }

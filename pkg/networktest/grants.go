@@ -19,7 +19,9 @@ type Grants struct {
 	// Delegations are the identities with a Secret, by name; NotDelegating, those without.
 	Delegations   map[string]grants.Delegation
 	NotDelegating []string
-	changed       func(namespace string)
+	// Former are identities with a Secret that no longer select the namespace.
+	Former  map[string]grants.Delegation
+	changed func(namespace string)
 }
 
 func (g *Grants) OwnCloud(string) (grants.Powers, error) { return g.Powers, nil }
@@ -36,7 +38,7 @@ func (g *Grants) Delegation(_, identity string) (grants.Delegation, error) {
 	if slices.Contains(g.NotDelegating, identity) {
 		return grants.Delegation{}, grants.ErrNotDelegating
 	}
-	return grants.Delegation{}, grants.ErrNotSelected
+	return g.Former[identity], grants.ErrNotSelected
 }
 
 func (g *Grants) DelegatesTo(secret cache.ObjectName) []string {

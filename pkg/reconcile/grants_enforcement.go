@@ -2,13 +2,13 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -16,6 +16,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
+	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Grants are rolled out in modes (grants.Enforcement). A power the spec asks for and no
@@ -104,11 +105,33 @@ func (r *Reconciler) withdrawWhilePaused(ctx context.Context, network *samplecrd
 		return network, nil
 	}
 	powers, err := r.powersOf(network)
-	if err != nil && powers.OwnCloudRefusedBy == "" {
-		klog.FromContext(ctx).V(2).Info("Not checking the paused Network's powers", "err", err)
+	if err != nil {
+		return r.withdrawRefused(ctx, network, powers)
+	}
+	return r.withdrawUngranted(ctx, network, powers, r.tenantOf)
+}
+
+// withdrawRefused carries out the withdrawal of a Network whose namespace lost its project
+// altogether: the controller's own cloud (-own-cloud-namespace-selector), or the project
+// of the ClusterIdentity it names, which no longer selects the namespace (reached with the
+// identity's Secret, for what the Network made there only). Anything else refused has
+// nothing the controller can reach.
+func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
+	if powers.OwnCloudRefusedBy != "" {
+		return r.withdrawUngranted(ctx, network, powers, r.tenantOf)
+	}
+	ref := network.Spec.CloudCredentialsRef
+	if !ref.Delegated() || network.Status.NetworkID == "" {
 		return network, nil
 	}
-	return r.withdrawUngranted(ctx, network, powers)
+	d, err := r.grants.Delegation(network.Namespace, ref.ClusterIdentity)
+	if !errors.Is(err, grants.ErrNotSelected) || d.Secret.Name == "" {
+		return network, nil
+	}
+	src := &tenancy.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}
+	return r.withdrawUngranted(ctx, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+		return r.tenantAt(ctx, network, src)
+	})
 }
 
 // withdrawUngranted carries out an operator's withdrawal on a Network no pass reaches: one
@@ -116,7 +139,8 @@ func (r *Reconciler) withdrawWhilePaused(ctx context.Context, network *samplecrd
 // shows in effect that powers do not allow is withdrawn in enforce mode (the RBAC policies
 // deleted, the subnets detached from the existing router) and kept and reported in warn
 // mode; nothing else of the spec is done.
-func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
+func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers,
+	tenantOf func(context.Context, *samplecrdv1.Network) (tenancy.Tenant, error)) (*samplecrdv1.Network, error) {
 	if powers.Unfenced {
 		return r.grantMissing(ctx, network, nil)
 	}
@@ -140,7 +164,13 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 	if len(shares) == 0 && router == nil {
 		return r.grantMissing(ctx, network, kept)
 	}
-	tenant, err := r.tenantOf(ctx, network)
+	if r.enforcement == grants.Warn && router == nil {
+		for _, project := range shares {
+			kept = append(kept, keptPower{grants.PowerSharedWith, "spec.sharedWith project " + project + " (allow.sharedWith)"})
+		}
+		return r.grantMissing(ctx, network, kept)
+	}
+	tenant, err := tenantOf(ctx, network)
 	if err != nil {
 		return nil, err
 	}
@@ -238,26 +268,16 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 func (r *Reconciler) grantMissing(ctx context.Context, network *samplecrdv1.Network, kept []keptPower) (*samplecrdv1.Network, error) {
 	r.withoutGrant.set(cache.MetaObjectToName(network), kept)
 	message := grantMissingMessage(network.Namespace, kept, r.enforcement)
-	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionGrantMissing)
-	if (old == nil && message == "") || (old != nil && old.Message == message) {
-		return network, nil
-	}
-	status := network.Status.DeepCopy()
-	if message == "" {
-		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionGrantMissing)
-	} else {
-		setTrue(status, samplecrdv1.ConditionGrantMissing, network.Generation, samplecrdv1.ReasonKeptWithoutGrant, message)
-	}
-	written, err := r.status.write(ctx, network, status)
-	if err != nil {
-		return nil, err
-	}
-	if message == "" {
+	written, changed, err := r.status.noteWarning(ctx, network, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, message)
+	switch {
+	case err != nil || !changed:
+		return written, err
+	case message == "":
 		klog.FromContext(ctx).Info("Network keeps no power without a grant any more")
-		return written, nil
+	default:
+		klog.FromContext(ctx).Info("Network keeps powers no grant allows", "kept", message)
+		r.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonKeptWithoutGrant, message)
 	}
-	klog.FromContext(ctx).Info("Network keeps powers no grant allows", "kept", message)
-	r.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonKeptWithoutGrant, message)
 	return written, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -14,25 +13,15 @@ import (
 // PasswordWarning), or removes it for "", with a Warning Event when it appears; a write
 // only when it changes. Ready is left alone: the password works, for now.
 func (w *statusWriter) notePassword(ctx context.Context, network *samplecrdv1.Network, warning string) (*samplecrdv1.Network, error) {
-	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionPasswordCredentials)
-	if (old == nil && warning == "") || (old != nil && old.Message == warning) {
-		return network, nil
-	}
-	status := network.Status.DeepCopy()
-	if warning == "" {
-		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionPasswordCredentials)
-	} else {
-		setTrue(status, samplecrdv1.ConditionPasswordCredentials, network.Generation, samplecrdv1.ReasonPasswordCredentialsInUse, warning)
-	}
-	written, err := w.write(ctx, network, status)
-	if err != nil {
-		return nil, err
-	}
-	if warning == "" {
+	written, changed, err := w.noteWarning(ctx, network, samplecrdv1.ConditionPasswordCredentials, samplecrdv1.ReasonPasswordCredentialsInUse, warning)
+	switch {
+	case err != nil || !changed:
+		return written, err
+	case warning == "":
 		klog.FromContext(ctx).Info("Network no longer authenticates with a password")
-		return written, nil
+	default:
+		klog.FromContext(ctx).Info("Network authenticates with a password of its namespace's Secret", "warning", warning)
+		w.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonPasswordCredentialsInUse, warning)
 	}
-	klog.FromContext(ctx).Info("Network authenticates with a password of its namespace's Secret", "warning", warning)
-	w.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonPasswordCredentialsInUse, warning)
 	return written, nil
 }

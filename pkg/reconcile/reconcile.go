@@ -43,16 +43,13 @@ import (
 func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
 	powers, err := r.powersOf(network)
 	if err != nil {
-		if powers.OwnCloudRefusedBy != "" {
-			// The namespace lost the controller's own cloud: what it had there beyond its
-			// own resources is withdrawn, as any grant taken away.
-			withdrawn, werr := r.withdrawUngranted(ctx, network, powers)
-			if werr != nil {
-				return werr
-			}
-			network = withdrawn
+		// The namespace lost its project altogether: what it had there beyond its own
+		// resources is withdrawn, as with any grant taken away.
+		withdrawn, werr := r.withdrawRefused(ctx, network, powers)
+		if werr != nil {
+			return r.status.failed(ctx, network, "", werr)
 		}
-		return r.status.failed(ctx, network, "", err)
+		return r.status.failed(ctx, withdrawn, "", err)
 	}
 	if network.IsImported() {
 		return r.reconcileImportAsGranted(ctx, network, powers)
@@ -73,7 +70,10 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
 		return err
 	}
-	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant)); err != nil {
+	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry); err != nil {
+		return err
+	}
+	if network, err = r.status.notePassword(ctx, network, tenant.PasswordWarning); err != nil {
 		return err
 	}
 

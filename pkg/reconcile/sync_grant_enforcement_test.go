@@ -199,6 +199,30 @@ func enforcementCases() []syncCase {
 		},
 		wantObject: WantNotReady(samplecrdv1.ReasonCredentialsRefRequired, "own-cloud=yes"),
 	}, {
+		name:   "the identity no longer selects the namespace, warned: its share kept and reported, NamespaceNotSelected",
+		object: withIdentity(sharedWithTeamB(), "team-a-prod"),
+		before: func(f *Fixture) {
+			f.Grants.Former = map[string]grants.Delegation{"team-a-prod": {Identity: "team-a-prod", Secret: cache.NewObjectName("ops", "team-a-prod"), Cloud: "c"}}
+		},
+		want:       stops,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantEvents: []string{"Warning KeptWithoutGrant", "Warning NamespaceNotSelected"},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantNotReady(samplecrdv1.ReasonNamespaceNotSelected, "team-a-prod")(t, got)
+			wantCondition(t, got, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, "team-b")
+		},
+	}, {
+		name:   "the identity no longer selects the namespace, enforced: withdrawn with the identity's Secret (missing here: its reason)",
+		object: withIdentity(sharedWithTeamB(), "team-a-prod"),
+		before: func(f *Fixture) {
+			enforce(grants.Powers{})(f)
+			f.Grants.Former = map[string]grants.Delegation{"team-a-prod": {Identity: "team-a-prod", Secret: cache.NewObjectName("ops", "team-a-prod"), Cloud: "c"}}
+		},
+		want:       stops,
+		wantWrites: []string{writeStatus},
+		wantEvents: []string{"Warning CredentialsSecretNotFound"},
+		wantObject: WantNotReady(samplecrdv1.ReasonCredentialsSecretNotFound, "ClusterIdentity team-a-prod cannot be used"),
+	}, {
 		name:       "the grant given back: GrantMissing removed, nothing called",
 		object:     withGrantMissing(sharedWithTeamB()),
 		neutron:    putShareOfTeamB,

@@ -16,7 +16,16 @@ import (
 // another region, than the one its resources are in are refused before any Neutron call:
 // following them would create everything again there and leave the old resources behind.
 func (r *Reconciler) tenantOf(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
-	tenant, err := r.resolve(ctx, network)
+	src, err := r.sourceOf(network)
+	if err != nil {
+		return tenancy.Tenant{}, err
+	}
+	return r.tenantAt(ctx, network, src)
+}
+
+// tenantAt is tenantOf with the credentials in src (nil for the controller's own cloud).
+func (r *Reconciler) tenantAt(ctx context.Context, network *samplecrdv1.Network, src *tenancy.Source) (tenancy.Tenant, error) {
+	tenant, err := r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 	if err != nil {
 		return tenancy.Tenant{}, err
 	}
@@ -35,15 +44,6 @@ func (r *Reconciler) tenantOf(ctx context.Context, network *samplecrdv1.Network)
 			credentialsOf(network), tenant.Place.Region, pinned.Region, pinned.Region)}
 	}
 	return tenant, nil
-}
-
-// resolve returns the tenant the Network's credentials reach, wherever they are.
-func (r *Reconciler) resolve(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
-	src, err := r.sourceOf(network)
-	if err != nil {
-		return tenancy.Tenant{}, err
-	}
-	return r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 }
 
 // pinnedPlace returns the project and region the Network's resources were created in,
@@ -84,4 +84,14 @@ func orNone(projectID string) string {
 		return "(none: Neutron without authentication)"
 	}
 	return projectID
+}
+
+// resolve returns the tenant the Network's credentials reach, wherever they are, without
+// the checks against status: an import's place may move.
+func (r *Reconciler) resolve(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+	src, err := r.sourceOf(network)
+	if err != nil {
+		return tenancy.Tenant{}, err
+	}
+	return r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 }
