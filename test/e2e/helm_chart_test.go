@@ -54,20 +54,38 @@ func TestHelmChartLint(t *testing.T) {
 }
 
 // TestHelmChartRefusesBadValues checks that values.schema.json turns a misspelt or
-// malformed value into an error that names it, instead of a chart that silently ignores it.
+// malformed value into an error that names it, instead of a chart that silently ignores it,
+// and that the identities' Secrets namespace, whose every Secret the controller reads, is
+// none of the cluster's own nor the release's (the values' or the default's).
 func TestHelmChartRefusesBadValues(t *testing.T) {
 	t.Parallel()
-	for set, want := range map[string]string{
-		"replica=3":                       "additional properties 'replica' not allowed",
-		"extraArgs={workers=8}":           "'workers=8' does not match pattern '^-'",
-		"namespaces={Team_A}":             "'Team_A' does not match pattern",
-		"metrics.readers[0].name=prom":    "missing property 'namespace'",
-		"image.pullPolicy=Sometimes":      "/image/pullPolicy",
-		"metrics.serviceMonitor.enable=1": "additional properties 'enable' not allowed",
-		"grantEnforcement=strict":         "/grantEnforcement",
+	for _, tc := range []struct{ set, namespace, want string }{
+		{set: "replica=3", want: "additional properties 'replica' not allowed"},
+		{set: "extraArgs={workers=8}", want: "'workers=8' does not match pattern '^-'"},
+		{set: "namespaces={Team_A}", want: "'Team_A' does not match pattern"},
+		{set: "metrics.readers[0].name=prom", want: "missing property 'namespace'"},
+		{set: "image.pullPolicy=Sometimes", want: "/image/pullPolicy"},
+		{set: "metrics.serviceMonitor.enable=1", want: "additional properties 'enable' not allowed"},
+		{set: "grantEnforcement=strict", want: "/grantEnforcement"},
+		{set: "clusterIdentities.secretsNamespace=kube-system", want: "/clusterIdentities/secretsNamespace"},
+		{set: "clusterIdentities.secretsNamespace=default", want: "/clusterIdentities/secretsNamespace"},
+		{set: "clusterIdentities.secretsNamespace=kube-public", want: "/clusterIdentities/secretsNamespace"},
+		{set: "clusterIdentities.secretsNamespace=kube-node-lease", want: "/clusterIdentities/secretsNamespace"},
+		{set: "clusterIdentities.secretsNamespace=team-ops", namespace: "team-ops",
+			want: `clusterIdentities.secretsNamespace: "team-ops" is the release's own namespace`},
+		// The default, <fullname>-identities, is the release's namespace.
+		{namespace: "network-controller-identities",
+			want: `clusterIdentities.secretsNamespace: "network-controller-identities" is the release's own namespace`},
 	} {
-		if out := HelmRefused(t, "template", "network-controller", ChartDir, "--set", set); !strings.Contains(out, want) {
-			t.Errorf("helm template --set %s: want an error naming %q, got:\n%s", set, want, out)
+		args := []string{"template", "network-controller", ChartDir}
+		if tc.set != "" {
+			args = append(args, "--set", tc.set)
+		}
+		if tc.namespace != "" {
+			args = append(args, "--namespace", tc.namespace)
+		}
+		if out := HelmRefused(t, args...); !strings.Contains(out, tc.want) {
+			t.Errorf("helm %s: want an error naming %q, got:\n%s", strings.Join(args, " "), tc.want, out)
 		}
 	}
 }

@@ -31,9 +31,17 @@ app.kubernetes.io/component: controller
   namespace: {{ .Release.Namespace }}
 {{- end -}}
 
-{{/* Namespace of the Secrets of ClusterIdentity objects. */}}
+{{/*
+Namespace of the Secrets of ClusterIdentity objects. The controller may read every Secret
+there, so it is never the release's own (values.schema.json refuses kube-system, default
+and the like).
+*/}}
 {{- define "network-controller.identitiesNamespace" -}}
-{{- .Values.clusterIdentities.secretsNamespace | default (printf "%s-identities" (include "network-controller.fullname" .)) -}}
+{{- $ns := .Values.clusterIdentities.secretsNamespace | default (printf "%s-identities" (include "network-controller.fullname" .)) -}}
+{{- if eq $ns .Release.Namespace -}}
+{{- fail (printf "clusterIdentities.secretsNamespace: %q is the release's own namespace, where the controller would read every Secret; set it to a namespace that holds the identities' Secrets alone" $ns) -}}
+{{- end -}}
+{{- $ns -}}
 {{- end -}}
 
 {{/* Rules on Networks and Events, in the ClusterRole or in each watched namespace's Role. */}}
