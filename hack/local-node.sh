@@ -21,6 +21,8 @@
 #    Whatever they reach is on the bridge's address 10.244.77.1: an apiserver listening
 #    there (published as the kubernetes Service's endpoint, which kube-proxy routes to), and
 #    socat forwarding NODE_FORWARD_PORTS (Keystone, Neutron) to the same ports on 127.0.0.1.
+#    An INPUT rule drops every other packet from the bridge to this host (any address, any
+#    port, IPv6 all of them) but answers to the host's own connections (probes, scrapes).
 #  - containerd and the kubelet run in a mount namespace of their own. There, read-only
 #    files stand over kernel.panic, kernel.panic_on_oops and vm.overcommit_memory showing
 #    the values the kubelet wants: with protectKernelDefaults it only reads them, so the
@@ -28,6 +30,7 @@
 #  - No CAP_SYS_RESOURCE for root here: containerd keeps oom_score_adj non-negative.
 #  - cgroup v1 (hybrid): the kubelet runs with failCgroupV1: false and cgroupfs.
 #  - No registry: the Pods' pause image is made here, and images come in by load-image.
+#    containerd sends every pull to a closed port on 127.0.0.1, where it fails at once.
 #
 # Environment:
 #   LOCAL_KUBE_STATE    the control plane's state folder (default _output/local/kube)
@@ -54,6 +57,14 @@ SUBNET="${NODE_SUBNET}"
 GATEWAY="${NODE_GATEWAY}"
 NODE_NAME=local-node
 GUARD=(-i "${BRIDGE}" ! -o "${BRIDGE}" -m comment --comment "network-controller local node: Pods never leave ${BRIDGE}" -j DROP)
+# What Pods may send to this host: INPUT_CHAIN, from INPUT of the mangle table (kube-proxy
+# puts its own filter INPUT rules, some accepting, before any other).
+INPUT_CHAIN=NC-NODE-POD-INPUT
+INPUT_JUMP=(-i "${BRIDGE}" -m comment --comment "network-controller local node: what Pods reach on this host" -j "${INPUT_CHAIN}")
+INPUT6_GUARD=(-i "${BRIDGE}" -m comment --comment "network-controller local node: Pods reach nothing on this host over IPv6" -j DROP)
+# Where containerd pulls every image from: a closed port, which refuses at once; the path
+# says why in the Pod's ErrImagePull.
+NO_REGISTRY=http://127.0.0.1:1/no-registry-on-the-local-node
 PAUSE_IMAGE=localhost/network-controller-node/pause:1
 SOCK="${STATE}/containerd/containerd.sock"
 # The three kernel settings the kubelet checks, with the values it wants.
@@ -141,6 +152,33 @@ node_ready() {
   [[ "$(kubectl_node get node "${NODE_NAME}" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}' 2>/dev/null)" == True ]]
 }
 
+# confine_input lets Pods reach on this host, whatever address they send to, the apiserver,
+# Keystone and Neutron on the bridge's address and nothing else; answers to the host's own
+# connections (the kubelet's probes, a scrape) pass. Pods need no DNS here: their
+# resolv.conf names their own loopback. Made anew on each start.
+confine_input() {
+  iptables -t mangle -N "${INPUT_CHAIN}" 2>/dev/null || iptables -t mangle -F "${INPUT_CHAIN}"
+  iptables -t mangle -A "${INPUT_CHAIN}" -m conntrack --ctstate ESTABLISHED,RELATED -j RETURN
+  local port
+  for port in "${API_PORT}" ${FORWARD_PORTS}; do
+    iptables -t mangle -A "${INPUT_CHAIN}" -d "${GATEWAY}" -p tcp --dport "${port}" -j RETURN
+  done
+  iptables -t mangle -A "${INPUT_CHAIN}" -j DROP
+  iptables -t mangle -C INPUT "${INPUT_JUMP[@]}" 2>/dev/null || iptables -t mangle -I INPUT 1 "${INPUT_JUMP[@]}"
+  # The bridge has an IPv6 link-local address, where listeners on [::] would answer.
+  if [[ -d /proc/sys/net/ipv6 ]]; then
+    ip6tables -t mangle -C INPUT "${INPUT6_GUARD[@]}" 2>/dev/null || ip6tables -t mangle -I INPUT 1 "${INPUT6_GUARD[@]}"
+  fi
+}
+
+# unconfine_input removes what confine_input made, if anything.
+unconfine_input() {
+  while iptables -t mangle -D INPUT "${INPUT_JUMP[@]}" 2>/dev/null; do :; done
+  iptables -t mangle -F "${INPUT_CHAIN}" 2>/dev/null || true
+  iptables -t mangle -X "${INPUT_CHAIN}" 2>/dev/null || true
+  while ip6tables -t mangle -D INPUT "${INPUT6_GUARD[@]}" 2>/dev/null; do :; done
+}
+
 bridge_apiserver_ready() {
   local token
   token="$(cut -d, -f1 "${KUBE_STATE}/pki/tokens.csv" | head -1)"
@@ -179,6 +217,7 @@ cmd_start() {
   # its own FORWARD rules before any of the filter table's.
   [[ -f "${STATE}/ip_forward.before" ]] || cat /proc/sys/net/ipv4/ip_forward >"${STATE}/ip_forward.before"
   iptables -t mangle -C FORWARD "${GUARD[@]}" 2>/dev/null || iptables -t mangle -I FORWARD 1 "${GUARD[@]}"
+  confine_input
   ip link add "${BRIDGE}" type bridge
   ip addr add "${GATEWAY}/24" dev "${BRIDGE}"
   ip link set "${BRIDGE}" up
@@ -195,6 +234,12 @@ cmd_start() {
   done
 
   render containerd.toml >"${STATE}/containerd.toml"
+  # Every registry (_default), docker.io included, is NO_REGISTRY: no pull leaves this host.
+  # containerd 1.6 refuses a hosts.toml without a [host] table and then pulls from the
+  # registry itself: TestNodeConfinesPods would see it.
+  mkdir -p "${STATE}/containerd/certs.d/_default"
+  printf '# hack/local-node.sh: no registry for the local node; images come in by load-image.\nserver = "%s"\n[host."%s"]\n  capabilities = ["pull", "resolve"]\n' \
+    "${NO_REGISTRY}" "${NO_REGISTRY}" >"${STATE}/containerd/certs.d/_default/hosts.toml"
   start_in_node containerd containerd --config "${STATE}/containerd.toml"
   wait_for "containerd" ctr_node version
   pause_image
@@ -264,6 +309,7 @@ cmd_stop() {
   done
   if ip link show "${BRIDGE}" >/dev/null 2>&1; then ip link del "${BRIDGE}"; fi
   while iptables -t mangle -D FORWARD "${GUARD[@]}" 2>/dev/null; do :; done
+  unconfine_input
   if [[ -f "${STATE}/ip_forward.before" ]]; then
     [[ "$(cat /proc/sys/net/ipv4/ip_forward)" == "$(cat "${STATE}/ip_forward.before")" ]] ||
       cat "${STATE}/ip_forward.before" >/proc/sys/net/ipv4/ip_forward
