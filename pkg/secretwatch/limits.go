@@ -12,12 +12,20 @@ import (
 // Secrets. So watches for Networks are bounded per namespace and in all; a Network over
 // a bound waits (State says ErrOverLimit) and gets its watch when one is released.
 // ClusterIdentities' Secrets, the operator's, are not counted.
+//
+// The total is shared, so that no namespace can use it up for the others: once it is
+// reached, a namespace holding fewer watches than its fair share, the total divided by
+// the namespaces holding watches (itself included), at least 1, still gets one. So the
+// watches may pass the total, by the shares of the namespaces that came late, but never
+// twice the total: past that every Secret waits. A watch the apiserver refused holds no
+// place in the total (recheck.go); it still counts against its own namespace's bound,
+// which bounds what the re-checks cost.
 
 // Limits bound the watches of Networks' Secrets.
 type Limits struct {
 	// PerNamespace bounds the Secrets of one namespace watched at once; 0 is no bound.
 	PerNamespace int
-	// Total bounds them in all; 0 is no bound.
+	// Total bounds them in all, shared as above; 0 is no bound.
 	Total int
 }
 
@@ -31,14 +39,22 @@ type OverLimitError struct {
 	// Namespace is true when the namespace's limit is the one reached, else the total.
 	Namespace bool
 	Limit     int
+	// Share is the namespace's fair share of the total, which it holds; Ceiling is true
+	// when it does not, but the watches are twice the total.
+	Share   int
+	Ceiling bool
 }
 
 func (e *OverLimitError) Error() string {
-	if e.Namespace {
+	switch {
+	case e.Namespace:
 		return fmt.Sprintf("the Networks of namespace %s name more credentials Secrets than the %d the controller watches per namespace; Secret %s waits until one of them is no longer named",
 			e.Secret.Namespace, e.Limit, e.Secret)
+	case e.Ceiling:
+		return fmt.Sprintf("the controller watches twice as many credentials Secrets as its bound of %d; Secret %s waits until one of them is no longer named", e.Limit, e.Secret)
 	}
-	return fmt.Sprintf("the controller watches as many credentials Secrets as it may (%d); Secret %s waits until one of them is no longer named", e.Limit, e.Secret)
+	return fmt.Sprintf("the controller watches as many credentials Secrets as it may (%d), and namespace %s holds its share of them (%d); Secret %s waits until one of them is no longer named",
+		e.Limit, e.Secret.Namespace, e.Share, e.Secret)
 }
 
 func (e *OverLimitError) Unwrap() error { return ErrOverLimit }
@@ -56,34 +72,53 @@ func (w *Watches) overLocked(network, secret cache.ObjectName) *OverLimitError {
 	if !bounded(network) {
 		return nil
 	}
-	if l := w.limits.PerNamespace; l > 0 && w.bounded[secret.Namespace] >= l {
+	if l := w.limits.PerNamespace; l > 0 && w.held[secret.Namespace] >= l {
 		return &OverLimitError{Secret: secret, Namespace: true, Limit: l}
 	}
-	if l := w.limits.Total; l > 0 && w.boundedTotalLocked() >= l {
-		return &OverLimitError{Secret: secret, Limit: l}
+	return w.overTotalLocked(secret)
+}
+
+// overTotalLocked says whether one more running watch of secret's namespace is over the
+// total as it is shared.
+func (w *Watches) overTotalLocked(secret cache.ObjectName) *OverLimitError {
+	total := w.limits.Total
+	if total <= 0 || w.liveTotal < total {
+		return nil
+	}
+	share := w.shareLocked(secret.Namespace)
+	switch {
+	case w.live[secret.Namespace] >= share:
+		return &OverLimitError{Secret: secret, Limit: total, Share: share}
+	case w.liveTotal >= 2*total:
+		return &OverLimitError{Secret: secret, Limit: total, Share: share, Ceiling: true}
 	}
 	return nil
 }
 
-func (w *Watches) boundedTotalLocked() int {
-	n := 0
-	for _, c := range w.bounded {
-		n += c
+// shareLocked is namespace's fair share of the total: the total divided by the
+// namespaces holding running watches, namespace included, and at least 1.
+func (w *Watches) shareLocked(namespace string) int {
+	sharing := len(w.live)
+	if w.live[namespace] == 0 {
+		sharing++
 	}
-	return n
+	return max(1, w.limits.Total/sharing)
 }
 
 // admitWaitingLocked starts the watch of a Secret that waits, if the limits now allow
-// one: the oldest name is not known, so the first the map gives; its Networks retry.
+// one: of the namespace holding the fewest running watches, so that a place freed goes
+// to the namespace furthest below its share. The others' Networks retry.
 func (w *Watches) admitWaitingLocked() {
-	for secret, users := range w.waiting {
-		network := cache.NewObjectName(secret.Namespace, "")
-		if !w.allowsLocked(network, secret) {
-			continue
+	var best cache.ObjectName
+	fewest := -1
+	for secret := range w.waiting {
+		if live := w.live[secret.Namespace]; (fewest < 0 || live < fewest) && w.allowsLocked(cache.NewObjectName(secret.Namespace, ""), secret) {
+			best, fewest = secret, live
 		}
-		delete(w.waiting, secret)
-		w.addWatchLocked(network, secret).users = users
-		return
+	}
+	if fewest >= 0 {
+		w.addWatchLocked(best, true, w.waiting[best])
+		delete(w.waiting, best)
 	}
 }
 
@@ -96,12 +131,11 @@ func (w *Watches) notWatched(secret cache.ObjectName) error {
 	if !waits {
 		return ErrNotWatched
 	}
-	network := cache.NewObjectName(secret.Namespace, "")
-	if err := w.overLocked(network, secret); err != nil {
+	if err := w.overLocked(cache.NewObjectName(secret.Namespace, ""), secret); err != nil {
 		return err
 	}
 	delete(w.waiting, secret)
-	w.addWatchLocked(network, secret).users = users
+	w.addWatchLocked(secret, true, users)
 	return ErrNotWatched
 }
 

@@ -23,7 +23,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
@@ -47,11 +46,18 @@ type Watches struct {
 	granted  []func(secret cache.ObjectName)
 	users    map[cache.ObjectName]cache.ObjectName // Network -> Secret
 	watches  map[cache.ObjectName]*secretWatch
-	// bounded counts the watches per namespace against limits (limits.go), and waiting
-	// the Networks naming each Secret over them.
-	limits  Limits
-	bounded map[string]int
-	waiting map[cache.ObjectName]int
+	// The bounds (limits.go): held counts per namespace the Networks' entries in watches
+	// (running or refused), live only the running ones, liveTotal all of those; waiting
+	// counts the Networks naming each Secret over a bound.
+	limits    Limits
+	held      map[string]int
+	live      map[string]int
+	liveTotal int
+	waiting   map[cache.ObjectName]int
+	// refused are the Secrets whose watch the apiserver refused, asked for again now and
+	// then (recheck.go).
+	refused map[cache.ObjectName]*recheck
+	rechecks
 }
 
 // New returns Watches reading through client, within limits; transform, when not nil,
@@ -59,7 +65,8 @@ type Watches struct {
 func New(client metadata.Interface, transform cache.TransformFunc, limits Limits) *Watches {
 	return &Watches{client: client, transform: transform, limits: limits,
 		users: map[cache.ObjectName]cache.ObjectName{}, watches: map[cache.ObjectName]*secretWatch{},
-		bounded: map[string]int{}, waiting: map[cache.ObjectName]int{}}
+		held: map[string]int{}, live: map[string]int{}, waiting: map[cache.ObjectName]int{},
+		refused: map[cache.ObjectName]*recheck{}, rechecks: defaultRechecks()}
 }
 
 // AddEventHandler hands the events of every watch to handler: a labelled Secret
@@ -78,7 +85,8 @@ func (w *Watches) OnAccessGranted(f func(secret cache.ObjectName)) {
 	w.granted = append(w.granted, f)
 }
 
-// Start starts the watches asked for so far, and those asked for later, until ctx ends.
+// Start starts the watches asked for so far, and those asked for later, and the re-checks
+// of refused ones, until ctx ends.
 func (w *Watches) Start(ctx context.Context) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -86,6 +94,7 @@ func (w *Watches) Start(ctx context.Context) {
 	for _, wt := range w.watches {
 		wt.start(ctx)
 	}
+	go w.recheckLoop(ctx)
 }
 
 // Use records which Secret the Network names, none when secret is the zero name, and
@@ -111,17 +120,19 @@ func (w *Watches) Use(network, secret cache.ObjectName) {
 			w.waiting[secret]++
 			return
 		}
-		wt = w.addWatchLocked(network, secret)
+		wt = w.addWatchLocked(secret, bounded(network), 0)
 	}
 	wt.users++
 }
 
-// addWatchLocked makes and, once started, starts the watch of secret for network.
-func (w *Watches) addWatchLocked(network, secret cache.ObjectName) *secretWatch {
+// addWatchLocked makes and, once started, starts the watch of secret for users Networks;
+// a bounded one counts against the limits.
+func (w *Watches) addWatchLocked(secret cache.ObjectName, bounded bool, users int) *secretWatch {
 	wt := w.newWatch(secret)
-	wt.bounded = bounded(network)
-	if wt.bounded {
-		w.bounded[secret.Namespace]++
+	wt.bounded, wt.users = bounded, users
+	if bounded {
+		w.held[secret.Namespace]++
+		w.countLiveLocked(secret.Namespace, 1)
 	}
 	w.watches[secret] = wt
 	if w.ctx != nil {
@@ -138,19 +149,39 @@ func (w *Watches) releaseLocked(secret cache.ObjectName) {
 		}
 		return
 	}
-	if wt.users--; wt.users <= 0 {
-		wt.stop()
-		delete(w.watches, secret)
-		if wt.bounded {
-			if w.bounded[secret.Namespace]--; w.bounded[secret.Namespace] <= 0 {
-				delete(w.bounded, secret.Namespace)
-			}
-			w.admitWaitingLocked()
+	if wt.users--; wt.users > 0 {
+		return
+	}
+	wt.stop()
+	delete(w.watches, secret)
+	delete(w.refused, secret)
+	if wt.bounded {
+		decrement(w.held, secret.Namespace)
+		if !wt.refused {
+			w.countLiveLocked(secret.Namespace, -1)
 		}
+		w.admitWaitingLocked()
 	}
 }
 
-// Get returns the metadata of a labelled Secret as its watch last saw it.
+// countLiveLocked adds delta to the running watches of namespace; live holds only the
+// namespaces with some, so that its length is the number of namespaces sharing the total.
+func (w *Watches) countLiveLocked(namespace string, delta int) {
+	w.liveTotal += delta
+	w.live[namespace] += delta
+	if w.live[namespace] <= 0 {
+		delete(w.live, namespace)
+	}
+}
+
+func decrement(m map[string]int, key string) {
+	if m[key]--; m[key] <= 0 {
+		delete(m, key)
+	}
+}
+
+// Get returns the metadata of a labelled Secret as its watch last saw it (before it was
+// refused, for a refused one).
 func (w *Watches) Get(secret cache.ObjectName) (metav1.Object, bool) {
 	w.mu.Lock()
 	wt := w.watches[secret]
@@ -231,11 +262,11 @@ func Labelled(secret metav1.Object) bool {
 	return secret.GetLabels()[samplecrdv1.CredentialsLabel] == "true"
 }
 
-// Watched returns how many Secrets are watched now.
+// Watched returns how many Secrets are watched now, refused ones not counted.
 func (w *Watches) Watched() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(w.watches)
+	return len(w.watches) - len(w.refused)
 }
 
 // handle forwards a watch's events to the handlers.
@@ -263,14 +294,4 @@ func (w *Watches) handlersNow() []cache.ResourceEventHandler {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.handlers
-}
-
-func (w *Watches) accessGranted(secret cache.ObjectName) {
-	w.mu.Lock()
-	granted, ctx := w.granted, w.ctx
-	w.mu.Unlock()
-	klog.FromContext(ctx).V(2).Info("The controller may read a credentials Secret now", "secret", secret)
-	for _, f := range granted {
-		f(secret)
-	}
 }

@@ -102,8 +102,8 @@ func TestWatchesFollowTheNetworksThatNameThem(t *testing.T) {
 	}
 }
 
-// Without the grant, State says so; once granted, the watch lists again on its own and
-// its users are told.
+// Without the grant, State says so and the watch is stopped; once granted, a re-check
+// finds it, the watch runs again and its users are told.
 func TestAccessGrantedLater(t *testing.T) {
 	w, client, ctx := newTestWatches(t, secretMeta("creds", true))
 	var mu sync.Mutex
@@ -123,6 +123,9 @@ func TestAccessGrantedLater(t *testing.T) {
 	if _, err := w.State(ctx, key("creds")); !errors.Is(err, ErrNotGranted) {
 		t.Fatalf("State without the grant: %v, want ErrNotGranted", err)
 	}
+	if n, refused := w.Watched(), w.Refused(); n != 0 || refused != 1 {
+		t.Errorf("%d watches and %d refused without the grant, want 0 and 1", n, refused)
+	}
 	mu.Lock()
 	forbidden = false
 	mu.Unlock()
@@ -136,5 +139,8 @@ func TestAccessGrantedLater(t *testing.T) {
 	}
 	if v, err := w.State(ctx, key("creds")); err != nil || v != "5" {
 		t.Errorf("State after the grant: %q, %v", v, err)
+	}
+	if n, refused := w.Watched(), w.Refused(); n != 1 || refused != 0 {
+		t.Errorf("%d watches and %d refused after the grant, want 1 and 0", n, refused)
 	}
 }

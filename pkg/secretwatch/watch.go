@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,10 +22,15 @@ type secretWatch struct {
 	store      cache.Store
 	controller cache.Controller
 	access     access
-	users      int
-	// bounded: the watch counts against its namespace's limit (a Network's, not a
-	// ClusterIdentity's).
+	// users, bounded and refused are guarded by Watches.mu.
+	users int
+	// bounded: the watch counts against the limits (a Network's, not a ClusterIdentity's).
 	bounded bool
+	// refused: the apiserver refused the watch, which is stopped; its Secret is re-checked.
+	refused bool
+	// backoff is the last wait between re-checks of its Secret, kept across a grant so
+	// that a grant of list without watch does not restart the watch at the first wait.
+	backoff time.Duration
 	cancel  context.CancelFunc
 	once    sync.Once
 }
@@ -32,22 +38,26 @@ type secretWatch struct {
 // newWatch makes, without starting it, the watch of secret.
 func (w *Watches) newWatch(secret cache.ObjectName) *secretWatch {
 	wt := &secretWatch{}
-	selected := func(options *metav1.ListOptions) {
-		options.FieldSelector = fields.OneTermEqualSelector("metadata.name", secret.Name).String()
-		options.LabelSelector = labels.SelectorFromSet(labels.Set{samplecrdv1.CredentialsLabel: "true"}).String()
-	}
 	resource := w.client.Resource(secrets).Namespace(secret.Namespace)
+	// A refusal stops the watch at once: its reflector would otherwise ask again every
+	// few seconds for as long as the Secret is named.
+	refusal := func(err error) {
+		if apierrors.IsForbidden(err) {
+			wt.access.forbidden.Store(true)
+			w.refuse(secret, wt)
+		}
+	}
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-			selected(&options)
+			selectSecret(&options, secret)
 			list, err := resource.List(ctx, options)
-			wt.access.record(err, func() { w.accessGranted(secret) })
+			refusal(err)
 			return list, err
 		},
 		WatchFuncWithContext: func(ctx context.Context, options metav1.ListOptions) (apiwatch.Interface, error) {
-			selected(&options)
+			selectSecret(&options, secret)
 			wi, err := resource.Watch(ctx, options)
-			wt.access.record(err, func() { w.accessGranted(secret) })
+			refusal(err)
 			return wi, err
 		},
 	}
@@ -75,23 +85,17 @@ func (wt *secretWatch) stop() {
 	}
 }
 
-// access is what the apiserver last answered a watch's list or watch request: allowed
-// or forbidden.
+// selectSecret narrows a list or watch to the one Secret, by name, while it is labelled.
+func selectSecret(options *metav1.ListOptions, secret cache.ObjectName) {
+	options.FieldSelector = fields.OneTermEqualSelector("metadata.name", secret.Name).String()
+	options.LabelSelector = labels.SelectorFromSet(labels.Set{samplecrdv1.CredentialsLabel: "true"}).String()
+}
+
+// access is whether the apiserver refused a watch's list or watch request; read without
+// Watches.mu by State, which waits for the first answer. A watch refused once stays
+// refused: a grant found later starts a new watch.
 type access struct {
 	forbidden atomic.Bool
 }
 
 func (a *access) denied() bool { return a.forbidden.Load() }
-
-// record notes the outcome of a request; granted is called when a request succeeds
-// after one was forbidden.
-func (a *access) record(err error, granted func()) {
-	switch {
-	case apierrors.IsForbidden(err):
-		a.forbidden.Store(true)
-	case err == nil:
-		if a.forbidden.Swap(false) {
-			granted()
-		}
-	}
-}
