@@ -40,6 +40,7 @@ metrics:
   serviceMonitor: {enabled: true, labels: {release: kube-prometheus}, insecureSkipVerify: false}
   prometheusRule: {enabled: true}
 grantEnforcement: enforce
+tenantPasswords: refuse
 extraArgs: [-workers=8]
 extraEnv: [{name: GODEBUG, value: http2client=0}]
 nodeSelector: {kubernetes.io/os: linux}
@@ -67,6 +68,7 @@ func TestHelmChartRefusesBadValues(t *testing.T) {
 		{set: "image.pullPolicy=Sometimes", want: "/image/pullPolicy"},
 		{set: "metrics.serviceMonitor.enable=1", want: "additional properties 'enable' not allowed"},
 		{set: "grantEnforcement=strict", want: "/grantEnforcement"},
+		{set: "tenantPasswords=never", want: "/tenantPasswords"},
 		{set: "clusterIdentities.secretsNamespace=kube-system", want: "/clusterIdentities/secretsNamespace"},
 		{set: "clusterIdentities.secretsNamespace=default", want: "/clusterIdentities/secretsNamespace"},
 		{set: "clusterIdentities.secretsNamespace=kube-public", want: "/clusterIdentities/secretsNamespace"},
@@ -205,7 +207,7 @@ func TestHelmChartValues(t *testing.T) {
 		{field(container, "args"), strings.Join([]string{"- -os-cloud=$(OS_CLOUD)", "- -leader-elect=true",
 			"- -leader-elect-namespace=$(POD_NAMESPACE)", "- -metrics-bind-address=:9443", "- -metrics-secure=true",
 			"- -health-probe-bind-address=:8081", "- -logging-format=json", "- -namespace=team-a", "- -namespace=team-b",
-			"- -cluster-id=4f9c0d3e-cluster", "- -metrics-cert-dir=/etc/metrics-tls", "- -grant-enforcement=enforce", "- -workers=8"}, "\n")},
+			"- -cluster-id=4f9c0d3e-cluster", "- -metrics-cert-dir=/etc/metrics-tls", "- -grant-enforcement=enforce", "- -tenant-passwords=refuse", "- -workers=8"}, "\n")},
 		{field(container, "ports"), "- containerPort: 9443\n  name: metrics\n  protocol: TCP\n- containerPort: 8081\n  name: health\n  protocol: TCP"},
 		{field(deployment, "spec", "template", "spec", "volumes"), "- name: clouds\n  secret:\n    defaultMode: 288\n    secretName: my-clouds\n" +
 			"- name: metrics-tls\n  secret:\n    defaultMode: 288\n    secretName: metrics-tls"},
