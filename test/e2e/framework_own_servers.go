@@ -172,6 +172,11 @@ func OwnKeystone(t testing.TB, k Keystone) (Keystone, *OwnServer) {
 	log := filepath.Join(t.TempDir(), "keystone-access.log")
 	s := startOwnServer(t, "the test's Keystone", address, log, answers("http://"+address+"/v3"),
 		filepath.Join(RepoRoot, "hack", "local-keystone.sh"), "serve", port(address), log)
+	// Its request log is written a moment after the first answer: callers read it at once.
+	Eventually(t, 30*time.Second, 100*time.Millisecond, "the test's Keystone's request log", func() error {
+		_, err := os.Stat(log)
+		return err
+	})
 	authURL := "http://" + address + "/v3"
 	raw, err := os.ReadFile(k.CloudsYAML)
 	if err != nil {
