@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -17,15 +19,19 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/credguard"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials/requeue"
+	"github.com/samplecrd/network-controller/pkg/credentials/secretguard"
+	"github.com/samplecrd/network-controller/pkg/credentials/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
-	"github.com/samplecrd/network-controller/pkg/grants"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
@@ -33,8 +39,6 @@ import (
 	"github.com/samplecrd/network-controller/pkg/requestid"
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/secretwatch"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 const (
@@ -72,6 +76,16 @@ type Config struct {
 	EventTarget runtime.Object
 }
 
+// GrantBook is what the controller needs of the powers ClusterIdentity objects grant:
+// the powers themselves, for the reconciler, and word of when they may have changed.
+type GrantBook interface {
+	reconcile.Grants
+	HasSynced() bool
+	OnChange(changed func(namespace string)) error
+	// DelegatesTo names the identities whose Secret is secret.
+	DelegatesTo(secret cache.ObjectName) []string
+}
+
 // Controller hands Networks from the informers to workers that reconcile them: the
 // wiring of the reconciler, the Neutron resync and the credentials guard.
 type Controller struct {
@@ -87,9 +101,11 @@ type Controller struct {
 	tickets    budgetTickets
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
+	// requeue queues the Networks whose credentials may have changed.
+	requeue *requeue.Networks
 	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
-	guard   *credguard.Guard
-	tenants *tenancy.Registry
+	guard   *secretguard.Guard
+	tenants *registry.Registry
 	metrics *metrics.Metrics
 	config  Config
 	// now is time.Now, replaceable in tests.
@@ -105,7 +121,7 @@ func NewController(
 	networkclientset clientset.Interface,
 	networks *scope.Informers,
 	secrets *secretwatch.Watches,
-	tenants *tenancy.Registry,
+	tenants *registry.Registry,
 	grants GrantBook,
 	recorder record.EventRecorder,
 	m *metrics.Metrics,
@@ -123,20 +139,25 @@ func NewController(
 	}
 	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
 		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning, GrantEnforcement: config.GrantEnforcement}
+	requeued, err := requeue.New(networks, config.Namespaces, tenants, c.workqueue.addFor)
+	if err != nil {
+		return nil, err
+	}
+	c.requeue = requeued
 	if secrets != nil {
-		if err := credguard.IndexNetworks(networks); err != nil {
+		if err := secretguard.IndexNetworks(networks); err != nil {
 			return nil, err
 		}
-		if err := c.watchCredentials(secrets, grants.DelegatesTo); err != nil {
+		if err := requeued.OnSecrets(secrets, grants.DelegatesTo); err != nil {
 			return nil, err
 		}
-		guard, err := credguard.New(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
+		guard, err := secretguard.New(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
 		if err != nil {
 			return nil, err
 		}
 		c.guard, reconcilerConfig.Guard = guard, guard
 	}
-	if err := c.watchGrants(grants); err != nil {
+	if err := requeued.OnGrantChanges(grants.OnChange); err != nil {
 		return nil, err
 	}
 	c.reconciler = reconcile.New(reconcilerConfig)
@@ -147,7 +168,7 @@ func NewController(
 	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
 
 	logger.Info("Setting up event handlers")
-	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
+	err = networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
@@ -197,7 +218,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if c.guard != nil {
 		go c.guard.Run(ctx)
 	}
-	go c.requeueOnExpiry(ctx, expiryCheckPeriod)
+	go c.requeue.OnExpiry(ctx, c.config.ExpiryWarning, requeue.ExpiryCheckPeriod, c.now)
 
 	logger.Info("Started workers")
 	<-ctx.Done()
@@ -299,7 +320,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	case apierrors.IsConflict(err):
 		// The cache was behind our own last write; the retry reads the newer object.
 		klog.FromContext(ctx).V(4).Info("Retrying Network after a write conflict", "network", key, "err", err)
-	case tenancy.IsWaiting(err):
+	case registry.IsWaiting(err):
 		// A watch just started for its Secret: a moment, not a failure.
 		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
 	default:
@@ -397,4 +418,86 @@ func (c *Controller) countNetworkStates() map[metrics.NetworkState]int {
 		}
 	}
 	return counts
+}
+
+// queueName labels the workqueue's metrics.
+const queueName = "networks"
+
+// networkQueue is the controller's workqueue: client-go's rate-limiting queue, with the
+// order of fairqueue underneath, and the Queue itself to mark why each key is added.
+type networkQueue struct {
+	workqueue.TypedRateLimitingInterface[cache.ObjectName]
+	order *fairqueue.Queue
+}
+
+// newNetworkQueue builds the workqueue: per-key exponential backoff between retryBase and
+// retryMax under an overall ceiling, and namespaces taking turns unless fifo.
+func newNetworkQueue(retryBase, retryMax time.Duration, fifo bool, m *metrics.Metrics) networkQueue {
+	ratelimiter := workqueue.NewTypedMaxOfRateLimiter(
+		workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](retryBase, retryMax),
+		// Overall ceiling, so a burst of failures cannot flood the apiserver or Neutron.
+		&workqueue.TypedBucketRateLimiter[cache.ObjectName]{Limiter: rate.NewLimiter(rate.Limit(50), 300)},
+	)
+	classes := make([]string, len(fairqueue.Classes))
+	for i, class := range fairqueue.Classes {
+		classes[i] = class.String()
+	}
+	m.DeclareQueueClasses(classes)
+	order := fairqueue.New(fairqueue.Options{
+		FIFO:    fifo,
+		Observe: func(class fairqueue.Class, waited time.Duration) { m.ObserveQueueWait(class.String(), waited) },
+	})
+	// The queue's name goes to both layers: the inner one reports depth, adds and
+	// latency, the delaying one retries.
+	queue := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[cache.ObjectName]{Name: queueName, Queue: order})
+	delaying := workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[cache.ObjectName]{Name: queueName, Queue: queue})
+	return networkQueue{
+		TypedRateLimitingInterface: workqueue.NewTypedRateLimitingQueueWithConfig(ratelimiter,
+			workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{DelayingQueue: delaying}),
+		order: order,
+	}
+}
+
+// addFor queues key, saying why: the order depends on it.
+func (q networkQueue) addFor(key cache.ObjectName, class fairqueue.Class) {
+	q.order.Mark(key, class)
+	q.Add(key)
+}
+
+// budgetTickets keep, for each Network deferred over its project's Neutron budget, the
+// request the budget reserved for it, until its next run takes it up.
+type budgetTickets struct {
+	mu    sync.Mutex
+	byKey map[cache.ObjectName]*neutronclient.Ticket
+	// peak is the map's largest size since it was made: emptied after growing past
+	// releaseTicketsAbove, it is made anew, as a Go map keeps the memory of its largest size.
+	peak int
+}
+
+const releaseTicketsAbove = 1024
+
+// take returns key's ticket, or a new one, and forgets it: the run holds it now.
+func (t *budgetTickets) take(key cache.ObjectName) *neutronclient.Ticket {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ticket := t.byKey[key]
+	if ticket == nil {
+		return &neutronclient.Ticket{}
+	}
+	delete(t.byKey, key)
+	if len(t.byKey) == 0 && t.peak > releaseTicketsAbove {
+		t.byKey, t.peak = nil, 0
+	}
+	return ticket
+}
+
+// keep holds key's ticket for its next run.
+func (t *budgetTickets) keep(key cache.ObjectName, ticket *neutronclient.Ticket) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byKey == nil {
+		t.byKey = map[cache.ObjectName]*neutronclient.Ticket{}
+	}
+	t.byKey[key] = ticket
+	t.peak = max(t.peak, len(t.byKey))
 }

@@ -29,9 +29,14 @@ import (
 	"github.com/samplecrd/network-controller/pkg/buildinfo"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/identitystatus"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
+	"github.com/samplecrd/network-controller/pkg/credentials/owncloud"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials/requeue"
+	"github.com/samplecrd/network-controller/pkg/credentials/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
-	"github.com/samplecrd/network-controller/pkg/grants"
-	"github.com/samplecrd/network-controller/pkg/identitystatus"
 	"github.com/samplecrd/network-controller/pkg/leaderelect"
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
@@ -39,10 +44,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 func main() {
@@ -93,139 +96,229 @@ func run(opts options) error {
 	logger.Info("Starting network-controller", "version", build.Version, "commit", build.Commit, "goVersion", build.GoVersion)
 	logging.LogClientFeatureGates(logger)
 
+	kube, err := newKubeClients(opts)
+	if err != nil {
+		return err
+	}
+	startupCtx, cancel := context.WithTimeout(ctx, opts.neutronStartupTimeout)
+	defer cancel()
+	config, err := controllerConfig(startupCtx, opts, kube.core, kube.networks, kube.config.Host)
+	if err != nil {
+		return err
+	}
+	m, probes := newMetrics(build)
+	access := newNeutronAccess(opts, m, probes)
+	own, err := connectOwnCloud(startupCtx, opts, access, m)
+	if err != nil {
+		return err
+	}
+	logger.Info("Connected", append([]any{"apiserver", kube.config.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String()}, ownCloudLog(own)...)...)
+	secretWatches := secretwatch.New(kube.metadata, registry.StripSecretMetadata,
+		secretwatch.Limits{PerNamespace: opts.maxSecretsPerNamespace, Total: opts.maxSecrets})
+	gate := lockout.NewGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
+	owncloud.GuardAccount(gate, own)
+	restoreLockouts := gate.KeepInConfigMap(ctx, kube.core, opts.leaseNamespace, opts.refusalsConfigMap, fieldManager)
+	tenants, err := newRegistry(startupCtx, opts, config.ClusterID, own, secretWatches, kube, access.tenantConnector(m, gate))
+	if err != nil {
+		return err
+	}
+	networkInformers := newNetworkInformers(opts, kube.networks)
+	identities, namespaces := grants.NewInformers(kube.networks, kube.metadata)
+	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
+	// Force-removed Networks leave orphans in delegated projects that no Network may reach again.
+	config.Delegated = resync.Delegated{Identities: identities.GetStore(), Delegation: grantBook.Delegation, UseSecret: secretWatches.Use}
+	controller, err := NewController(ctx, kube.core, kube.networks, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kube.core), m, config)
+	if err != nil {
+		return err
+	}
+	m.ExportCredentialExpiries(opts.expiryWarning, tenants.MetricExpiries)
+	if err := controller.requeue.OnIdentitySecrets(identities, secretWatches); err != nil {
+		return err
+	}
+	identityStatus, err := identitystatus.New(kube.networks, identities, namespaces, networkInformers, opts.namespaces, tenants.Check, fieldManager)
+	if err != nil {
+		return err
+	}
+	secretWatches.AddEventHandler(requeue.SecretChanges(identityStatus.SecretChanged))
+	lead := func(ctx context.Context) error {
+		// The last leader's counts: Networks whose credentials need none go on meanwhile.
+		go restoreLockouts(ctx)
+		go identityStatus.Run(ctx)
+		return controller.Run(ctx, opts.workers)
+	}
+
+	probes.SetSynced(controller.cachesSynced)
+	if err := serveEndpoints(ctx, opts, kube.config, m, probes); err != nil {
+		return err
+	}
+	secretWatches.Start(ctx)
+	networkInformers.Run(ctx)
+	go identities.RunWithContext(ctx)
+	go namespaces.RunWithContext(ctx)
+	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
+	return leadWhenElected(ctx, opts, kube.core, probes, m, lead)
+}
+
+// kubeClients are the controller's clients of the apiserver, all with one configuration.
+type kubeClients struct {
+	config   *rest.Config
+	core     kubernetes.Interface
+	networks clientset.Interface
+	metadata metadata.Interface
+}
+
+// newKubeClients builds the apiserver clients from -kubeconfig/-master and the rate flags.
+func newKubeClients(opts options) (kubeClients, error) {
 	cfg, err := clientcmd.BuildConfigFromFlags(opts.master, opts.kubeconfig)
 	if err != nil {
-		return fmt.Errorf("building Kubernetes client configuration: %w", err)
+		return kubeClients{}, fmt.Errorf("building Kubernetes client configuration: %w", err)
 	}
 	cfg.QPS = float32(opts.kubeAPIQPS)
 	cfg.Burst = opts.kubeAPIBurst
 	cfg = rest.AddUserAgent(cfg, controllerAgentName)
-	kubeClient, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return fmt.Errorf("creating Kubernetes client: %w", err)
+	kube := kubeClients{config: cfg}
+	if kube.core, err = kubernetes.NewForConfig(cfg); err != nil {
+		return kubeClients{}, fmt.Errorf("creating Kubernetes client: %w", err)
 	}
-	networkClient, err := clientset.NewForConfig(cfg)
-	if err != nil {
-		return fmt.Errorf("creating Network client: %w", err)
+	if kube.networks, err = clientset.NewForConfig(cfg); err != nil {
+		return kubeClients{}, fmt.Errorf("creating Network client: %w", err)
 	}
+	if kube.metadata, err = metadata.NewForConfig(cfg); err != nil {
+		return kubeClients{}, fmt.Errorf("creating metadata client: %w", err)
+	}
+	return kube, nil
+}
 
-	startupCtx, cancel := context.WithTimeout(ctx, opts.neutronStartupTimeout)
-	defer cancel()
-	config, err := controllerConfig(startupCtx, opts, kubeClient, networkClient, cfg.Host)
-	if err != nil {
-		return err
-	}
-
+// newMetrics returns the registry of every metric, with the series declared that must
+// show before their first event, and the health probes, whose readiness follows the
+// controller's own Neutron.
+func newMetrics(build buildinfo.Info) (*metrics.Metrics, *endpoints.Probes) {
 	m := metrics.New()
 	m.SetBuildInfo(build.Version, build.Commit, build.GoVersion)
 	// Must happen before the controller creates its queue.
 	workqueue.SetProvider(m.WorkqueueProvider())
 	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)
-	m.DeclareKeystoneHeldLimits(tenancy.HeldLimits)
-	probes := endpoints.NewProbes()
-	setLeading := func(leading bool) {
-		probes.SetLeading(leading)
-		m.SetLeader(leading)
-	}
-	// Readiness follows the controller's own cloud only: a tenant's unreachable Neutron
-	// is that tenant's Networks' condition, not a reason to take this pod out of service.
-	observeOwn := neutronObserver(m, probes.ObserveNeutronCall)
-	observeTenant := neutronObserver(m, func(error) {})
-	// One ceiling for every credential's client together, and a budget per Place.
-	limiter := rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst)
-	budgets := neutronclient.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst)
-	limitsOf := func(place neutron.Place) neutronclient.RateLimits {
-		return neutronclient.RateLimits{Total: limiter, Project: budgets.Of(place), OnWait: rateLimitObserver(m)}
-	}
-	countQuotaRefusals := func(client *neutronclient.Client) {
-		project := client.Place().ProjectID
-		m.DeclareQuotaProject(project)
-		client.OnOverQuota(func() { m.ObserveQuotaRefusal(project) })
-	}
-	own, err := connectOwnCloud(startupCtx, opts, neutronclient.Hooks{Observe: observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
-	if err != nil {
-		return err
-	}
-	if own != nil {
-		client := own.Driver.(*neutronclient.Client)
-		client.LimitRate(limitsOf(own.Place))
-		countQuotaRefusals(client)
-		client.RetryRefusals(ownRefusalRetryFirst, ownRefusalRetryMax, m.SetOwnCredentialsRefused)
-		if err := client.ExpiryError(); err != nil {
-			logger.Info("Cannot tell when the controller's own credentials expire", "err", err)
-		}
-		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(),
-			"projectID", own.Place.ProjectID, "region", own.Place.Region)
-	} else {
-		logger.Info("Connected", "apiserver", cfg.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String(), "ownCloud", false)
-	}
-	allowed, err := tenantAuthURLs(opts)
-	if err != nil {
-		return err
-	}
-	logger.Info("Credentials Secrets may authenticate at", "authURLs", allowed.String())
+	m.DeclareKeystoneHeldLimits(lockout.HeldLimits)
+	return m, endpoints.NewProbes()
+}
 
-	metadataClient, err := metadata.NewForConfig(cfg)
-	if err != nil {
-		return fmt.Errorf("creating metadata client: %w", err)
-	}
-	secretWatches := secretwatch.New(metadataClient, tenancy.StripSecretMetadata,
-		secretwatch.Limits{PerNamespace: opts.maxSecretsPerNamespace, Total: opts.maxSecrets})
-	authGate := tenancy.NewAuthGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
-	if own != nil {
-		if user := own.Driver.(*neutronclient.Client).User(); user.ID != "" {
-			authGate.OwnAccount(own.Place.Identity, user.ID, user.Name)
+// neutronAccess is what every Neutron client shares: the metrics of its calls and the
+// rate limits, one ceiling for every credential's client together and a budget per Place.
+type neutronAccess struct {
+	observeOwn, observeTenant neutronclient.CallObserver
+	limiter                   *rate.Limiter
+	budgets                   *neutronclient.ProjectBudgets
+	onWait                    func(project bool, d time.Duration)
+}
+
+func newNeutronAccess(opts options, m *metrics.Metrics, probes *endpoints.Probes) neutronAccess {
+	observe := func(onCall func(error)) neutronclient.CallObserver {
+		return func(op string, err error, elapsed time.Duration) {
+			outcome := "ok"
+			if err != nil {
+				outcome = neutron.KindOf(err).String()
+			}
+			m.ObserveNeutronCall(op, outcome, elapsed)
+			onCall(err)
 		}
 	}
-	restoreRefusals := keepRefusals(ctx, opts, kubeClient, authGate)
-	tenantHooks := neutronclient.Hooks{Observe: observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: authGate}
-	tenants := tenancy.NewRegistry(tenancy.Config{
-		ClusterID:          config.ClusterID,
-		Policy:             tenancy.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS, Passwords: opts.passwords},
-		Own:                own,
-		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, tenancy.NewWatchedSecrets(secretWatches, kubeClient, tenancy.Grantee(startupCtx, kubeClient)), func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
-		client, err := neutronclient.ConnectKeystone(ctx, creds, tenantHooks)
+	return neutronAccess{
+		// Readiness follows the controller's own cloud only: a tenant's unreachable Neutron
+		// is that tenant's Networks' condition, not a reason to take this pod out of service.
+		observeOwn:    observe(probes.ObserveNeutronCall),
+		observeTenant: observe(func(error) {}),
+		limiter:       rate.NewLimiter(rate.Limit(opts.neutronQPS), opts.neutronBurst),
+		budgets:       neutronclient.NewProjectBudgets(opts.neutronProjectQPS, opts.neutronProjectBurst),
+		onWait: func(project bool, d time.Duration) {
+			if project {
+				m.ObserveNeutronRateLimitWait(metrics.LimiterProject, d)
+			} else {
+				m.ObserveNeutronRateLimitWait(metrics.LimiterTotal, d)
+			}
+		},
+	}
+}
+
+// limit puts client under the rate limits and counts its quota refusals by project.
+func (a neutronAccess) limit(client *neutronclient.Client, m *metrics.Metrics) {
+	place := client.Place()
+	client.LimitRate(neutronclient.RateLimits{Total: a.limiter, Project: a.budgets.Of(place), OnWait: a.onWait})
+	m.DeclareQuotaProject(place.ProjectID)
+	client.OnOverQuota(func() { m.ObserveQuotaRefusal(place.ProjectID) })
+}
+
+// tenantConnector connects the credentials of a Secret or an identity, their token
+// requests admitted by gate.
+func (a neutronAccess) tenantConnector(m *metrics.Metrics, gate *lockout.Gate) registry.Connector {
+	hooks := neutronclient.Hooks{Observe: a.observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: gate}
+	return func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
+		client, err := neutronclient.ConnectKeystone(ctx, creds, hooks)
 		if err != nil {
 			return nil, neutron.Place{}, err
 		}
 		if err := client.ExpiryError(); err != nil {
 			klog.FromContext(ctx).Info("Cannot tell when credentials expire", "credentials", creds.Name, "err", err)
 		}
-		client.LimitRate(limitsOf(client.Place()))
-		countQuotaRefusals(client)
+		a.limit(client, m)
 		return client, client.Place(), nil
-	})
+	}
+}
 
-	networkInformers := scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
+// connectOwnCloud connects the controller's own cloud (nil: -require-credentials-ref),
+// under the rate limits, its refused tokens retried.
+func connectOwnCloud(ctx context.Context, opts options, access neutronAccess, m *metrics.Metrics) (*registry.Own, error) {
+	own, err := owncloud.Connect(ctx, opts.ownCloudFlags(), neutronclient.Hooks{Observe: access.observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
+	if err != nil || own == nil {
+		return own, err
+	}
+	client := own.Driver.(*neutronclient.Client)
+	access.limit(client, m)
+	client.RetryRefusals(owncloud.RefusalRetryFirst, owncloud.RefusalRetryMax, m.SetOwnCredentialsRefused)
+	if err := client.ExpiryError(); err != nil {
+		klog.FromContext(ctx).Info("Cannot tell when the controller's own credentials expire", "err", err)
+	}
+	return own, nil
+}
+
+// ownCloudLog names the controller's own project in the log, or says there is none.
+func ownCloudLog(own *registry.Own) []any {
+	if own == nil {
+		return []any{"ownCloud", false}
+	}
+	return []any{"projectID", own.Place.ProjectID, "region", own.Place.Region}
+}
+
+// keystoneUnavailableBackoff is how long credentials whose Keystone did not answer are
+// not tried again; the Networks using them are retried with their own backoff meanwhile.
+const keystoneUnavailableBackoff = 5 * time.Second
+
+// newRegistry builds the registry of every Network's credentials: the own cloud, and the
+// Secrets the watches read, which tenants' Keystone URLs must be on the allowlist of.
+func newRegistry(ctx context.Context, opts options, clusterID string, own *registry.Own, secrets *secretwatch.Watches, kube kubeClients, connect registry.Connector) (*registry.Registry, error) {
+	allowed, err := owncloud.TenantAuthURLs(opts.ownCloudFlags())
+	if err != nil {
+		return nil, err
+	}
+	klog.FromContext(ctx).Info("Credentials Secrets may authenticate at", "authURLs", allowed.String())
+	return registry.NewRegistry(registry.Config{
+		ClusterID:          clusterID,
+		Policy:             registry.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS, Passwords: opts.passwords},
+		Own:                own,
+		UnavailableBackoff: keystoneUnavailableBackoff,
+	}, registry.NewWatchedSecrets(secrets, kube.core, registry.Grantee(ctx, kube.core)), connect), nil
+}
+
+// newNetworkInformers returns the Network informers of the watched namespaces.
+func newNetworkInformers(opts options, networkClient clientset.Interface) *scope.Informers {
+	return scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
 		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
 			informers.WithTransform(dropUnreadFromCache)).Samplecrd().V1().Networks().Informer()
 	})
-	identities, namespaces := grantInformers(networkClient, metadataClient)
-	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
-	// Force-removed Networks leave orphans in delegated projects that no Network may reach again.
-	config.Delegated = resync.Delegated{Identities: identities.GetStore(), Delegation: grantBook.Delegation, UseSecret: secretWatches.Use}
-	controller, err := NewController(ctx, kubeClient, networkClient, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kubeClient), m, config)
-	if err != nil {
-		return err
-	}
-	m.ExportCredentialExpiries(opts.expiryWarning, credentialExpiries(tenants))
-	if err := controller.watchIdentitySecrets(identities, secretWatches); err != nil {
-		return err
-	}
-	identityStatus, err := identitystatus.New(networkClient, identities, namespaces, networkInformers, opts.namespaces, tenants.Check, fieldManager)
-	if err != nil {
-		return err
-	}
-	secretWatches.AddEventHandler(secretChanges(identityStatus.SecretChanged))
-	lead := func(ctx context.Context) error {
-		// The last leader's counts: Networks whose credentials need none go on meanwhile.
-		go restoreRefusals(ctx)
-		go identityStatus.Run(ctx)
-		return controller.Run(ctx, opts.workers)
-	}
+}
 
-	probes.SetSynced(controller.cachesSynced)
+// serveEndpoints serves the metrics (behind TLS and a token review with -metrics-secure),
+// the probes and, when asked, profiling, until ctx is done.
+func serveEndpoints(ctx context.Context, opts options, cfg *rest.Config, m *metrics.Metrics, probes *endpoints.Probes) error {
 	var secure *endpoints.SecureMetrics
 	if opts.metricsSecure {
 		// A rate limit of its own: callers with bad tokens cannot spend the controller's.
@@ -243,15 +336,16 @@ func run(opts options) error {
 	if err := endpoints.ServeProbes(ctx, opts.healthProbeAddress, probes); err != nil {
 		return err
 	}
-	if err := endpoints.ServeProfiling(ctx, opts.profilingAddress); err != nil {
-		return err
-	}
-	secretWatches.Start(ctx)
-	networkInformers.Run(ctx)
-	go identities.RunWithContext(ctx)
-	go namespaces.RunWithContext(ctx)
-	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
+	return endpoints.ServeProfiling(ctx, opts.profilingAddress)
+}
 
+// leadWhenElected runs lead at once, or with -leader-elect each time this process wins
+// the Lease, until ctx is done.
+func leadWhenElected(ctx context.Context, opts options, kubeClient kubernetes.Interface, probes *endpoints.Probes, m *metrics.Metrics, lead func(context.Context) error) error {
+	setLeading := func(leading bool) {
+		probes.SetLeading(leading)
+		m.SetLeader(leading)
+	}
 	if !opts.leaderElect {
 		setLeading(true)
 		return lead(ctx)

@@ -13,10 +13,11 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/owncloud"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // options are the command-line flags.
@@ -43,7 +44,7 @@ type options struct {
 	grantEnforcement string
 	tenantPasswords  string
 	// passwords is tenantPasswords parsed, by validate.
-	passwords tenancy.Passwords
+	passwords registry.Passwords
 	// enforcement is grantEnforcement parsed, by validate.
 	enforcement        grants.Enforcement
 	allowedAuthURLs    string
@@ -96,7 +97,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.StringVar(&o.grantEnforcement, "grant-enforcement", string(grants.Warn), "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
-	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(tenancy.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
+	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(registry.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
@@ -170,7 +171,7 @@ func (o *options) validate() error {
 	case !o.requireCredentialsRef && o.neutronEndpoint == "" && o.osCloud == "":
 		errs = append(errs, errors.New("one of -neutron-endpoint or -os-cloud (or OS_CLOUD) is required, unless -require-credentials-ref"))
 	}
-	if _, err := tenancy.ParseAuthURLs(strings.Split(o.allowedAuthURLs, ",")); err != nil {
+	if _, err := registry.ParseAuthURLs(strings.Split(o.allowedAuthURLs, ",")); err != nil {
 		errs = append(errs, fmt.Errorf("-allowed-auth-urls: %w", err))
 	}
 	selector, err := labels.Parse(o.ownCloudNamespaces)
@@ -181,7 +182,7 @@ func (o *options) validate() error {
 	if o.enforcement, err = grants.ParseEnforcement(o.grantEnforcement); err != nil {
 		errs = append(errs, fmt.Errorf("-grant-enforcement: %w", err))
 	}
-	if o.passwords, err = tenancy.ParsePasswords(o.tenantPasswords); err != nil {
+	if o.passwords, err = registry.ParsePasswords(o.tenantPasswords); err != nil {
 		errs = append(errs, fmt.Errorf("-tenant-passwords: %w", err))
 	}
 	if o.workers < 1 {
@@ -260,4 +261,10 @@ Flags:
 	fmt.Fprint(w, "\nLogging flags (klog):\n")
 	klogFlags.SetOutput(w)
 	klogFlags.PrintDefaults()
+}
+
+// ownCloudFlags are the flags that name the controller's own cloud.
+func (o *options) ownCloudFlags() owncloud.Flags {
+	return owncloud.Flags{RequireCredentialsRef: o.requireCredentialsRef, NeutronEndpoint: o.neutronEndpoint,
+		OSCloud: o.osCloud, AllowedAuthURLs: o.allowedAuthURLs}
 }

@@ -14,17 +14,18 @@ MODULE=github.com/samplecrd/network-controller
 LAYERS='
 pkg/apis/
 pkg/client/
-pkg/buildinfo pkg/crashpoint pkg/fairqueue pkg/fairrate pkg/lockoutrecord pkg/logging pkg/signals pkg/startup pkg/subnetplan pkg/scope pkg/leaderelect pkg/metrics pkg/requestid
-pkg/secretwatch pkg/grants
+pkg/buildinfo pkg/crashpoint pkg/fairqueue pkg/credentials/tokenturns pkg/logging pkg/signals pkg/startup pkg/subnetplan pkg/scope pkg/leaderelect pkg/metrics pkg/requestid
+pkg/credentials/secretwatch pkg/credentials/grants
 pkg/neutron
 pkg/neutron/fake
 pkg/neutronclient pkg/neutronstore pkg/endpoints
-pkg/tenancy
-pkg/credguard pkg/identitystatus pkg/reconcile
-pkg/resync
+pkg/credentials/lockout
+pkg/credentials/registry
+pkg/credentials/owncloud pkg/credentials/secretguard pkg/credentials/identitystatus pkg/reconcile
+pkg/credentials/requeue pkg/resync
 pkg/networktest
 .
-'
+pkg/credentials'
 
 go list -f '{{.ImportPath}} {{join .Imports " "}} {{join .XTestImports " "}}' ./... |
     awk -v module="${MODULE}" -v layers="${LAYERS}" '

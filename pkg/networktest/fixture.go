@@ -15,13 +15,13 @@ import (
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // ClusterID is the cluster ID in the ownership marks of every fixture.
@@ -44,7 +44,7 @@ type Fixture struct {
 	Recorder *record.FakeRecorder
 	// Networks is the informer cache of Networks, fed by Put and Refresh only.
 	Networks *scope.Informers
-	Tenants  *tenancy.Registry
+	Tenants  *registry.Registry
 	// Grants gives every namespace every power, until a test takes some away.
 	Grants  *Grants
 	Metrics *metrics.Metrics
@@ -93,7 +93,7 @@ func NewFakes(t *testing.T, projectID string, objects ...*samplecrdv1.Network) *
 	driver := neutronfake.New()
 	// No Network of these tests names credentials unless it says so; those that do find
 	// no Secret.
-	tenants := tenancy.NewRegistry(tenancy.Config{ClusterID: ClusterID, Own: &tenancy.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}}}, NoSecrets{}, nil)
+	tenants := registry.NewRegistry(registry.Config{ClusterID: ClusterID, Own: &registry.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}}}, NoSecrets{}, nil)
 	f := &Fixture{T: t, Ctx: ctx, Client: client, Neutron: driver, Recorder: record.NewFakeRecorder(100),
 		Networks: scope.Single(informer), Tenants: tenants, Grants: &Grants{Powers: grants.Unfenced}, Metrics: metrics.New(),
 		indexer: informer.GetIndexer()}

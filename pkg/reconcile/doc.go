@@ -9,7 +9,7 @@
 //
 // It does not queue or retry: the root package's workers call Sync and read
 // RecordedFailure, and the Neutron resync (pkg/resync) finds drift and orphans. It
-// reaches Neutron only through the store of the Network's project, which pkg/tenancy
+// reaches Neutron only through the store of the Network's project, which pkg/credentials/registry
 // hands out; it does not read credentials Secrets, guard them (a CredentialsGuard does,
-// pkg/credguard) or decide what a namespace may do (Grants, pkg/grants).
+// pkg/credentials/secretguard) or decide what a namespace may do (Grants, pkg/credentials/grants).
 package reconcile

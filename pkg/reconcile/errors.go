@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Failure is what a sync that failed records in the Network's Ready condition: the
@@ -106,7 +107,7 @@ func classifyAtLength(err error) *Failure {
 		f := *own
 		return &f
 	}
-	if te, ok := tenancy.AsError(err); ok {
+	if te, ok := registry.AsError(err); ok {
 		return &Failure{Reason: te.Reason, Message: te.Message, Terminal: te.Terminal(), Err: err}
 	}
 	var ne *neutron.Error
@@ -116,7 +117,7 @@ func classifyAtLength(err error) *Failure {
 	f := func(reason string, terminal bool, format string) *Failure {
 		return &Failure{Reason: reason, Terminal: terminal, Err: err, Message: fmt.Sprintf(format, ne.Op, ne.Message)}
 	}
-	var held *tenancy.AccountHeldError
+	var held *lockout.AccountHeldError
 	if errors.As(err, &held) { // a renewal the gate held back
 		return &Failure{Reason: samplecrdv1.ReasonKeystoneAccountHeld, Err: err, Message: held.Error()}
 	}

@@ -9,9 +9,10 @@ import (
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Every failure reason of the API comes out of classify from one kind of cause, with the
@@ -22,7 +23,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		return fmt.Errorf("creating: %w", &neutron.Error{Op: "create network", Kind: kind, Message: "said no"})
 	}
 	credentials := func(reason string, transient bool) error {
-		return &tenancy.Error{Reason: reason, Message: "about Secret ns/creds", Transient: transient}
+		return &registry.Error{Reason: reason, Message: "about Secret ns/creds", Transient: transient}
 	}
 	imported := func(p neutron.ImportProblem) error {
 		return importFailed(neutron.ImportResult{Problem: p, Message: "looked"})
@@ -55,7 +56,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonKeystoneUnavailable, credentials(samplecrdv1.ReasonKeystoneUnavailable, true)},
 		{samplecrdv1.ReasonKeystoneAccountHeld, credentials(samplecrdv1.ReasonKeystoneAccountHeld, true)},
 		{samplecrdv1.ReasonTooManyCredentialsSecrets, credentials(samplecrdv1.ReasonTooManyCredentialsSecrets, true)},
-		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &tenancy.AccountHeldError{Message: "held"}}},
+		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &lockout.AccountHeldError{Message: "held"}}},
 		{samplecrdv1.ReasonCredentialsRejected, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindRejected}},
 		{samplecrdv1.ReasonCredentialsSecretDeleting, credentials(samplecrdv1.ReasonCredentialsSecretDeleting, true)},
 		{samplecrdv1.ReasonPasswordCredentialsRefused, credentials(samplecrdv1.ReasonPasswordCredentialsRefused, false)},
@@ -102,14 +103,14 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 // the cause holds (a Secret's content, a Neutron answer).
 func TestClassifyBoundsTheMessage(t *testing.T) {
 	long := strings.Repeat("ü", 3000)
-	f := classify(&tenancy.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: long})
+	f := classify(&registry.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: long})
 	if f.Reason != samplecrdv1.ReasonCloudNotFound {
 		t.Errorf("reason %q", f.Reason)
 	}
 	if len(f.Message) > maxMessageLength || !utf8.ValidString(f.Message) || !strings.HasSuffix(f.Message, "[…]") {
 		t.Errorf("message of %d bytes (valid UTF-8: %v), ending %q; want at most %d, cut visibly", len(f.Message), utf8.ValidString(f.Message), f.Message[len(f.Message)-8:], maxMessageLength)
 	}
-	if short := classify(&tenancy.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
+	if short := classify(&registry.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
 		t.Errorf("a short message became %q", short.Message)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 )
 
 // Grants says what the Networks of a namespace may do in a project the cluster's
@@ -75,19 +75,19 @@ func refusedDelegation(namespace, identity string, err error) error {
 
 // sourceOf returns where the Network's credentials are: nil for the controller's own
 // cloud.
-func (r *Reconciler) sourceOf(network *samplecrdv1.Network) (*tenancy.Source, error) {
+func (r *Reconciler) sourceOf(network *samplecrdv1.Network) (*registry.Source, error) {
 	ref := network.Spec.CloudCredentialsRef
 	switch {
 	case ref == nil:
 		return nil, nil
 	case !ref.Delegated():
-		return tenancy.OwnSecret(network.Namespace, ref), nil
+		return registry.OwnSecret(network.Namespace, ref), nil
 	}
 	d, err := r.delegationOf(network)
 	if err != nil {
 		return nil, err
 	}
-	return &tenancy.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}, nil
+	return &registry.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}, nil
 }
 
 // retainGranted reports whether a deleted Network may keep its resources: a namespace

@@ -13,10 +13,10 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Grants are rolled out in modes (grants.Enforcement). A power the spec asks for and no
@@ -128,8 +128,8 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.N
 	if !errors.Is(err, grants.ErrNotSelected) || d.Secret.Name == "" {
 		return network, nil
 	}
-	src := &tenancy.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}
-	return r.withdrawUngranted(ctx, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+	src := &registry.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}
+	return r.withdrawUngranted(ctx, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
 		return r.tenantAt(ctx, network, src)
 	})
 }
@@ -140,7 +140,7 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.N
 // deleted, the subnets detached from the existing router) and kept and reported in warn
 // mode; nothing else of the spec is done.
 func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers,
-	tenantOf func(context.Context, *samplecrdv1.Network) (tenancy.Tenant, error)) (*samplecrdv1.Network, error) {
+	tenantOf func(context.Context, *samplecrdv1.Network) (registry.Tenant, error)) (*samplecrdv1.Network, error) {
 	if powers.Unfenced {
 		return r.grantMissing(ctx, network, nil)
 	}

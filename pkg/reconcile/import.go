@@ -9,8 +9,8 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // reconcileImport reports in status the network a Network imports (spec.import). It only
@@ -65,7 +65,7 @@ func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *
 // credentials can see (and one of their subnets), and hands each imported Network whose
 // status no longer tells the truth, with what was found, to enqueue: its worker records
 // it without a lookup of its own. It returns how many it handed over.
-func (r *Reconciler) RecheckImports(ctx context.Context, project tenancy.Project, networks []*samplecrdv1.Network, enqueue func(cache.ObjectName)) int {
+func (r *Reconciler) RecheckImports(ctx context.Context, project registry.Project, networks []*samplecrdv1.Network, enqueue func(cache.ObjectName)) int {
 	logger := klog.FromContext(ctx)
 	refs := make([]neutron.ImportRef, 0, len(networks))
 	for _, network := range networks {

@@ -9,7 +9,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// notePassword sets the PasswordCredentials condition to warning (tenancy.Tenant's
+// notePassword sets the PasswordCredentials condition to warning (registry.Tenant's
 // PasswordWarning), or removes it for "", with a Warning Event when it appears; a write
 // only when it changes. Ready is left alone: the password works, for now.
 func (w *statusWriter) notePassword(ctx context.Context, network *samplecrdv1.Network, warning string) (*samplecrdv1.Network, error) {

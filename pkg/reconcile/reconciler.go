@@ -11,10 +11,10 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Reconciler makes the Neutron side of one Network at a time match its spec, and records
@@ -24,7 +24,7 @@ type Reconciler struct {
 	// tenants gives each Network the store of its OpenStack project, reached with its
 	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
 	// the way every change reaches Neutron.
-	tenants *tenancy.Registry
+	tenants *registry.Registry
 	guard   CredentialsGuard
 	grants  Grants
 	// networks and routerQuota bound a namespace's routers of their own.
@@ -58,7 +58,7 @@ type Config struct {
 	Client clientset.Interface
 	// FieldManager names the controller in managedFields of everything it writes.
 	FieldManager string
-	Tenants      *tenancy.Registry
+	Tenants      *registry.Registry
 	// Guard protects credentials Secrets; nil when no Secrets are watched.
 	Guard CredentialsGuard
 	// Grants are the powers of namespaces in the controller's own cloud.
@@ -143,6 +143,6 @@ func (r *Reconciler) Saw(network *samplecrdv1.Network) { r.clock.saw(network) }
 func (r *Reconciler) Gone(key cache.ObjectName) { r.clock.forget(key) }
 
 // expiryWarning is what the Network should say of its tenant's credentials' expiry now.
-func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant tenancy.Tenant) string {
+func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant registry.Tenant) string {
 	return ExpiryWarning(network, tenant.Expiry, r.clock.now(), r.expiryWindow)
 }

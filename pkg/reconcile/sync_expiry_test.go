@@ -12,13 +12,13 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // operatorCredential is an application credential of the operator's: its name, ID and
@@ -146,12 +146,12 @@ func TestCredentialsExpiringOfAClusterIdentityNamesOnlyTheIdentity(t *testing.T)
 	at := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
 	identity := neutronfake.New()
 	identity.SetCredentialExpiry(operatorCredential(at))
-	authURLs, err := tenancy.ParseAuthURLs([]string{"https://keystone.example.com:5000/v3"})
+	authURLs, err := registry.ParseAuthURLs([]string{"https://keystone.example.com:5000/v3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Tenants = tenancy.NewRegistry(tenancy.Config{ClusterID: ClusterID, Policy: tenancy.Policy{AuthURLs: authURLs},
-		Own: &tenancy.Own{Driver: f.Neutron, Place: neutron.Place{ProjectID: "project-e"}}}, identitySecret{},
+	f.Tenants = registry.NewRegistry(registry.Config{ClusterID: ClusterID, Policy: registry.Policy{AuthURLs: authURLs},
+		Own: &registry.Own{Driver: f.Neutron, Place: neutron.Place{ProjectID: "project-e"}}}, identitySecret{},
 		func(context.Context, neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 			return identity, neutron.Place{ProjectID: "project-d"}, nil
 		})
@@ -179,7 +179,7 @@ type identitySecret struct{}
 
 func (identitySecret) Version(context.Context, string, string) (string, error) { return "1", nil }
 func (identitySecret) Data(context.Context, string, string) (map[string][]byte, string, error) {
-	return map[string][]byte{tenancy.KeyCloudsYAML: []byte(`clouds:
+	return map[string][]byte{registry.KeyCloudsYAML: []byte(`clouds:
   prod:
     auth:
       auth_url: https://keystone.example.com:5000/v3

@@ -7,38 +7,38 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // tenantOf returns the Place a Network's resources belong in and the store that reaches
 // it with the Network's credentials. Credentials that now lead to another project, or
 // another region, than the one its resources are in are refused before any Neutron call:
 // following them would create everything again there and leave the old resources behind.
-func (r *Reconciler) tenantOf(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+func (r *Reconciler) tenantOf(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
 	src, err := r.sourceOf(network)
 	if err != nil {
-		return tenancy.Tenant{}, err
+		return registry.Tenant{}, err
 	}
 	return r.tenantAt(ctx, network, src)
 }
 
 // tenantAt is tenantOf with the credentials in src (nil for the controller's own cloud).
-func (r *Reconciler) tenantAt(ctx context.Context, network *samplecrdv1.Network, src *tenancy.Source) (tenancy.Tenant, error) {
+func (r *Reconciler) tenantAt(ctx context.Context, network *samplecrdv1.Network, src *registry.Source) (registry.Tenant, error) {
 	tenant, err := r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 	if err != nil {
-		return tenancy.Tenant{}, err
+		return registry.Tenant{}, err
 	}
 	pinned, ok := pinnedPlace(network, r.tenants.OwnPlace())
 	switch {
 	case !ok:
 	case pinned.ProjectID != tenant.Place.ProjectID:
-		return tenancy.Tenant{}, &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsProjectChanged, Message: fmt.Sprintf(
+		return registry.Tenant{}, &registry.Error{Reason: samplecrdv1.ReasonCredentialsProjectChanged, Message: fmt.Sprintf(
 			"%s now lead to project %s, but this Network's Neutron resources are in project %s (status.projectID); "+
 				"point spec.cloudCredentialsRef at credentials of project %s again: nothing is done in the other project",
 			credentialsOf(network), orNone(tenant.Place.ProjectID), orNone(pinned.ProjectID), orNone(pinned.ProjectID))}
 	case pinned.Region != "" && pinned.Region != tenant.Place.Region:
-		return tenancy.Tenant{}, &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsRegionChanged, Message: fmt.Sprintf(
+		return registry.Tenant{}, &registry.Error{Reason: samplecrdv1.ReasonCredentialsRegionChanged, Message: fmt.Sprintf(
 			"%s now lead to region %q, but this Network's Neutron resources are in region %q (status.region); "+
 				"point spec.cloudCredentialsRef at credentials of region %q again: nothing is done in the other region",
 			credentialsOf(network), tenant.Place.Region, pinned.Region, pinned.Region)}
@@ -88,10 +88,10 @@ func orNone(projectID string) string {
 
 // resolve returns the tenant the Network's credentials reach, wherever they are, without
 // the checks against status: an import's place may move.
-func (r *Reconciler) resolve(ctx context.Context, network *samplecrdv1.Network) (tenancy.Tenant, error) {
+func (r *Reconciler) resolve(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
 	src, err := r.sourceOf(network)
 	if err != nil {
-		return tenancy.Tenant{}, err
+		return registry.Tenant{}, err
 	}
 	return r.tenants.Resolve(ctx, cache.MetaObjectToName(network), src)
 }

@@ -9,9 +9,9 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Delegated lets the orphan collection visit the project each ClusterIdentity with a
@@ -46,19 +46,19 @@ func delegatedUser(identity string) cache.ObjectName {
 
 // sources returns where the credentials of each identity whose project is visited are,
 // by identity name.
-func (d Delegated) sources(namespaces scope.Namespaces) []tenancy.Source {
+func (d Delegated) sources(namespaces scope.Namespaces) []registry.Source {
 	if d.Identities == nil {
 		return nil
 	}
-	var out []tenancy.Source
+	var out []registry.Source
 	for _, obj := range d.Identities.List() {
 		identity, ok := obj.(*samplecrdv1.ClusterIdentity)
 		if !ok || identity.Spec.SecretRef == nil || !d.delegatesToAny(identity.Name, namespaces) {
 			continue
 		}
-		out = append(out, tenancy.Source{Secret: grants.SecretOf(identity), Cloud: identity.Spec.CloudName, Identity: identity.Name})
+		out = append(out, registry.Source{Secret: grants.SecretOf(identity), Cloud: identity.Spec.CloudName, Identity: identity.Name})
 	}
-	slices.SortFunc(out, func(a, b tenancy.Source) int { return strings.Compare(a.Identity, b.Identity) })
+	slices.SortFunc(out, func(a, b registry.Source) int { return strings.Compare(a.Identity, b.Identity) })
 	return out
 }
 
@@ -80,7 +80,7 @@ func (d Delegated) delegatesToAny(identity string, namespaces scope.Namespaces) 
 // reachDelegated resolves the credentials of each identity whose project is visited, so
 // that the project is among the Registry's Projects this pass even when no Network uses
 // it, and lets go of those of identities no longer visited. An identity whose Secret
-// cannot be used is skipped: its status says why (pkg/identitystatus), and its orphans
+// cannot be used is skipped: its status says why (pkg/credentials/identitystatus), and its orphans
 // wait for the next pass.
 func (s *Resyncer) reachDelegated(ctx context.Context, logger klog.Logger) {
 	d := s.cfg.Delegated

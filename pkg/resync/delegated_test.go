@@ -11,13 +11,13 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 const authURL = "https://keystone.example.com:5000/v3"
@@ -47,7 +47,7 @@ type operatorSecrets struct{}
 
 func (operatorSecrets) Version(_ context.Context, namespace, name string) (string, error) {
 	if namespace != "ops" || name == "missing" {
-		return "", &tenancy.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
+		return "", &registry.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
 	}
 	return "1", nil
 }
@@ -56,7 +56,7 @@ func (s operatorSecrets) Data(ctx context.Context, namespace, name string) (map[
 	if _, err := s.Version(ctx, namespace, name); err != nil {
 		return nil, "", err
 	}
-	return map[string][]byte{tenancy.KeyCloudsYAML: []byte("clouds:\n  prod:\n    auth:\n      auth_url: " + authURL + "\n      username: " + name +
+	return map[string][]byte{registry.KeyCloudsYAML: []byte("clouds:\n  prod:\n    auth:\n      auth_url: " + authURL + "\n      username: " + name +
 		"\n      password: secret\n      user_domain_name: Default\n      project_name: p\n      project_domain_name: Default\n")}, "1", nil
 }
 
@@ -116,15 +116,15 @@ func TestOrphansOfADelegatedProjectAreCollected(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			allowed, err := tenancy.ParseAuthURLs([]string{authURL})
+			allowed, err := registry.ParseAuthURLs([]string{authURL})
 			if err != nil {
 				t.Fatal(err)
 			}
-			registry := tenancy.NewRegistry(tenancy.Config{ClusterID: networktest.ClusterID, Policy: tenancy.Policy{AuthURLs: allowed},
-				Own: &tenancy.Own{Driver: neutronfake.New()}}, operatorSecrets{}, keystone.connect)
+			tenants := registry.NewRegistry(registry.Config{ClusterID: networktest.ClusterID, Policy: registry.Policy{AuthURLs: allowed},
+				Own: &registry.Own{Driver: neutronfake.New()}}, operatorSecrets{}, keystone.connect)
 			watched := map[string]string{}
 			f := newFixtureWithConfig(t, func(c *Config) {
-				c.Tenants, c.Namespaces = registry, tc.namespaces
+				c.Tenants, c.Namespaces = tenants, tc.namespaces
 				c.Delegated = Delegated{Identities: identities,
 					Delegation: func(namespace, identity string) (grants.Delegation, error) {
 						if slices.Contains(tc.selects[identity], namespace) {
@@ -134,7 +134,7 @@ func TestOrphansOfADelegatedProjectAreCollected(t *testing.T) {
 					},
 					UseSecret: func(user, secret cache.ObjectName) { watched[user.Name] = secret.String() }}
 			})
-			if _, _, err := registry.Own(f.Ctx); err != nil {
+			if _, _, err := tenants.Own(f.Ctx); err != nil {
 				t.Fatal(err)
 			}
 
@@ -171,7 +171,7 @@ func TestOrphansOfADelegatedProjectAreCollected(t *testing.T) {
 			if got, ok := watched["orphan-collection:team-b-prod"]; !ok || got != "" {
 				t.Errorf("Secret watched for team-b-prod after it went: %q, want none", got)
 			}
-			if slices.ContainsFunc(registry.Projects(), func(p tenancy.Project) bool { return p.Place.ProjectID == "project-of-team-b" }) {
+			if slices.ContainsFunc(tenants.Projects(), func(p registry.Project) bool { return p.Place.ProjectID == "project-of-team-b" }) {
 				t.Error("team-b's project is still reached after its identity went")
 			}
 		})

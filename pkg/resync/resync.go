@@ -13,11 +13,11 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/scope"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
 )
 
 // Resyncer compares what Neutron holds with the Network objects now and then: informer
@@ -34,7 +34,7 @@ type Resyncer struct {
 
 // Config holds what a Resyncer works with.
 type Config struct {
-	Tenants  *tenancy.Registry
+	Tenants  *registry.Registry
 	Networks *scope.Informers
 	// Imports looks at a project's imports again.
 	Imports  *reconcile.Reconciler
@@ -93,7 +93,7 @@ func (s *Resyncer) Every(ctx context.Context, period time.Duration) {
 func (s *Resyncer) Once(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
 	s.reachDelegated(ctx, logger)
-	var filled []tenancy.Project
+	var filled []registry.Project
 	stale := map[neutron.Place]bool{}
 	for _, p := range s.cfg.Tenants.Projects() {
 		if err := p.Store.Fill(ctx); err != nil {

@@ -13,7 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
 )
 
 // Hostile Secrets in two namespaces name the controller's own user and another team's
@@ -66,12 +66,12 @@ func TestHostileSecretsLockNoUserOut(t *testing.T) {
 	for _, g := range guesses {
 		WaitNetwork(t, g.ns, g.name, 90*time.Second, "PasswordRejected or KeystoneAccountHeld", refusedOrHeld)
 	}
-	heldBefore, _ := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+	heldBefore, _ := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+lockout.HeldAccount)
 	for _, g := range guesses { // new versions, new guesses
 		PutCredentialsSecret(t, g.ns, g.name, wrongPassword(g))
 	}
 	Eventually(t, 90*time.Second, 500*time.Millisecond, "every new guess held back", func() error {
-		held, err := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+		held, err := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+lockout.HeldAccount)
 		if err != nil || held < heldBefore+float64(len(guesses)) {
 			return fmt.Errorf("%v token requests held for the account since the rewrite (err %v), want at least %d", held-heldBefore, err, len(guesses))
 		}
@@ -91,8 +91,8 @@ func TestHostileSecretsLockNoUserOut(t *testing.T) {
 		2*len(guesses), len(guesses), 2, len(refused), held, samplecrdv1.ReasonKeystoneAccountHeld)
 	// One guess per user; a renewal of the working credentials between the two rounds
 	// (a success, which resets Keystone's count) may let one more through.
-	if len(refused) < 2 || len(refused) > 2*tenancy.MaxRefusalsInARow {
-		t.Errorf("Keystone refused %d token requests of the controller, want 2 to %d", len(refused), 2*tenancy.MaxRefusalsInARow)
+	if len(refused) < 2 || len(refused) > 2*lockout.MaxRefusalsInARow {
+		t.Errorf("Keystone refused %d token requests of the controller, want 2 to %d", len(refused), 2*lockout.MaxRefusalsInARow)
 	}
 	if held == 0 {
 		t.Errorf("no Network says %s", samplecrdv1.ReasonKeystoneAccountHeld)
@@ -112,9 +112,9 @@ func TestHostileSecretsLockNoUserOut(t *testing.T) {
 		}
 		return nil
 	})
-	heldAfterRead, _ := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+	heldAfterRead, _ := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+lockout.HeldAccount)
 	Eventually(t, 90*time.Second, 500*time.Millisecond, "every hostile Secret held again after the restart", func() error {
-		held, err := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+		held, err := ctrl.Metric("network_controller_keystone_token_requests_held_total", "limit="+lockout.HeldAccount)
 		if err != nil || held < heldAfterRead+float64(len(guesses)) {
 			return fmt.Errorf("%v token requests held for the account since the counts were read (err %v), want at least %d", held-heldAfterRead, err, len(guesses))
 		}

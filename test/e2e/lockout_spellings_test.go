@@ -17,7 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/tenancy"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
 )
 
 // Two controllers, each watching its own namespace (-namespace) and sharing one record of
@@ -110,7 +110,7 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 	Eventually(t, 90*time.Second, time.Second, "every new guess held back", func() error {
 		var held float64
 		for _, c := range controllers {
-			n, _ := c.Metric("network_controller_keystone_token_requests_held_total", "limit="+tenancy.HeldAccount)
+			n, _ := c.Metric("network_controller_keystone_token_requests_held_total", "limit="+lockout.HeldAccount)
 			held += n
 		}
 		if held < float64(len(spellings)*2) {
@@ -122,8 +122,8 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 	refused, _ := ks.ControllerTokenAnswers(t, logStart, "401")
 	t.Logf("%d Secrets in 2 versions naming one user %d ways, read by 2 controllers: Keystone refused %d token requests, %d Networks wait with %s; the shared record holds %d entries",
 		2*len(spellings), len(spellings), len(refused), held, samplecrdv1.ReasonKeystoneAccountHeld, len(configMapData(t, "kube-system", record)))
-	if len(refused) > tenancy.MaxRefusalsInARow {
-		t.Errorf("Keystone refused %d token requests for one user, want at most %d", len(refused), tenancy.MaxRefusalsInARow)
+	if len(refused) > lockout.MaxRefusalsInARow {
+		t.Errorf("Keystone refused %d token requests for one user, want at most %d", len(refused), lockout.MaxRefusalsInARow)
 	}
 	if !logsIn(t, ks, name) {
 		t.Errorf("user %s no longer logs in with its password: locked out", name)

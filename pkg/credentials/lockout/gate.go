@@ -1,0 +1,106 @@
+package lockout
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/utils/clock"
+
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenturns"
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
+)
+
+// Gate admits the token requests of credentials Secrets (neutronclient.Gate). The
+// controller-wide rate is shared in turns between namespaces, so that one namespace's
+// flood of clouds and user names waits behind itself; and no password's user gets more
+// than MaxRefusalsInARow refused requests in a row (accounts.go).
+type Gate struct {
+	turns    *tokenturns.Limiter
+	onHeld   func(limit string)
+	lockouts *lockouts
+}
+
+// Limits the gate holds token requests back for, as onHeld is told them.
+const (
+	// HeldAccount: another refusal could get the account locked out.
+	HeldAccount = "account"
+	// HeldCluster: the request's context ended while it waited for its turn in the
+	// controller-wide rate.
+	HeldCluster = "cluster"
+)
+
+// HeldLimits are all the limits onHeld can be told.
+var HeldLimits = []string{HeldAccount, HeldCluster}
+
+// NewGate returns a gate of qps token requests per second (burst at once) for the
+// whole controller. onHeld, when not nil, is told each request held back and why;
+// onAccountsHeld, when not nil, how many accounts are held back now.
+func NewGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld func(int)) *Gate {
+	return newGate(qps, burst, onHeld, onAccountsHeld, clock.RealClock{})
+}
+
+func newGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld func(int), c clock.WithDelayedExecution) *Gate {
+	if onHeld == nil {
+		onHeld = func(string) {}
+	}
+	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, lockouts: newLockouts(onAccountsHeld)}
+}
+
+// Admit admits who's token request unless another refusal could get its user locked
+// out, once its namespace's turn comes.
+func (g *Gate) Admit(ctx context.Context, who neutronclient.TokenRequester) (func(outcome string), error) {
+	if err := g.lockouts.check(who); err != nil {
+		g.onHeld(HeldAccount)
+		return nil, err
+	}
+	if err := g.turns.Wait(ctx, who.Turn); err != nil {
+		g.onHeld(HeldCluster)
+		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
+	}
+	done, err := g.lockouts.begin(ctx, who)
+	if err != nil {
+		g.onHeld(HeldAccount)
+		return nil, err
+	}
+	return done, nil
+}
+
+// KeepRecordIn makes the gate keep its counts in record (named where in messages and
+// logs; onError is told each failed write) as well as in memory. No counted request is
+// sent from then on until Restore read the record. Call it before the first Admit.
+func (g *Gate) KeepRecordIn(record Record, where string, onError func(error)) {
+	g.lockouts.mu.Lock()
+	defer g.lockouts.mu.Unlock()
+	g.lockouts.records = &records{record: record, where: where, onError: onError}
+}
+
+// Restore adds the counts read from the record to the gate's and lets counted requests
+// go. It returns how many entries it skipped as not the controller's.
+func (g *Gate) Restore(entries map[string]string) (skipped int) {
+	g.lockouts.mu.Lock()
+	defer g.lockouts.mu.Unlock()
+	if g.lockouts.records == nil {
+		return 0
+	}
+	skipped = g.lockouts.restoreLocked(entries)
+	g.lockouts.records.flushLater()
+	return skipped
+}
+
+// Authenticated learns which user's ID and name who's credentials stand for, so that
+// refusals of either spelling count for that one user.
+func (g *Gate) Authenticated(who neutronclient.TokenRequester, userID, userName string) {
+	g.lockouts.link(who, userID, userName)
+}
+
+// OwnAccount tells the gate the controller's own Keystone user, which authenticated at
+// keystone (spelt as tenants' credentials are, registry.NormalizeAuthURL): Secrets naming
+// it get no more refusals than leave its renewals one to spare.
+func (g *Gate) OwnAccount(keystone, userID, userName string) {
+	own := neutronclient.TokenRequester{Keystone: keystone, LockoutUser: "id:" + userID, Source: ownSource}
+	g.lockouts.link(own, userID, userName)
+	g.lockouts.prove(own)
+}
+
+// ownSource stands for the controller's own credentials among an account's sources.
+const ownSource = "the controller's own credentials"

@@ -1,0 +1,277 @@
+package lockout
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/samplecrd/network-controller/pkg/neutronclient"
+)
+
+// Record keeps the gate's counts where they outlive the process and where every
+// controller of the cluster reads them: changes are staged in order, and Flush returns
+// once those staged before it are durable. Latest reads the record as it is now; a Flush
+// after it fails with a conflict (IsConflict) when another writer changed the record
+// meanwhile, so that a count is never decided on a stale one.
+type Record interface {
+	Stage(key string, value *string)
+	Flush(ctx context.Context) error
+	Latest(ctx context.Context) (map[string]string, error)
+}
+
+const (
+	// MaxRecordedUsers bounds the users in the record, which a ConfigMap (at most 1 MiB)
+	// holds: past it, a user not in the record is tried only for a namespace holding
+	// fewer entries than its share, up to twice as many in all.
+	MaxRecordedUsers = 1500
+	// maxRecordConflicts bounds the retries of a request whose recording met another
+	// controller's write.
+	maxRecordConflicts = 5
+	// Keys are hashes: the record holds no user name, and its entries have one size.
+	accountKeyLength = 32
+	sourceKeyLength  = 16
+)
+
+func hashed(s string, length int) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:length]
+}
+
+func sourceKey(source string) string { return hashed(source, sourceKeyLength) }
+
+// accountRecord is an account's entry in the record, under its first key.
+type accountRecord struct {
+	Keys     []string `json:"keys"`
+	Refusals int      `json:"refusals"`
+	Turns    []string `json:"turns,omitempty"`
+	Proven   []string `json:"proven,omitempty"`
+	Linked   bool     `json:"linked,omitempty"`
+	// Keystone (a hash) and ByID say what an account no token linked yet is of.
+	Keystone string `json:"keystone,omitempty"`
+	ByID     bool   `json:"byID,omitempty"`
+}
+
+// records keeps lockouts' accounts in a Record. A nil *records keeps nothing: the
+// counts then live as long as the process. Its fields are guarded by lockouts.mu.
+type records struct {
+	record  Record
+	where   string
+	onError func(error)
+	// restored: the record was read; until then no counted request is sent.
+	restored bool
+	count    int
+	// decide is held from reading the record to recording a request, one request at a
+	// time: the write is checked against the version that read saw (Record).
+	decide sync.Mutex
+	// read are the entries of accounts no token linked, with refusals, as last read:
+	// whichever controller wrote them; parsed caches the entries parsed. Guarded by
+	// lockouts.mu.
+	read   []accountRecord
+	parsed map[string]recordEntry
+}
+
+// deciding holds r.decide and returns its release; nothing for no record.
+func (r *records) deciding() func() {
+	if r == nil {
+		return func() {}
+	}
+	r.decide.Lock()
+	return r.decide.Unlock
+}
+
+// holds returns an *AccountHeldError when who may not ask before the record allows it.
+// Past MaxRecordedUsers, a namespace still within its share of the record (the bound
+// shared by the namespaces holding entries) is admitted, so that no namespace fills it for
+// another; turnEntries is how many entries who's namespace holds, turns how many
+// namespaces hold any.
+func (r *records) holds(who neutronclient.TokenRequester, unrecorded bool, turnEntries, turns int) error {
+	switch {
+	case r == nil:
+		return nil
+	case !r.restored:
+		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller has not read its record of refused token requests yet",
+			who.Account)}
+	case unrecorded && r.count >= MaxRecordedUsers && (r.count >= 2*MaxRecordedUsers || turnEntries >= MaxRecordedUsers/max(turns, 1)):
+		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the record of refused token requests holds %d users, and %s holds its share of them; asking once one of them gets a token",
+			who.Account, r.count, who.Turn)}
+	}
+	return nil
+}
+
+// liftHint says how a held account is let go besides a token of it.
+func (r *records) liftHint(key string) string {
+	if r == nil {
+		return " or the controller restarts"
+	}
+	return fmt.Sprintf(" (or, once the user logged in elsewhere, the operator removes entry %s of %s and restarts the controller)", key, r.where)
+}
+
+// stageLocked stages a's entry, counting pending more refusals (of turn) than it has.
+func (r *records) stageLocked(a *account, pending int, turn string) {
+	if r == nil {
+		return
+	}
+	refusals := a.refusals + pending
+	if refusals == 0 {
+		// Forgotten once proven: a token reset Keystone's count too.
+		if a.recorded {
+			r.removeLocked(a)
+		}
+		a.staged = ""
+		return
+	}
+	turns := maps.Clone(a.turns)
+	if pending > 0 {
+		turns[turn] = true
+	}
+	value, err := json.Marshal(accountRecord{Keys: a.keys, Refusals: refusals,
+		Turns: slices.Sorted(maps.Keys(turns)), Proven: slices.Sorted(maps.Keys(a.proven)), Linked: a.linked,
+		Keystone: a.keystone, ByID: a.kind == byID})
+	if err != nil {
+		panic(fmt.Sprintf("encoding a lockout record: %v", err)) // strings and ints only
+	}
+	v := string(value)
+	a.staged = v
+	r.record.Stage(a.keys[0], &v)
+	if !a.recorded {
+		a.recorded = true
+		r.count++
+	}
+}
+
+func (r *records) removeLocked(a *account) {
+	r.record.Stage(a.keys[0], nil)
+	a.recorded = false
+	r.count--
+}
+
+// errRecordConflict is a flush that met another controller's write: read and decide again.
+var errRecordConflict = errors.New("the record changed meanwhile")
+
+// flush makes what is staged durable before who's request is sent. A conflict with
+// another writer is errRecordConflict while retry allows one more try.
+func (r *records) flush(ctx context.Context, who neutronclient.TokenRequester, retry bool) error {
+	if r == nil {
+		return nil
+	}
+	if err := r.record.Flush(ctx); err != nil {
+		if retry && apierrors.IsConflict(err) {
+			return errRecordConflict
+		}
+		r.onError(fmt.Errorf("recording a token request of %s in %s: %w", who.Account, r.where, err))
+		return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller could not record the request first (its log says why); retrying",
+			who.Account)}
+	}
+	return nil
+}
+
+// flushOutcome writes the outcome staged for a, within writeTimeout; mu guards a.
+func (r *records) flushOutcome(who neutronclient.TokenRequester, a *account, mu *sync.Mutex) {
+	if r == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), outcomeWriteTimeout)
+	defer cancel()
+	if err := r.record.Flush(ctx); err != nil {
+		if !apierrors.IsConflict(err) {
+			r.onError(fmt.Errorf("recording the outcome of a token request of %s in %s: %w", who.Account, r.where, err))
+		}
+		return
+	}
+	mu.Lock()
+	a.written = a.staged
+	mu.Unlock()
+}
+
+// outcomeWriteTimeout bounds the write of an outcome, which the token request waits for.
+const outcomeWriteTimeout = 10 * time.Second
+
+// flushLater writes what is staged without waiting: nothing after it depends on it. A
+// write that met another controller's is lost; the record then keeps the count as it was
+// before the outcome, at worst one refusal more than Keystone's, until the next write.
+func (r *records) flushLater() {
+	if r == nil {
+		return
+	}
+	go func() {
+		if err := r.record.Flush(context.Background()); err != nil && !apierrors.IsConflict(err) {
+			r.onError(fmt.Errorf("recording outcomes of token requests in %s: %w", r.where, err))
+		}
+	}()
+}
+
+// restoreLocked adds the record's entries to l's accounts. It returns how many entries
+// it skipped as not written by the controller.
+func (l *lockouts) restoreLocked(entries map[string]string) (skipped int) {
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
+		var rec accountRecord
+		if err := json.Unmarshal([]byte(entries[key]), &rec); err != nil || !rec.valid(key) {
+			skipped++
+			continue
+		}
+		var a *account
+		for _, k := range rec.Keys {
+			if a = l.accounts[k]; a != nil {
+				break
+			}
+		}
+		if a == nil {
+			a = &account{keys: []string{rec.Keys[0]}, turns: map[string]bool{}, proven: map[string]bool{}, keystone: rec.Keystone, kind: byName}
+			if rec.ByID {
+				a.kind = byID
+			}
+		}
+		for _, k := range rec.Keys {
+			if !slices.Contains(a.keys, k) {
+				a.keys = append(a.keys, k)
+			}
+			l.accounts[k] = a
+		}
+		turns := rec.Turns
+		if len(turns) == 0 {
+			turns = []string{""}
+		}
+		for i := range rec.Refusals - a.refusals {
+			l.refusedLocked(a, turns[i%len(turns)])
+		}
+		a.contested = true
+		a.linked = a.linked || rec.Linked
+		for _, source := range rec.Proven {
+			if len(a.proven) < maxProvenSources {
+				a.proven[source] = true
+			}
+		}
+		if a.keys[0] != key {
+			// Recorded under another key than this process chose: move the entry.
+			l.records.record.Stage(key, nil)
+			l.records.stageLocked(a, 0, "")
+		} else if !a.recorded {
+			a.recorded = true
+			l.records.count++
+		}
+	}
+	l.records.restored = true
+	return skipped
+}
+
+// valid reports whether the entry under key is one the controller could have written.
+func (rec accountRecord) valid(key string) bool {
+	isKey := func(k string, length int) bool {
+		_, err := hex.DecodeString(k)
+		return len(k) == length && err == nil
+	}
+	return len(rec.Keys) > 0 && len(rec.Keys) <= 4 && rec.Keys[0] == key &&
+		!slices.ContainsFunc(rec.Keys, func(k string) bool { return !isKey(k, accountKeyLength) }) &&
+		rec.Refusals >= 0 && rec.Refusals <= 2*MaxRefusalsInARow && len(rec.Turns) <= 2*MaxRefusalsInARow &&
+		len(rec.Proven) <= maxProvenSources && (rec.Keystone == "" || isKey(rec.Keystone, sourceKeyLength)) &&
+		!slices.ContainsFunc(rec.Proven, func(k string) bool { return !isKey(k, sourceKeyLength) })
+}
