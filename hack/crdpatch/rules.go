@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v2"
@@ -10,10 +11,46 @@ import (
 
 // ruleGroup is an entry of a rules file: validation rules, each as the
 // x-kubernetes-validations entry it becomes, and the schema nodes they go to, as dotted
-// paths from openAPIV3Schema through "properties" ("items" is an array's items).
+// paths from openAPIV3Schema through "properties" ("items" is an array's items). Rules
+// may be given one by one, or derived from the node's properties (OnlyWith).
 type ruleGroup struct {
-	Paths []string `yaml:"paths"`
-	Rules []rule   `yaml:"rules"`
+	Paths    []string  `yaml:"paths"`
+	Rules    []rule    `yaml:"rules"`
+	OnlyWith *onlyWith `yaml:"onlyWith"`
+}
+
+// onlyWith is one rule for every property of a node: with Field set, only the properties
+// Allowed may be set too. It becomes one rule per other property the schema has, each
+// naming its property, so that a field added to the type is covered with no line here.
+type onlyWith struct {
+	Field   string   `yaml:"field"`
+	Allowed []string `yaml:"allowed"`
+	// Because says why, after "<property> cannot be set together with <Field>: ".
+	Because string `yaml:"because"`
+}
+
+// rules returns o's rule for each property of node other than Field and Allowed, in the
+// properties' order by name.
+func (o onlyWith) rules(node map[any]any) []rule {
+	properties, _ := node["properties"].(map[any]any)
+	var names []string
+	for name := range properties {
+		if n, _ := name.(string); n != o.Field && !slices.Contains(o.Allowed, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	allowed := strings.Join(o.Allowed, " and ")
+	var out []rule
+	for _, n := range names {
+		out = append(out, rule{
+			Rule:      fmt.Sprintf("!has(self.%s) || !has(self.%s)", o.Field, n),
+			Message:   fmt.Sprintf("%s cannot be set together with %s: %s; remove %s, only %s may be set with %s", n, o.Field, o.Because, n, allowed, o.Field),
+			FieldPath: "." + n,
+			Reason:    "FieldValueForbidden",
+		})
+	}
+	return out
 }
 
 // rule holds exactly the keys an XValidation marker can set.
@@ -40,8 +77,11 @@ func readRules(file string) ([]ruleGroup, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	for i, g := range groups {
-		if len(g.Paths) == 0 || len(g.Rules) == 0 {
-			return nil, fmt.Errorf("%s: entry %d needs paths and rules", file, i+1)
+		if len(g.Paths) == 0 || (len(g.Rules) == 0) == (g.OnlyWith == nil) {
+			return nil, fmt.Errorf("%s: entry %d needs paths, and rules or onlyWith (not both)", file, i+1)
+		}
+		if o := g.OnlyWith; o != nil && (o.Field == "" || len(o.Allowed) == 0 || o.Because == "") {
+			return nil, fmt.Errorf("%s: entry %d: onlyWith needs field, allowed and because", file, i+1)
 		}
 		for _, r := range g.Rules {
 			if r.Rule == "" || (r.Message == "" && r.MessageExpression == "") {
@@ -70,7 +110,11 @@ func addRules(schema map[any]any, groups []ruleGroup) error {
 				return fmt.Errorf("rules for %s: %w", path, err)
 			}
 			validations, _ := node["x-kubernetes-validations"].([]any)
-			for _, r := range g.Rules {
+			rules := g.Rules
+			if g.OnlyWith != nil {
+				rules = g.OnlyWith.rules(node)
+			}
+			for _, r := range rules {
 				for _, v := range validations {
 					if existing, _ := v.(map[any]any); existing["rule"] == r.Rule {
 						return fmt.Errorf("%s has the rule %.60q... already: a marker and the rules file both give it", path, r.Rule)

@@ -62,11 +62,44 @@ func TestRulesFileMistakesAreRefused(t *testing.T) {
 		"a key no marker has":             {`[{paths: [status], rules: [{rule: "true", message: m, severity: high}]}]`, "severity"},
 		"a rule without a message":        {`[{paths: [status], rules: [{rule: "true"}]}]`, "message"},
 		"a group without paths":           {`[{rules: [{rule: "true", message: m}]}]`, "paths"},
+		"rules and onlyWith together":     {`[{paths: [status], rules: [{rule: "true", message: m}], onlyWith: {field: a, allowed: [b], because: c}}]`, "not both"},
+		"onlyWith without a reason":       {`[{paths: [status], onlyWith: {field: a, allowed: [b]}}]`, "because"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := patchWithRules(t, withRule, tc.rules); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want one mentioning %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// onlyWith derives one rule per property of the node, so a property added to the schema is
+// covered without a line in the rules file; the field itself and the allowed ones get none.
+func TestOnlyWithCoversEveryOtherProperty(t *testing.T) {
+	out, err := patchWithRules(t, in, `
+- paths: [status.conditions.items]
+  onlyWith: {field: status, allowed: [kind], because: a status says it all}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd map[string]any
+	if err := yaml.Unmarshal([]byte(strings.SplitN(out, "---\n", 2)[1]), &crd); err != nil {
+		t.Fatal(err)
+	}
+	items, err := walk(crd["spec"].(map[any]any)["versions"].([]any)[0].(map[any]any), "schema", "openAPIV3Schema",
+		"properties", "status", "properties", "conditions", "items")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := items["x-kubernetes-validations"].([]any)
+	if len(got) != 1 {
+		t.Fatalf("rules = %v, want one, for lastTransitionTime", got)
+	}
+	r := got[0].(map[any]any)
+	if r["rule"] != "!has(self.status) || !has(self.lastTransitionTime)" || r["fieldPath"] != ".lastTransitionTime" ||
+		r["reason"] != "FieldValueForbidden" ||
+		r["message"] != "lastTransitionTime cannot be set together with status: a status says it all; remove lastTransitionTime, only kind may be set with status" {
+		t.Errorf("rule = %v", r)
 	}
 }

@@ -3,6 +3,7 @@ package neutron
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -27,10 +28,26 @@ type Network struct {
 }
 
 // NetworkAttrs are the attributes of a network that a Network's spec decides. In a desired
-// state a nil field is not managed; in a change, not sent.
+// state a nil field is not managed; in a change, not sent. Each names, in its spec tag,
+// the field of the Network's spec that decides it: a refusal by Neutron's policy names it.
 type NetworkAttrs struct {
-	MTU                 *int  `json:"mtu,omitempty"`
-	PortSecurityEnabled *bool `json:"port_security_enabled,omitempty"`
+	MTU                 *int  `json:"mtu,omitempty" spec:"spec.mtu"`
+	PortSecurityEnabled *bool `json:"port_security_enabled,omitempty" spec:"spec.portSecurityEnabled"`
+}
+
+// SpecFields returns, by Neutron attribute name, the spec field that decides each of the
+// attributes of the struct v (NetworkAttrs, SubnetAttrs), from the fields' spec tags.
+func SpecFields(v any) map[string]string {
+	fields := map[string]string{}
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if spec := f.Tag.Get("spec"); spec != "" && name != "" {
+			fields[name] = spec
+		}
+	}
+	return fields
 }
 
 // NetworkRequest creates a network.

@@ -3,6 +3,9 @@ package reconcile
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -163,4 +166,47 @@ func truncate(s string, limit int) string {
 		end--
 	}
 	return s[:end] + cut
+}
+
+// Neutron refuses an attribute its policy keeps from the caller's role with 403 and the
+// rules it checked, e.g. "(rule:create_router and (rule:create_router:external_gateway_info
+// and (rule:create_router:external_gateway_info:network_id and
+// rule:create_router:external_gateway_info:enable_snat))) is disallowed by policy". The
+// spec fields that send those attributes, so that the refusal names the field to change:
+// the network's attributes name theirs (neutron.NetworkAttrs), the router's and the
+// shares' are these.
+var policyFields = func() map[string]string {
+	fields := neutron.SpecFields(neutron.NetworkAttrs{})
+	fields["external_gateway_info:enable_snat"] = "spec.router.enableSNAT"
+	fields["external_gateway_info:external_fixed_ips"] = "spec.router.externalNetwork"
+	fields["target_tenant"] = "spec.sharedWith"
+	return fields
+}()
+
+var policyRule = regexp.MustCompile(`rule:[a-z_]+:([a-z_:]+)`)
+
+// refusedField returns the spec field of the most specific attribute among the rules of
+// a policy refusal, or "".
+func refusedField(ne *neutron.Error) string {
+	if ne.Code != http.StatusForbidden {
+		return ""
+	}
+	field, depth := "", 0
+	for _, m := range policyRule.FindAllStringSubmatch(ne.Message, -1) {
+		for attr := m[1]; attr != ""; attr = parentOf(attr) {
+			if f, ok := policyFields[attr]; ok && strings.Count(attr, ":") >= depth {
+				field, depth = f, strings.Count(attr, ":")+1
+				break
+			}
+		}
+	}
+	return field
+}
+
+func parentOf(attr string) string {
+	i := strings.LastIndexByte(attr, ':')
+	if i < 0 {
+		return ""
+	}
+	return attr[:i]
 }

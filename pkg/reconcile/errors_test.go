@@ -129,6 +129,8 @@ func TestPolicyRefusalNamesTheSpecField(t *testing.T) {
 		{"((((rule:create_rbac_policy and rule:create_rbac_policy:object_type) and rule:create_rbac_policy:object_id) and " +
 			"rule:create_rbac_policy:target_tenant) and rule:create_rbac_policy:action) is disallowed by policy", "spec.sharedWith: "},
 		{"(rule:update_network and rule:update_network:port_security_enabled) is disallowed by policy", "spec.portSecurityEnabled: this cloud's Neutron policy"},
+		// Named by the attribute's spec tag (neutron.NetworkAttrs), no list kept by hand.
+		{"(rule:create_network and rule:create_network:mtu) is disallowed by policy", "spec.mtu: "},
 		{"(rule:create_network and rule:create_network:shared) is disallowed by policy", "Neutron rejected the request (create router): (rule:create_network and"},
 	} {
 		f := classify(&neutron.Error{Op: "create router", Kind: neutron.KindRejected, Code: 403, Message: c.message})

@@ -227,3 +227,237 @@ type NetworkList struct {
 
 // IsImported reports whether the Network imports a network the controller did not create.
 func (n *Network) IsImported() bool { return n.Spec.Import != nil }
+
+// NetworkImport names an existing Neutron network by exactly one of networkID and
+// networkName.
+type NetworkImport struct {
+	// NetworkID is the ID (a UUID) of the Neutron network.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	// +kubebuilder:validation:XValidation:rule=`self.matches('^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$')`,message=`import networkID must be the UUID of a Neutron network, such as 5f8e7a10-3c2b-4d1e-9f60-1a2b3c4d5e6f`
+	NetworkID string `json:"networkID,omitempty"`
+	// NetworkName is the exact name of the Neutron network. Exactly one network visible
+	// to the credentials may have it: none, or several, keep the Network Ready=False
+	// (ImportNotFound, ImportAmbiguous) until that changes in Neutron.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	NetworkName string `json:"networkName,omitempty"`
+}
+
+// DeletionPolicy says what becomes of a Network's Neutron resources when it is deleted.
+// +kubebuilder:validation:Enum=Delete;Retain
+// +kubebuilder:validation:MaxLength=6
+type DeletionPolicy string
+
+const (
+	// DeletionPolicyDelete deletes the Neutron network, its subnets and the router the
+	// controller made with the Network.
+	DeletionPolicyDelete DeletionPolicy = "Delete"
+	// DeletionPolicyRetain keeps them, without this cluster's marks.
+	DeletionPolicyRetain DeletionPolicy = "Retain"
+)
+
+// HostRoute is a route to destination through nextHop.
+type HostRoute struct {
+	// Destination is the CIDR the route leads to, e.g. 10.20.0.0/16, in canonical form
+	// (host bits zero); 0.0.0.0/0 or ::/0 for a default route.
+	// +kubebuilder:validation:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule=`isCIDR(self)`,message=`hostRoutes destination must be a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48`,messageExpression=`'hostRoutes destination "'+self+'" is not a valid IPv4 or IPv6 CIDR such as 10.20.0.0/16 or 2001:db8:20::/48'`
+	Destination string `json:"destination"`
+	// NextHop is the IP address of the router to send the traffic to, e.g. 10.0.0.254,
+	// in canonical form.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`hostRoutes nextHop must be a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe`,messageExpression=`'hostRoutes nextHop "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.254 or 2001:db8::fe'`
+	NextHop string `json:"nextHop"`
+}
+
+// GatewayMode says whether a subnet has a gateway.
+// +kubebuilder:validation:Enum=Automatic;None
+// +kubebuilder:validation:MaxLength=9
+type GatewayMode string
+
+const (
+	// GatewayModeAutomatic gives the subnet a gateway: the spec's, or the first usable address.
+	GatewayModeAutomatic GatewayMode = "Automatic"
+	// GatewayModeNone makes a subnet without gateway.
+	GatewayModeNone GatewayMode = "None"
+)
+
+// The order rule of AllocationPool is IPv4 only, comparing the addresses as integers
+// (see the broadcast rule of NetworkSpec); the CEL IP library cannot order addresses,
+// so the controller checks IPv6.
+
+// +kubebuilder:validation:XValidation:rule=`!isIP(self.start) || !isIP(self.end) || ip(self.start).family() == ip(self.end).family()`,message=`allocationPools start and end must be of the same IP family`,messageExpression=`'allocationPools pool '+self.start+'-'+self.end+' mixes IPv4 and IPv6'`
+
+// AllocationPool is an inclusive range of addresses, from start to end, that Neutron
+// hands out to ports.
+type AllocationPool struct {
+	// Start is the first address of the range, e.g. 10.0.0.100.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools start must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools start "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.100 or 2001:db8::100'`
+	Start string `json:"start"`
+	// End is the last address of the range, e.g. 10.0.0.199.
+	// +kubebuilder:validation:MaxLength=39
+	// +kubebuilder:validation:XValidation:rule=`isIP(self)`,message=`allocationPools end must be a valid IPv4 or IPv6 address`,messageExpression=`'allocationPools end "' + self + '" is not a valid IPv4 or IPv6 address such as 10.0.0.199 or 2001:db8::199'`
+	End string `json:"end"`
+}
+
+// IPv6Mode is one of Neutron's IPv6 address or router advertisement modes.
+// +kubebuilder:validation:Enum=slaac;dhcpv6-stateful;dhcpv6-stateless
+// +kubebuilder:validation:MaxLength=16
+type IPv6Mode string
+
+const (
+	IPv6ModeSLAAC           IPv6Mode = "slaac"
+	IPv6ModeDHCPv6Stateful  IPv6Mode = "dhcpv6-stateful"
+	IPv6ModeDHCPv6Stateless IPv6Mode = "dhcpv6-stateless"
+)
+
+// CloudCredentialsRef names the credentials of a Network's project: a cloud of a
+// clouds.yaml in a Secret of the Network's namespace, or a ClusterIdentity that delegates
+// a project to the namespace.
+// +kubebuilder:validation:XValidation:rule=`has(self.secretName) != has(self.clusterIdentity)`,message=`cloudCredentialsRef must name exactly one of secretName (a Secret of the namespace) or clusterIdentity (a project the operator delegates)`
+// +kubebuilder:validation:XValidation:rule=`has(self.secretName) == has(self.cloudName)`,message=`cloudName must be set exactly when secretName is: a ClusterIdentity names its cloud itself`,fieldPath=`.cloudName`
+type CloudCredentialsRef struct {
+	// SecretName is the name of a Secret in the Network's namespace with the key
+	// clouds.yaml and, for a private CA, the key cacert (PEM).
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	SecretName string `json:"secretName,omitempty"`
+	// CloudName is the entry of clouds.yaml to authenticate as; set exactly when
+	// secretName is.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	CloudName string `json:"cloudName,omitempty"`
+	// ClusterIdentity names a ClusterIdentity with a secretRef whose namespaceSelector
+	// selects the Network's namespace: the Network lives in the project of that
+	// identity's Secret, which the namespace never sees, with the powers the identity
+	// allows.
+	// +optional
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+	ClusterIdentity string `json:"clusterIdentity,omitempty"`
+}
+
+// Delegated reports whether the credentials are those of a ClusterIdentity.
+func (r *CloudCredentialsRef) Delegated() bool { return r != nil && r.ClusterIdentity != "" }
+
+// OwnSecret reports whether the credentials are in a Secret of the Network's namespace.
+func (r *CloudCredentialsRef) OwnSecret() bool { return r != nil && r.ClusterIdentity == "" }
+
+// ProjectID is the ID of an OpenStack project, as Keystone gives it (32 hex digits by
+// default). Checked at admission because it is sent to Neutron as it is.
+// +kubebuilder:validation:MinLength=1
+// +kubebuilder:validation:MaxLength=64
+// +kubebuilder:validation:XValidation:rule=`self != '*'`,message=`sharedWith cannot name "*" (every project): only a cloud admin may share a network with every project; list the IDs of the projects to share with`
+// +kubebuilder:validation:XValidation:rule=`self.matches('^([*]|[0-9A-Za-z_-]+)$')`,message=`sharedWith items must be OpenStack project IDs`,messageExpression=`'sharedWith item "' + self + '" is not an OpenStack project ID (letters, digits, "-" and "_"), such as 8d3c2b1a0f9e4d7c6b5a49382716f0e1'`
+type ProjectID string
+
+// NetworkStatus is what the controller last observed and did.
+type NetworkStatus struct {
+	// ObservedGeneration is the metadata.generation the status describes. The
+	// conditions are stale while it is lower than metadata.generation; it is 0 until the
+	// controller first writes the status.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:default=0
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// ProjectID is the OpenStack project the Neutron resources were created in. Once set,
+	// credentials that resolve to another project are refused, so nothing is created
+	// twice or left behind in the first one.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	ProjectID string `json:"projectID,omitempty"`
+	// Region is the region of the Neutron the resources were created in, as Keystone's
+	// catalog names it; empty when it names none. Like the project, it is pinned once
+	// set: credentials that lead to another region are refused
+	// (CredentialsRegionChanged).
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	Region string `json:"region,omitempty"`
+	// Conditions of the Network. Ready summarises whether the Neutron network and its
+	// subnets exist and match the spec; its reason tells what the controller is doing or waiting
+	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
+	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
+	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
+	// Reconciling is True while the controller works towards the spec (Creating,
+	// Updating, or a transient Ready reason it retries) and Stalled is True, with Ready's
+	// reason and message, when only a change of the spec, of its Secret or of the
+	// imported network can help; each is removed when it no longer holds.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=16
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// NetworkID is the ID (a UUID) of the Neutron network.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	NetworkID string `json:"networkID,omitempty"`
+	// SubnetID is the ID (a UUID) of the Neutron subnet of the one-subnet form or of an
+	// import; the list form's are in subnets.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	SubnetID string `json:"subnetID,omitempty"`
+	// Gateway is the gateway address in effect on the subnet of the one-subnet form (the
+	// spec's gateway, or the first usable address when the spec has none) or of an
+	// import; empty for a subnet without gateway (gatewayMode None).
+	// +optional
+	// +kubebuilder:validation:MaxLength=39
+	Gateway string `json:"gateway,omitempty"`
+	// MTU is the MTU in effect on the Neutron network, as Neutron reports it.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MTU int32 `json:"mtu,omitempty"`
+	// PortSecurityEnabled is the network's port security as Neutron reports it; unset
+	// when Neutron has no port security extension.
+	// +optional
+	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
+	// an import, as Neutron reports it.
+	// +optional
+	EnableDHCP *bool `json:"enableDHCP,omitempty"`
+	// Subnets are the subnets of the list form (spec.subnets), by item name, as
+	// Neutron holds them. status.subnetID, gateway and enableDHCP describe only the
+	// one-subnet form.
+	// +optional
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=16
+	Subnets []SubnetStatus `json:"subnets,omitempty"`
+	// CIDRs are the CIDRs in effect on the Network's subnets, comma-separated, in the
+	// order of the spec: what kubectl get shows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	CIDRs string `json:"cidrs,omitempty"`
+	// AddressUse is the use of the fullest subnet of the list form, e.g. "ipv4 12%
+	// (30/253)", as last counted: what kubectl get shows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	AddressUse string `json:"addressUse,omitempty"`
+	// Router is the router the Network's subnets are attached to.
+	// +optional
+	Router *RouterStatus `json:"router,omitempty"`
+	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
+	// policy that shares it: those of spec.sharedWith, and those still being unshared.
+	// +optional
+	// +listType=map
+	// +listMapKey=projectID
+	// +kubebuilder:validation:MaxItems=32
+	SharedWith []ProjectShare `json:"sharedWith,omitempty"`
+}
+
+// ProjectShare is a project a network is shared with.
+type ProjectShare struct {
+	// ProjectID is the ID of the project.
+	// +kubebuilder:validation:MaxLength=64
+	ProjectID string `json:"projectID"`
+	// RBACPolicyID is the ID (a UUID) of the Neutron RBAC policy that shares the network.
+	// +kubebuilder:validation:MaxLength=36
+	RBACPolicyID string `json:"rbacPolicyID"`
+}
