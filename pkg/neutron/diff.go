@@ -2,10 +2,8 @@ package neutron
 
 import (
 	"fmt"
-	"maps"
 	"net/netip"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -29,7 +27,7 @@ type DesiredNetwork struct {
 	NetworkAttrs
 	// Retain mirrors the owner's deletion policy in the network's tags (see ownership.go).
 	Retain bool
-	// SharedWith are the projects the network is shared with (sharing.go); none is
+	// SharedWith are the projects the network is shared with (RBAC policies, sharing.go); none is
 	// shared with no project.
 	SharedWith []string
 }
@@ -157,214 +155,6 @@ func (c Changes) SubnetDiffs() []Difference {
 	return diffs
 }
 
-// Diff compares what Neutron holds for a Network with what it should hold. It is the only
-// place that decides whether Neutron matches, for the reconcile and the Neutron resync alike.
-func Diff(want Desired, got Observed) Changes {
-	c := Changes{DeleteNetworks: got.DuplicateNetworks, DeleteSubnets: got.DuplicateSubnets}
-	if got.Network == nil {
-		c.CreateNetwork = true
-		c.Share = slices.Clone(want.Network.SharedWith)
-		c.Marks = want.Marks()
-		diffRouter(want, got, &c)
-		for _, w := range want.Subnets {
-			c.Subnets = append(c.Subnets, SubnetChange{Want: w})
-		}
-		return c
-	}
-	c.UpdateNetwork, c.NetworkDiffs = diffNetwork(want.Network.NetworkAttrs, *got.Network)
-	if retained := Retained(*got.Network); retained != want.Network.Retain {
-		c.RetagNetwork = true
-		c.NetworkDiffs = append(c.NetworkDiffs, Difference{"deletion policy", policyName(retained), policyName(want.Network.Retain)})
-	}
-	if marked := SharingMarked(*got.Network); len(want.Network.SharedWith) > 0 && !marked {
-		c.RetagNetwork = true
-	} else if marked && len(want.Network.SharedWith) == 0 {
-		c.UnmarkSharing = true
-	}
-	// The mark stays on until the policies are gone (sharing.go).
-	c.Marks = want.Marks()
-	c.Marks.Sharing = c.Marks.Sharing || SharingMarked(*got.Network)
-	if got.SharesKnown {
-		c.Share, c.Unshare = diffShares(want.Network.SharedWith, got.Shares)
-	}
-
-	// Each item takes its own subnet; an item without one takes a subnet of the same range
-	// that no item of the spec names; the rest are removed.
-	unclaimed := maps.Clone(got.Subnets)
-	for _, w := range want.Subnets {
-		delete(unclaimed, w.Item)
-	}
-	for _, w := range want.Subnets {
-		ch := SubnetChange{Want: w}
-		if s, ok := got.Subnets[w.Item]; ok {
-			ch.Got = &s
-		} else if item, ok := sameRange(unclaimed, w); ok {
-			s := unclaimed[item]
-			ch.Got, ch.Rename = &s, true
-			delete(unclaimed, item)
-		}
-		if ch.Got != nil {
-			switch immutable := immutableDifference(w, *ch.Got); {
-			case immutable != "" && w.Item == "":
-				c.Immutable = immutable
-				return c
-			case immutable != "":
-				// The CRD keeps an item's range and modes as they are: an item whose subnet
-				// has others was removed and added again since, and gets a subnet anew.
-				c.RemoveSubnets = append(c.RemoveSubnets, *ch.Got)
-				ch.Got, ch.Rename = nil, false
-			default:
-				ch.Update, ch.Diffs = diffSubnet(w.SubnetAttrs, *ch.Got)
-			}
-		}
-		c.Subnets = append(c.Subnets, ch)
-	}
-	for _, item := range slices.Sorted(maps.Keys(unclaimed)) {
-		c.RemoveSubnets = append(c.RemoveSubnets, unclaimed[item])
-	}
-	diffRouter(want, got, &c)
-	return c
-}
-
-// sameRange returns the item, among those of subnets, whose subnet has the range w asks
-// for by CIDR; a pool subnet's range is Neutron's choice, so none is the same.
-func sameRange(subnets map[string]Subnet, w DesiredSubnet) (string, bool) {
-	if w.CIDR == "" {
-		return "", false
-	}
-	for _, item := range slices.Sorted(maps.Keys(subnets)) {
-		if samePrefix(subnets[item].CIDR, w.CIDR) {
-			return item, true
-		}
-	}
-	return "", false
-}
-
-// immutableDifference says how got differs from w in what Neutron cannot change, or "".
-// Only the one-subnet form reports it; an item's subnet is replaced instead (see Diff).
-func immutableDifference(w DesiredSubnet, got Subnet) string {
-	switch {
-	case w.Pool == nil:
-		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.String() != w.CIDR {
-			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not %s, and a subnet's CIDR cannot change: delete and recreate the Network",
-				got.ID, got.CIDR, w.CIDR)
-		}
-	case got.SubnetPoolID == "" || (w.Pool.ID != "" && got.SubnetPoolID != w.Pool.ID):
-		return fmt.Sprintf("Neutron subnet %s was not allocated from subnet pool %s, and a subnet's range cannot change",
-			got.ID, w.Pool)
-	default:
-		if cidr, err := netip.ParsePrefix(got.CIDR); err != nil || cidr.Bits() != w.PrefixLength {
-			return fmt.Sprintf("Neutron subnet %s has CIDR %s, not a /%d, and a subnet's range cannot change",
-				got.ID, got.CIDR, w.PrefixLength)
-		}
-	}
-	if got.IPv6Modes != w.IPv6Modes {
-		return fmt.Sprintf("Neutron subnet %s has IPv6 %s, not %s, and a subnet's IPv6 modes cannot change: delete and recreate the Network",
-			got.ID, got.IPv6Modes, w.IPv6Modes)
-	}
-	return ""
-}
-
-func policyName(retain bool) string {
-	if retain {
-		return "Retain"
-	}
-	return "Delete"
-}
-
-// diffNetwork returns the managed attributes of want that got does not have.
-func diffNetwork(want NetworkAttrs, got Network) (NetworkAttrs, []Difference) {
-	var change NetworkAttrs
-	var diffs []Difference
-	if want.MTU != nil && *want.MTU != got.MTU {
-		change.MTU = want.MTU
-		diffs = append(diffs, Difference{"mtu", strconv.Itoa(got.MTU), strconv.Itoa(*want.MTU)})
-	}
-	if want.PortSecurityEnabled != nil && (got.PortSecurityEnabled == nil || *got.PortSecurityEnabled != *want.PortSecurityEnabled) {
-		change.PortSecurityEnabled = want.PortSecurityEnabled
-		diffs = append(diffs, Difference{"port security", optionalOnOff(got.PortSecurityEnabled), onOff(*want.PortSecurityEnabled)})
-	}
-	return change, diffs
-}
-
-// diffSubnet returns the managed attributes of want that got does not have.
-func diffSubnet(want SubnetAttrs, got Subnet) (SubnetAttrs, []Difference) {
-	var change SubnetAttrs
-	var diffs []Difference
-	if want.GatewayIP != nil && !sameAddr(string(*want.GatewayIP), got.GatewayIP) {
-		change.GatewayIP = want.GatewayIP
-		diffs = append(diffs, Difference{"gateway", orNone(got.GatewayIP), orNone(string(*want.GatewayIP))})
-	}
-	if want.AllocationPools != nil && !samePools(want.AllocationPools, got.AllocationPools) {
-		change.AllocationPools = want.AllocationPools
-		diffs = append(diffs, Difference{"allocation pools", poolsText(got.AllocationPools), poolsText(want.AllocationPools)})
-	}
-	if want.DNSNameservers != nil && !slices.EqualFunc(want.DNSNameservers, got.DNSNameservers, sameAddr) {
-		change.DNSNameservers = want.DNSNameservers
-		diffs = append(diffs, Difference{"dns nameservers", listText(got.DNSNameservers), listText(want.DNSNameservers)})
-	}
-	if want.HostRoutes != nil && !sameRoutes(want.HostRoutes, got.HostRoutes) {
-		change.HostRoutes = want.HostRoutes
-		diffs = append(diffs, Difference{"host routes", routesText(got.HostRoutes), routesText(want.HostRoutes)})
-	}
-	if want.EnableDHCP != nil && *want.EnableDHCP != got.EnableDHCP {
-		change.EnableDHCP = want.EnableDHCP
-		diffs = append(diffs, Difference{"dhcp", onOff(got.EnableDHCP), onOff(*want.EnableDHCP)})
-	}
-	return change, diffs
-}
-
-// sameAddr compares two addresses as addresses, so that the spelling of an IPv6 address
-// does not count as a difference.
-func sameAddr(a, b string) bool { return sameParsed(a, b, netip.ParseAddr) }
-
-// samePrefix compares two CIDRs as prefixes, as sameAddr compares addresses.
-func samePrefix(a, b string) bool { return sameParsed(a, b, netip.ParsePrefix) }
-
-// sameParsed compares a and b as parse reads them, or as text when either does not parse.
-func sameParsed[T comparable](a, b string, parse func(string) (T, error)) bool {
-	x, errA := parse(a)
-	y, errB := parse(b)
-	if errA != nil || errB != nil {
-		return a == b
-	}
-	return x == y
-}
-
-// samePools compares allocation pools as sets of ranges: Neutron need not keep their order.
-func samePools(a, b []Pool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	byStart := func(p, q Pool) int {
-		x, _ := netip.ParseAddr(p.Start)
-		y, _ := netip.ParseAddr(q.Start)
-		return x.Compare(y)
-	}
-	a, b = slices.SortedFunc(slices.Values(a), byStart), slices.SortedFunc(slices.Values(b), byStart)
-	for i := range a {
-		if !sameAddr(a[i].Start, b[i].Start) || !sameAddr(a[i].End, b[i].End) {
-			return false
-		}
-	}
-	return true
-}
-
-// sameRoutes compares host routes as sets: Neutron does not keep their order.
-func sameRoutes(a, b []HostRoute) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, r := range a {
-		if !slices.ContainsFunc(b, func(o HostRoute) bool {
-			return samePrefix(r.Destination, o.Destination) && sameAddr(r.NextHop, o.NextHop)
-		}) {
-			return false
-		}
-	}
-	return true
-}
-
 // Difference is one attribute whose observed value is not the desired one, in words.
 type Difference struct {
 	Attribute string
@@ -385,47 +175,69 @@ func Describe(diffs []Difference) string {
 	return strings.Join(parts, ", ")
 }
 
-func routesText(routes []HostRoute) string {
+// RoutesText says host routes in words, e.g. "10.1.0.0/16 via 10.0.0.1"; "none" for none.
+func RoutesText(routes []HostRoute) string {
 	parts := make([]string, len(routes))
 	for i, r := range routes {
 		parts[i] = r.Destination + " via " + r.NextHop
 	}
-	return listText(parts)
+	return ListText(parts)
 }
 
-func listText(items []string) string {
+// ListText joins items with commas; "none" for none.
+func ListText(items []string) string {
 	if len(items) == 0 {
 		return "none"
 	}
 	return strings.Join(items, ",")
 }
 
-func onOff(on bool) string {
+// OnOff says a setting in words: "on" or "off".
+func OnOff(on bool) string {
 	if on {
 		return "on"
 	}
 	return "off"
 }
 
-// optionalOnOff is onOff of a setting Neutron may not report: "unset" when it does not.
-func optionalOnOff(on *bool) string {
+// OptionalOnOff is OnOff of a setting Neutron may not report: "unset" when it does not.
+func OptionalOnOff(on *bool) string {
 	if on == nil {
 		return "unset"
 	}
-	return onOff(*on)
+	return OnOff(*on)
 }
 
-func poolsText(pools []Pool) string {
+// PoolsText says allocation pools in words, e.g. "10.0.0.2-10.0.0.254"; "none" for none.
+func PoolsText(pools []Pool) string {
 	parts := make([]string, len(pools))
 	for i, p := range pools {
 		parts[i] = p.Start + "-" + p.End
 	}
-	return listText(parts)
+	return ListText(parts)
 }
 
-func orNone(s string) string {
+// OrNone is s, or "none" when it is empty.
+func OrNone(s string) string {
 	if s == "" {
 		return "none"
 	}
 	return s
+}
+
+// SameAddr compares two addresses as addresses, so that the spelling of an IPv6 address
+// does not count as a difference.
+func SameAddr(a, b string) bool { return sameParsed(a, b, netip.ParseAddr) }
+
+// SamePrefix compares two CIDRs as prefixes, as SameAddr compares addresses.
+func SamePrefix(a, b string) bool { return sameParsed(a, b, netip.ParsePrefix) }
+
+// sameParsed compares a and b as parse reads them, or as text when either does not parse.
+func sameParsed[T comparable](a, b string, parse func(string) (T, error)) bool {
+	x, errA := parse(a)
+	y, errB := parse(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return x == y
 }

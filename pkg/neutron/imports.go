@@ -129,7 +129,7 @@ func (v Visible) chooseSubnet(ref ImportRef, n Network) ImportResult {
 		return cmp.Or(cmp.Compare(a.CIDR, b.CIDR), cmp.Compare(a.ID, b.ID))
 	})
 	if ref.CIDR != "" {
-		if i := slices.IndexFunc(subnets, func(s Subnet) bool { return samePrefix(s.CIDR, ref.CIDR) }); i >= 0 {
+		if i := slices.IndexFunc(subnets, func(s Subnet) bool { return SamePrefix(s.CIDR, ref.CIDR) }); i >= 0 {
 			return ImportResult{Network: n, Subnet: subnets[i]}
 		}
 		return ImportResult{Network: n, Problem: ImportSubnetNotFound, Message: fmt.Sprintf(

@@ -10,8 +10,8 @@ import (
 
 // The Neutron networks and subnets as the controller reads and writes them. The JSON names
 // are Neutron's: the gophercloud driver lists exactly the fields of Network and Subnet
-// (fields=) and sends the attribute structs as they are, so an attribute added here, with
-// its comparison in diffNetwork or diffSubnet (diff.go), needs no other code in this package.
+// (fields=) and sends the attribute structs as they are, so an attribute added here (its
+// comparison is in the resource's file of pkg/reconcile) needs no other code in this package.
 
 // Network is the part of a Neutron network the controller looks at.
 type Network struct {
@@ -96,7 +96,7 @@ type IPv6Modes struct {
 }
 
 func (m IPv6Modes) String() string {
-	return "address mode " + orNone(m.AddressMode) + ", RA mode " + orNone(m.RAMode)
+	return "address mode " + OrNone(m.AddressMode) + ", RA mode " + OrNone(m.RAMode)
 }
 
 // GatewayIP is a gateway address to send: "" is a subnet without gateway, which Neutron
@@ -180,7 +180,7 @@ const maxNamedPorts = 5
 func PortsText(ports []Port) string {
 	parts := make([]string, 0, maxNamedPorts+1)
 	for _, p := range ports[:min(len(ports), maxNamedPorts)] {
-		parts = append(parts, fmt.Sprintf("%s (device owner %s, device %s)", p.ID, orNone(p.DeviceOwner), orNone(p.DeviceID)))
+		parts = append(parts, fmt.Sprintf("%s (device owner %s, device %s)", p.ID, OrNone(p.DeviceOwner), OrNone(p.DeviceID)))
 	}
 	if extra := len(ports) - maxNamedPorts; extra > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more", extra))

@@ -129,3 +129,73 @@ func RefText(id, name string) string {
 	}
 	return `"` + strings.ReplaceAll(name, `"`, `\"`) + `"`
 }
+
+// DesiredRouter is the router a Network's subnets are to be attached to: the owner's, with
+// its gateway on External, or the project's router Existing.
+type DesiredRouter struct {
+	External   *Ref
+	Existing   *Ref
+	EnableSNAT *bool
+	// Items are the spec items whose subnets are attached; nil attaches every subnet.
+	Items []string
+}
+
+// Owned reports whether the router is the owner's to make and delete.
+func (r DesiredRouter) Owned() bool { return r.External != nil }
+
+// Attaches reports whether the subnet of item is to be attached.
+func (r DesiredRouter) Attaches(item string) bool {
+	return r.Items == nil || slices.Contains(r.Items, item)
+}
+
+// Ref names a Neutron resource by ID or by name.
+type Ref struct {
+	ID   string
+	Name string
+}
+
+func (r Ref) String() string { return RefText(r.ID, r.Name) }
+
+// RouterView is what Neutron holds of a network's routers: the owner's routers, oldest
+// first, and the router interfaces on the network. Known says it was read.
+type RouterView struct {
+	Known      bool
+	Owned      []Router
+	Interfaces []Port
+	// Existing is the router the spec's router.existing names, and ExternalNetworkID the
+	// external network its router.externalNetwork names, as looked up for this pass.
+	Existing          *Router
+	ExternalNetworkID string
+	// Recorded is the router status names, which the network may still be attached to
+	// after the spec moved to another.
+	Recorded string
+}
+
+// RouterChanges make a network's router match, in this order: Detach, Delete, (the
+// subnets' changes,) Create or Gateway, Attach, then Unmark.
+type RouterChanges struct {
+	// Detach are interfaces to remove: of subnets not to be attached, or on a router that
+	// is not the one wanted.
+	Detach []Interface
+	// Delete are the owner's routers no longer wanted (or a second one).
+	Delete []Router
+	// Create says the owner's router is to be made; else Target is the router to attach
+	// to (nil for none), with Gateway to set on it when it is the owner's.
+	Create  bool
+	Target  *Router
+	Gateway *GatewayRequest
+	// GatewayDiff says how the owned router's gateway differs.
+	GatewayDiff *Difference
+	// Attach are the items whose subnets get an interface on the router.
+	Attach []string
+	// Unmark says RouterTag comes off the network once the rest is done; UntagRouters
+	// that the tags are to name only the router attached to then (Marks.RouterIDs).
+	Unmark       bool
+	UntagRouters bool
+	KeepIDs      []string
+}
+
+// None reports whether the router matches already.
+func (c RouterChanges) None() bool {
+	return len(c.Detach) == 0 && len(c.Delete) == 0 && !c.Create && c.Gateway == nil && len(c.Attach) == 0 && !c.Unmark && !c.UntagRouters
+}

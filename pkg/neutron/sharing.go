@@ -44,37 +44,6 @@ func NewShareRequest(networkID, project string) ShareRequest {
 // SharingMarked reports whether n carries SharingTag.
 func SharingMarked(n Network) bool { return slices.Contains(n.Tags, SharingTag) }
 
-// managesSharing reports whether the network's RBAC policies are the controller's to
-// compare with want: the spec shares it, or the tag says policies may be left.
-func managesSharing(want DesiredNetwork, got *Network) bool {
-	return len(want.SharedWith) > 0 || (got != nil && SharingMarked(*got))
-}
-
-// NeedsShares reports whether Diff needs the network's RBAC policies and got lacks them:
-// the caller lists them (Store.Shares) first.
-func NeedsShares(want Desired, got Observed) bool {
-	return got.Network != nil && !got.SharesKnown && managesSharing(want.Network, got.Network)
-}
-
-// diffShares returns the projects of want that no policy shares with, and the policies
-// to delete: those of projects want does not list, and a second one of a project.
-func diffShares(want []string, got []RBACPolicy) (share []string, unshare []RBACPolicy) {
-	seen := map[string]bool{}
-	for _, p := range got {
-		if !slices.Contains(want, p.TargetProject) || seen[p.TargetProject] {
-			unshare = append(unshare, p)
-			continue
-		}
-		seen[p.TargetProject] = true
-	}
-	for _, project := range want {
-		if !seen[project] {
-			share = append(share, project)
-		}
-	}
-	return share, unshare
-}
-
 // SharesText names the projects of policies, e.g. "team-b (policy 5e1…), ...".
 func SharesText(policies []RBACPolicy) string {
 	parts := make([]string, len(policies))

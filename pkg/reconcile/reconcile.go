@@ -5,7 +5,6 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // reconcile makes Neutron match a live Network, in its project and with its credentials
@@ -87,7 +86,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}
-	if neutron.NeedsShares(p.desired, p.observed) {
+	if NeedsShares(p.desired, p.observed) {
 		if p.observed.Shares, err = store.Shares(ctx, p.observed.Network.ID); err != nil {
 			return r.status.failed(ctx, network, p.observed.Network.ID, err)
 		}
@@ -97,7 +96,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return r.status.failed(ctx, network, network.Status.NetworkID, err)
 	}
 	p.keepInEffect()
-	p.changes = neutron.Diff(p.desired, p.observed)
+	p.changes = Diff(p.desired, p.observed)
 	p.attachNothingNew()
 	if p.changes.Immutable != "" {
 		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))

@@ -36,7 +36,7 @@ func driftOf(network *samplecrdv1.Network, store *neutronstore.Store, clusterID 
 			observed.Routers.ExternalNetworkID = known.Owned[0].Gateway.NetworkID
 		}
 	}
-	changes := neutron.Diff(desired, observed)
+	changes := reconcile.Diff(desired, observed)
 
 	var drift []string
 	add := func(format string, args ...any) { drift = append(drift, fmt.Sprintf(format, args...)) }

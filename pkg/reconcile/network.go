@@ -1,0 +1,104 @@
+// The network: what the spec asks of it, how Neutron's differs, the calls that make it
+// match, and what status records of it. A network attribute is a line in each.
+package reconcile
+
+import (
+	"context"
+	"strconv"
+
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/neutron"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
+)
+
+// desiredNetwork returns the network spec asks for, shared with sharedWith.
+func desiredNetwork(spec samplecrdv1.NetworkSpec, sharedWith []string) neutron.DesiredNetwork {
+	var mtu *int
+	if spec.MTU != nil {
+		m := int(*spec.MTU)
+		mtu = &m
+	}
+	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled},
+		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}
+}
+
+// diffNetwork compares the network: made anew when Neutron has none, else its attributes
+// and the deletion policy its tags carry. It sets the marks the tags are to carry.
+func diffNetwork(want neutron.Desired, got neutron.Observed, c *neutron.Changes) {
+	c.Marks = want.Marks()
+	if got.Network == nil {
+		c.CreateNetwork = true
+		return
+	}
+	c.UpdateNetwork, c.NetworkDiffs = diffNetworkAttrs(want.Network.NetworkAttrs, *got.Network)
+	if retained := neutron.Retained(*got.Network); retained != want.Network.Retain {
+		c.RetagNetwork = true
+		c.NetworkDiffs = append(c.NetworkDiffs, neutron.Difference{Attribute: "deletion policy", Observed: policyName(retained), Desired: policyName(want.Network.Retain)})
+	}
+}
+
+// diffNetworkAttrs returns the managed attributes of want that got does not have.
+func diffNetworkAttrs(want neutron.NetworkAttrs, got neutron.Network) (neutron.NetworkAttrs, []neutron.Difference) {
+	var change neutron.NetworkAttrs
+	var diffs []neutron.Difference
+	if want.MTU != nil && *want.MTU != got.MTU {
+		change.MTU = want.MTU
+		diffs = append(diffs, neutron.Difference{Attribute: "mtu", Observed: strconv.Itoa(got.MTU), Desired: strconv.Itoa(*want.MTU)})
+	}
+	if want.PortSecurityEnabled != nil && (got.PortSecurityEnabled == nil || *got.PortSecurityEnabled != *want.PortSecurityEnabled) {
+		change.PortSecurityEnabled = want.PortSecurityEnabled
+		diffs = append(diffs, neutron.Difference{Attribute: "port security", Observed: neutron.OptionalOnOff(got.PortSecurityEnabled), Desired: neutron.OnOff(*want.PortSecurityEnabled)})
+	}
+	return change, diffs
+}
+
+func policyName(retain bool) string {
+	if retain {
+		return "Retain"
+	}
+	return "Delete"
+}
+
+func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
+	changes, observed := p.changes, p.observed
+	switch {
+	case changes.CreateNetwork:
+		created, err := p.store.CreateNetwork(ctx, p.owner, p.desired.Network, p.changes.Marks)
+		if err != nil {
+			return neutron.Network{}, err
+		}
+		klog.FromContext(ctx).Info("Created Neutron network", "networkID", created.ID)
+		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkCreated, "Created Neutron network %s", created.ID)
+		return created, nil
+	case len(changes.NetworkDiffs) > 0 || changes.RetagNetwork:
+		updated := *observed.Network
+		var err error
+		if changes.UpdateNetwork != (neutron.NetworkAttrs{}) {
+			if updated, err = p.store.UpdateNetwork(ctx, p.owner, updated.ID, changes.UpdateNetwork); err != nil {
+				return *observed.Network, err
+			}
+		}
+		if changes.RetagNetwork {
+			if updated, err = p.store.Retag(ctx, p.owner, updated, changes.Marks); err != nil {
+				return *observed.Network, err
+			}
+		}
+		if len(changes.NetworkDiffs) == 0 {
+			// Only the sharing mark, which says nothing to the user (sharing.go).
+			return updated, nil
+		}
+		what := neutron.Describe(changes.NetworkDiffs)
+		klog.FromContext(ctx).Info("Updated Neutron network", "networkID", updated.ID, "changes", what)
+		p.recorder.Eventf(p.network, corev1.EventTypeNormal, reasonNetworkUpdated, "Changed Neutron network %s: %s", updated.ID, what)
+		return updated, nil
+	}
+	return *observed.Network, nil
+}
+
+// setNetworkStatus records the network and the attributes in effect on it.
+func setNetworkStatus(status *samplecrdv1.NetworkStatus, net neutron.Network) {
+	status.NetworkID = net.ID
+	status.MTU = int32(net.MTU)
+	status.PortSecurityEnabled = net.PortSecurityEnabled
+}
