@@ -53,7 +53,10 @@
 # Routers: the L3 service plugin "router" is on, so routers, their interfaces and
 # external gateways can be made through the API; no L3 agent runs, so they route
 # nothing. The ML2 extension driver port_security is on (port_security_enabled on
-# networks and ports). RBAC policies (/v2.0/rbac-policies) are part of ml2.
+# networks and ports). RBAC policies (/v2.0/rbac-policies) are part of ml2. QoS: the
+# service plugin "qos" and the ML2 extension driver qos are on, so QoS policies can be
+# made, shared (RBAC, object type qos_policy) and set on networks (qos_policy_id); with no
+# agent, their rules are enforced nowhere.
 # The tag extension (standard-attr-tag) is on; note that this Neutron rejects
 # "tags" in POST bodies (set them with PUT .../tags afterwards).
 # Subnet pools: `start` makes sure the cloud has two shared subnet pools, made by the
@@ -164,9 +167,10 @@ bind_port = ${PORT}
 auth_strategy = noauth
 core_plugin = ml2
 # router: Neutron's L3 plugin, for routers made through the API only (no L3 agent runs,
-# so they forward nothing). tag, timestamp, revisions, ... are default service plugins
-# of ml2, loaded besides.
-service_plugins = router
+# so they forward nothing). qos: QoS policies, set on networks through ML2's qos
+# extension driver. tag, timestamp, revisions, ... are default service plugins of ml2,
+# loaded besides.
+service_plugins = router,qos
 api_paste_config = ${api_paste}
 transport_url = fake:/
 api_workers = 0
@@ -215,7 +219,7 @@ EOF
 type_drivers = local,flat,vlan
 tenant_network_types = local
 mechanism_drivers =
-extension_drivers = port_security
+extension_drivers = port_security,qos
 
 [ml2_type_flat]
 flat_networks = *
