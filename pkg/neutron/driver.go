@@ -37,6 +37,9 @@ type Driver interface {
 	// ListSubnetPools lists the subnet pools the caller can use, its own and those shared
 	// with it, by IDs or Name (ProjectID is ignored: a shared pool is another project's).
 	ListSubnetPools(ctx context.Context, filter Filter) ([]SubnetPool, error)
+	// ListNamed lists the resources of collection c the caller can see, its own and
+	// those shared with it, by IDs or Name: what an attribute's Reference names.
+	ListNamed(ctx context.Context, c Collection, filter Filter) ([]Named, error)
 	// ListPorts lists ports by ProjectID, NetworkIDs and SubnetID.
 	ListPorts(ctx context.Context, filter Filter) ([]Port, error)
 	// ProjectQuota returns the project's quota of each resource with its use, which a

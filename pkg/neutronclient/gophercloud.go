@@ -208,6 +208,23 @@ func (c *Client) ListSubnetPools(ctx context.Context, f neutron.Filter) ([]neutr
 	return out, err
 }
 
+func (c *Client) ListNamed(ctx context.Context, coll neutron.Collection, f neutron.Filter) ([]neutron.Named, error) {
+	var out []neutron.Named
+	err := c.call(ctx, "list "+coll.Path, func() error {
+		var err error
+		query := withRepeated("", "id", f.IDs)
+		if f.Name != "" {
+			query = withRepeated(query, "name", []string{f.Name})
+		}
+		out, err = listAll[neutron.Named](ctx, c.sc, c.sc.ServiceURL(coll.Path)+withRepeated(query, "fields", namedFields), coll.Key)
+		return err
+	})
+	return out, err
+}
+
+// namedFields are the fields a lookup of what an attribute names reads.
+var namedFields = []string{"id", "name", "project_id"}
+
 func (c *Client) ListPorts(ctx context.Context, f neutron.Filter) ([]neutron.Port, error) {
 	var out []neutron.Port
 	err := c.call(ctx, "list ports", func() error {

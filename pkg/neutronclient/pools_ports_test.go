@@ -68,6 +68,27 @@ func TestListSubnetPools(t *testing.T) {
 		request{"GET", "/v2.0/subnetpools?" + fields, ""})
 }
 
+// What an attribute names is listed from its collection by IDs or name, with only the
+// fields of neutron.Named, and never by project: a shared one is another project's.
+func TestListNamed(t *testing.T) {
+	c, got := recordingNeutron(t, http.StatusOK, `{"policies": [{"id": "q1", "name": "gold", "project_id": "p", "rules": []}]}`)
+	policies := neutron.Collection{Path: "qos/policies", Key: "policies", Noun: "QoS policy"}
+	found, err := c.ListNamed(context.Background(), policies, neutron.Filter{Name: "gold", ProjectID: "mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []neutron.Named{{ID: "q1", Name: "gold", ProjectID: "p"}}; !reflect.DeepEqual(found, want) {
+		t.Errorf("found = %+v, want %+v", found, want)
+	}
+	if _, err := c.ListNamed(context.Background(), policies, neutron.Filter{IDs: []string{"q1"}}); err != nil {
+		t.Fatal(err)
+	}
+	const fields = "fields=id&fields=name&fields=project_id"
+	wantRequests(t, *got,
+		request{"GET", "/v2.0/qos/policies?name=gold&" + fields, ""},
+		request{"GET", "/v2.0/qos/policies?id=q1&" + fields, ""})
+}
+
 // Ports are listed by project, networks and subnet (fixed_ips=subnet_id=<id>, escaped)
 // with only the fields of neutron.Port.
 func TestListPorts(t *testing.T) {

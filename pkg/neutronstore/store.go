@@ -35,6 +35,7 @@ type Store struct {
 	addresses *addressBook
 	shares    *networkBook[neutron.RBACPolicy]
 	routers   *routerBook
+	refs      *referenceBook
 }
 
 // New returns an empty Store of clusterID's resources in projectID, reached through
@@ -42,13 +43,14 @@ type Store struct {
 func New(driver neutron.Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
 		index: newIndex(neutron.ClusterDescription(clusterID), neutron.ClusterTag(clusterID), neutron.RetainTag, projectID), addresses: &addressBook{},
-		shares: newNetworkBook[neutron.RBACPolicy](), routers: newRouterBook()}
+		shares: newNetworkBook[neutron.RBACPolicy](), routers: newRouterBook(), refs: &referenceBook{}}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver neutron.Driver) *Store {
-	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares, routers: s.routers}
+	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares,
+		routers: s.routers, refs: s.refs}
 }
 
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces

@@ -76,6 +76,17 @@ func notOwned(message string) *Failure {
 	return &Failure{Reason: samplecrdv1.ReasonNeutronResourceNotOwned, Message: message, Terminal: true}
 }
 
+// referenceFailed is an attribute naming a Neutron resource the project cannot see, or
+// several: only a change of the spec or of Neutron can help, and each Neutron resync
+// looks again. Nothing was sent with it.
+func referenceFailed(re *neutron.ReferenceError) *Failure {
+	reason := samplecrdv1.ReasonReferenceNotFound
+	if re.Found > 1 {
+		reason = samplecrdv1.ReasonReferenceAmbiguous
+	}
+	return &Failure{Reason: reason, Message: re.Error(), Terminal: true}
+}
+
 // routerNotFound is a router spec.router.existing names that the project does not have:
 // only a change of the spec or of Neutron can help, and each Neutron resync looks again.
 func routerNotFound(message string) *Failure {
@@ -112,6 +123,10 @@ func classifyAtLength(err error) *Failure {
 	}
 	if te, ok := registry.AsError(err); ok {
 		return &Failure{Reason: te.Reason, Message: te.Message, Terminal: te.Terminal(), Err: err}
+	}
+	var re *neutron.ReferenceError
+	if errors.As(err, &re) {
+		return referenceFailed(re)
 	}
 	var ne *neutron.Error
 	if !errors.As(err, &ne) {

@@ -7,6 +7,7 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
@@ -201,4 +202,45 @@ func ImportRef(network *samplecrdv1.Network) neutron.ImportRef {
 	return neutron.ImportRef{
 		NetworkID: network.Spec.Import.NetworkID, NetworkName: network.Spec.Import.NetworkName, CIDR: network.Spec.CIDR,
 	}
+}
+
+// resolveReferences looks up, through the store, the resources the desired network's
+// attributes name by ID or by name (neutron.Reference), before Diff compares them.
+func (p *pass) resolveReferences(ctx context.Context) error {
+	for _, ref := range neutron.References(&p.desired.Network.NetworkAttrs) {
+		id, err := p.store.Resolve(ctx, ref.Collection, ref.Ref)
+		var re *neutron.ReferenceError
+		if errors.As(err, &re) {
+			re.Field = ref.Field
+		}
+		if err != nil {
+			return err
+		}
+		ref.ResolvedID = id
+	}
+	return nil
+}
+
+// forgetReferences makes the next pass look up again what the desired network's
+// attributes name, after Neutron refused a request that carried them: one may be gone.
+func (p *pass) forgetReferences(err error) {
+	if k := neutron.KindOf(err); k != neutron.KindNotFound && k != neutron.KindRejected {
+		return
+	}
+	for _, ref := range neutron.References(&p.desired.Network.NetworkAttrs) {
+		p.store.Forget(ref.Collection, ref.Ref)
+	}
+}
+
+// ResolveCached resolves the references of desired from what store remembers, asking
+// no one. It reports false when one was not looked up yet: the next pass does.
+func ResolveCached(store *neutronstore.Store, desired *neutron.Desired) bool {
+	for _, ref := range neutron.References(&desired.Network.NetworkAttrs) {
+		id, ok := store.CachedResolve(ref.Collection, ref.Ref)
+		if !ok {
+			return false
+		}
+		ref.ResolvedID = id
+	}
+	return true
 }

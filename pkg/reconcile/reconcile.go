@@ -83,6 +83,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers, enforcement: r.enforcement}
 	p.withhold()
 	p.admitRouter = r.routerAdmission(network, powers)
+	if err := p.resolveReferences(ctx); err != nil {
+		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+	}
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return r.status.failed(ctx, network, "", err)
 	}
@@ -114,6 +117,7 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 	}
 	out, err := p.apply(ctx)
 	if err != nil {
+		p.forgetReferences(err)
 		// The status names the network, so it tells what exists while the subnets wait.
 		return r.status.failedApplying(ctx, p.network, out, overQuota(ctx, store, err))
 	}

@@ -23,6 +23,10 @@ func driftOf(network *samplecrdv1.Network, store *neutronstore.Store, clusterID 
 	if err != nil {
 		return ""
 	}
+	if !reconcile.ResolveCached(store, &desired) {
+		// What an attribute names was not looked up since the start: its pass does.
+		return ""
+	}
 	rec := reconcile.Recorded(network)
 	observed := store.Cached(reconcile.Owner(network, clusterID), rec)
 	if observed.Network != nil && desired.Router != nil {

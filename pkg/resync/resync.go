@@ -163,14 +163,20 @@ func (s *Resyncer) Once(ctx context.Context) {
 		"imports", imported, "requeued", requeued, "orphansCollected", collected, "orphanCollectionHalted", halted)
 }
 
+// lookedAgain are the terminal reasons of a Neutron resource the spec names that the
+// project did not see (or saw several of): each resync tries them again, as the resource
+// may be there now.
+var lookedAgain = []string{samplecrdv1.ReasonRouterNotFound, samplecrdv1.ReasonReferenceNotFound, samplecrdv1.ReasonReferenceAmbiguous}
+
 // needsRetry reports whether a Network is unfinished in a way a lost retry could leave
 // it: not Ready for its generation, or being deleted with the finalizer still on. A
-// Network whose router was not found is looked at again too: the router may be back.
+// Network whose router, or another resource it names, was not found is looked at again
+// too: it may be there now.
 func needsRetry(network *samplecrdv1.Network) bool {
 	if network.DeletionTimestamp != nil {
 		return slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)
 	}
-	if c := network.ReadyCondition(); c != nil && c.Reason == samplecrdv1.ReasonRouterNotFound {
+	if c := network.ReadyCondition(); c != nil && slices.Contains(lookedAgain, c.Reason) {
 		return true
 	}
 	// Rejected as it stands: only a spec change, which the informer reports, can help.

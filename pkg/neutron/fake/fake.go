@@ -40,6 +40,8 @@ type Driver struct {
 	quota map[string]int
 	// expiry is what SetCredentialExpiry set.
 	expiry *neutron.CredentialExpiry
+	// named are the resources attributes name, by collection path (PutNamed).
+	named map[string][]namedEntry
 }
 
 var _ neutron.Driver = (*Driver)(nil)

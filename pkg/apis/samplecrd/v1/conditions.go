@@ -36,6 +36,14 @@ const (
 	// ReasonRouterNotFound (terminal): the router spec.router.existing names is not in the
 	// project (deleted by someone else); each Neutron resync looks again.
 	ReasonRouterNotFound = "RouterNotFound"
+	// ReasonReferenceNotFound (terminal): an attribute of the spec names a Neutron resource
+	// (such as spec.qosPolicy) that the project cannot see: none has that ID or name, or it
+	// is not shared with the project; each Neutron resync looks again.
+	ReasonReferenceNotFound = "ReferenceNotFound"
+	// ReasonReferenceAmbiguous (terminal): an attribute of the spec names a Neutron
+	// resource by a name several that the project can see have; each Neutron resync looks
+	// again.
+	ReasonReferenceAmbiguous = "ReferenceAmbiguous"
 	// ReasonRouterOfAnotherNetwork (terminal): the router spec.router.existing names is one
 	// the controller made for a Network: only that Network attaches to it.
 	ReasonRouterOfAnotherNetwork = "RouterOfAnotherNetwork"
@@ -149,7 +157,7 @@ const (
 // rules) that must know each one before it first occurs.
 var ReadyReasons = []string{
 	ReasonProvisioned, ReasonProvisioning, ReasonNeutronUnavailable, ReasonNeutronConflict,
-	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonRouterOfAnotherNetwork, ReasonNotGranted, ReasonRetainNotGranted, ReasonImported,
+	ReasonOverQuota, ReasonInvalidSpec, ReasonSubnetInUse, ReasonNeutronResourceNotOwned, ReasonRouterNotFound, ReasonReferenceNotFound, ReasonReferenceAmbiguous, ReasonRouterOfAnotherNetwork, ReasonNotGranted, ReasonRetainNotGranted, ReasonImported,
 	ReasonImportNotFound, ReasonImportAmbiguous, ReasonImportedNetworkDeleted,
 	ReasonImportSubnetNotFound, ReasonImportSubnetAmbiguous, ReasonImportManagedNetwork,
 	ReasonCredentialsRefRequired, ReasonCredentialsSecretNotFound,

@@ -383,7 +383,8 @@ type NetworkStatus struct {
 	// Conditions of the Network. Ready summarises whether the Neutron network and its
 	// subnets exist and match the spec; its reason tells what the controller is doing or waiting
 	// for (Provisioned, Provisioning, NeutronUnavailable, NeutronConflict, OverQuota,
-	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound; for an import Imported,
+	// InvalidSpec, SubnetInUse, NeutronResourceNotOwned, RouterNotFound, ReferenceNotFound,
+	// ReferenceAmbiguous; for an import Imported,
 	// ImportNotFound, ImportAmbiguous, ImportedNetworkDeleted, ImportSubnetNotFound,
 	// ImportSubnetAmbiguous, ImportManagedNetwork). Beside it, as kstatus expects,
 	// Reconciling is True while the controller works towards the spec (Creating,
