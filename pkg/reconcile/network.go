@@ -12,15 +12,17 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// desiredNetwork returns the network spec asks for, shared with sharedWith.
-func desiredNetwork(spec samplecrdv1.NetworkSpec, sharedWith []string) neutron.DesiredNetwork {
+// desiredNetwork returns the network the Network's spec asks for, shared with sharedWith.
+// The error guards against a CRD installed without its rules, as Desired's do.
+func desiredNetwork(network *samplecrdv1.Network, sharedWith []string) (neutron.DesiredNetwork, error) {
+	spec := network.Spec
 	var mtu *int
 	if spec.MTU != nil {
 		m := int(*spec.MTU)
 		mtu = &m
 	}
 	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled},
-		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}
+		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}, nil
 }
 
 // diffNetwork compares the network: made anew when Neutron has none, else its attributes
@@ -96,8 +98,9 @@ func (p *pass) applyNetwork(ctx context.Context) (neutron.Network, error) {
 	return *observed.Network, nil
 }
 
-// setNetworkStatus records the network and the attributes in effect on it.
-func setNetworkStatus(status *samplecrdv1.NetworkStatus, net neutron.Network) {
+// setNetworkStatus records the network and the attributes in effect on it; of those it
+// may leave alone, those it manages (want).
+func setNetworkStatus(status *samplecrdv1.NetworkStatus, net neutron.Network, want neutron.DesiredNetwork) {
 	status.NetworkID = net.ID
 	status.MTU = int32(net.MTU)
 	status.PortSecurityEnabled = net.PortSecurityEnabled

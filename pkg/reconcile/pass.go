@@ -65,6 +65,8 @@ type outcome struct {
 	shares []neutron.RBACPolicy
 	// router is the router the subnets are attached to; nil for none.
 	router *routerOutcome
+	// desired is the network the pass made Neutron match: what status says it manages.
+	desired neutron.DesiredNetwork
 }
 
 // apply carries out the changes through the project's Store, network first, and returns
@@ -78,6 +80,7 @@ func (p *pass) apply(ctx context.Context) (out outcome, err error) {
 			"Adopted Neutron network %s left untagged by an interrupted create", p.observed.Network.ID)
 	}
 
+	out.desired = p.desired.Network
 	for _, dup := range p.changes.DeleteNetworks {
 		p.recordDuplicateDeleted(ctx, "network", dup.ID, p.observed.Network.ID, p.store.DeleteNetwork(ctx, p.owner.UID, dup.ID))
 	}
@@ -149,7 +152,11 @@ func Desired(network *samplecrdv1.Network) (neutron.Desired, error) {
 	if err != nil {
 		return neutron.Desired{}, err
 	}
-	return neutron.Desired{Network: desiredNetwork(network.Spec, sharedWith), Subnets: subnets, Router: router}, nil
+	net, err := desiredNetwork(network, sharedWith)
+	if err != nil {
+		return neutron.Desired{}, err
+	}
+	return neutron.Desired{Network: net, Subnets: subnets, Router: router}, nil
 }
 
 // Diff compares what Neutron holds for a Network with what it should hold, resource by
@@ -171,7 +178,7 @@ func Diff(want neutron.Desired, got neutron.Observed) neutron.Changes {
 // network, the projects it is shared with, the router its subnets are attached to, and
 // the subnets.
 func setRealized(status *samplecrdv1.NetworkStatus, out outcome) {
-	setNetworkStatus(status, out.net)
+	setNetworkStatus(status, out.net, out.desired)
 	setSharesStatus(status, out.shares)
 	setRouterStatus(status, out.router)
 	setSubnetsStatus(status, out.subnets)
