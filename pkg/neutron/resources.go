@@ -23,6 +23,8 @@ type Network struct {
 	MTU         int       `json:"mtu"`
 	// PortSecurityEnabled is nil on a Neutron without the port security extension.
 	PortSecurityEnabled *bool `json:"port_security_enabled"`
+	// QoSPolicyID is nil for none, and on a Neutron without the qos extension.
+	QoSPolicyID *string `json:"qos_policy_id"`
 	// ProjectID is the project that owns the network; a Store keeps only its own.
 	ProjectID string `json:"project_id"`
 }
@@ -33,7 +35,12 @@ type Network struct {
 type NetworkAttrs struct {
 	MTU                 *int  `json:"mtu,omitempty" spec:"spec.mtu"`
 	PortSecurityEnabled *bool `json:"port_security_enabled,omitempty" spec:"spec.portSecurityEnabled"`
+	// QoSPolicy names one of QoSPolicies.
+	QoSPolicy *Reference `json:"qos_policy_id,omitempty" spec:"spec.qosPolicy"`
 }
+
+// QoSPolicies are Neutron's QoS policies, which a network's attribute names.
+var QoSPolicies = Collection{Path: "qos/policies", Key: "policies", Noun: "QoS policy"}
 
 // SpecFields returns, by Neutron attribute name, the spec field that decides each of the
 // attributes of the struct v (NetworkAttrs, SubnetAttrs), from the fields' spec tags.

@@ -21,7 +21,19 @@ func desiredNetwork(network *samplecrdv1.Network, sharedWith []string) (neutron.
 		m := int(*spec.MTU)
 		mtu = &m
 	}
-	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled},
+	qos, err := neutronRef("qosPolicy", spec.QoSPolicy)
+	if err != nil {
+		return neutron.DesiredNetwork{}, err
+	}
+	var qosPolicy *neutron.Reference
+	switch {
+	case qos != nil:
+		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies, Ref: *qos}
+	case network.Status.QoSPolicyID != "":
+		// The spec no longer names the policy it set: the network is to have none.
+		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies}
+	}
+	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled, QoSPolicy: qosPolicy},
 		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}, nil
 }
 
@@ -51,6 +63,10 @@ func diffNetworkAttrs(want neutron.NetworkAttrs, got neutron.Network) (neutron.N
 	if want.PortSecurityEnabled != nil && (got.PortSecurityEnabled == nil || *got.PortSecurityEnabled != *want.PortSecurityEnabled) {
 		change.PortSecurityEnabled = want.PortSecurityEnabled
 		diffs = append(diffs, neutron.Difference{Attribute: "port security", Observed: neutron.OptionalOnOff(got.PortSecurityEnabled), Desired: neutron.OnOff(*want.PortSecurityEnabled)})
+	}
+	if q := want.QoSPolicy; q != nil && q.ResolvedID != deref(got.QoSPolicyID) {
+		change.QoSPolicy = q
+		diffs = append(diffs, neutron.Difference{Attribute: "qos policy", Observed: neutron.OrNone(deref(got.QoSPolicyID)), Desired: neutron.OrNone(q.ResolvedID)})
 	}
 	return change, diffs
 }
@@ -104,4 +120,16 @@ func setNetworkStatus(status *samplecrdv1.NetworkStatus, net neutron.Network, wa
 	status.NetworkID = net.ID
 	status.MTU = int32(net.MTU)
 	status.PortSecurityEnabled = net.PortSecurityEnabled
+	status.QoSPolicyID = ""
+	if want.QoSPolicy != nil && want.QoSPolicy.Names() {
+		status.QoSPolicyID = deref(net.QoSPolicyID)
+	}
+}
+
+// deref is *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

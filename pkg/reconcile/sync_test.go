@@ -63,7 +63,8 @@ const (
 // of the powers granted (grantCases) and their withdrawal (enforcementCases).
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
-		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases())
+		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases(),
+		qosCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(t, tc.object)

@@ -170,6 +170,15 @@ type NetworkSpec struct {
 	// +optional
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
 
+	// QoSPolicy sets the network's Neutron QoS policy, by exactly one of id and name: a
+	// policy of the Network's project, or one Neutron shares with it. Neutron gives its
+	// rules to the network's ports. A name must match exactly one policy the project can
+	// see (ReferenceNotFound, ReferenceAmbiguous). It changes in place; removing it removes
+	// the policy from the network; a change made in Neutron by hand is undone. Omitted from
+	// the start, the network's policy is left alone.
+	// +optional
+	QoSPolicy *NeutronRef `json:"qosPolicy,omitempty"`
+
 	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
 	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
 	// network and make ports on it. A project dropped from the list loses access once no
@@ -419,6 +428,11 @@ type NetworkStatus struct {
 	// when Neutron has no port security extension.
 	// +optional
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+	// QoSPolicyID is the ID of the QoS policy spec.qosPolicy set on the network, as
+	// Neutron reports it; empty without spec.qosPolicy.
+	// +optional
+	// +kubebuilder:validation:MaxLength=36
+	QoSPolicyID string `json:"qosPolicyID,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
 	// an import, as Neutron reports it.
 	// +optional

@@ -351,6 +351,11 @@ func (in *NetworkSpec) DeepCopyInto(out *NetworkSpec) {
 		*out = new(bool)
 		**out = **in
 	}
+	if in.QoSPolicy != nil {
+		in, out := &in.QoSPolicy, &out.QoSPolicy
+		*out = new(NeutronRef)
+		**out = **in
+	}
 	if in.SharedWith != nil {
 		in, out := &in.SharedWith, &out.SharedWith
 		*out = make([]ProjectID, len(*in))

@@ -65,6 +65,13 @@ type NetworkSpecApplyConfiguration struct {
 	// network's setting alone. It changes in place; a change made in Neutron by hand is
 	// undone.
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+	// QoSPolicy sets the network's Neutron QoS policy, by exactly one of id and name: a
+	// policy of the Network's project, or one Neutron shares with it. Neutron gives its
+	// rules to the network's ports. A name must match exactly one policy the project can
+	// see (ReferenceNotFound, ReferenceAmbiguous). It changes in place; removing it removes
+	// the policy from the network; a change made in Neutron by hand is undone. Omitted from
+	// the start, the network's policy is left alone.
+	QoSPolicy *NeutronRefApplyConfiguration `json:"qosPolicy,omitempty"`
 	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
 	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
 	// network and make ports on it. A project dropped from the list loses access once no
@@ -225,6 +232,14 @@ func (b *NetworkSpecApplyConfiguration) WithRouter(value *NetworkRouterApplyConf
 // If called multiple times, the PortSecurityEnabled field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithPortSecurityEnabled(value bool) *NetworkSpecApplyConfiguration {
 	b.PortSecurityEnabled = &value
+	return b
+}
+
+// WithQoSPolicy sets the QoSPolicy field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the QoSPolicy field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithQoSPolicy(value *NeutronRefApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.QoSPolicy = value
 	return b
 }
 

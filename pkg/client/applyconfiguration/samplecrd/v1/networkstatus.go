@@ -66,6 +66,9 @@ type NetworkStatusApplyConfiguration struct {
 	// PortSecurityEnabled is the network's port security as Neutron reports it; unset
 	// when Neutron has no port security extension.
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
+	// QoSPolicyID is the ID of the QoS policy spec.qosPolicy set on the network, as
+	// Neutron reports it; empty without spec.qosPolicy.
+	QoSPolicyID *string `json:"qosPolicyID,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
 	// an import, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
@@ -166,6 +169,14 @@ func (b *NetworkStatusApplyConfiguration) WithMTU(value int32) *NetworkStatusApp
 // If called multiple times, the PortSecurityEnabled field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithPortSecurityEnabled(value bool) *NetworkStatusApplyConfiguration {
 	b.PortSecurityEnabled = &value
+	return b
+}
+
+// WithQoSPolicyID sets the QoSPolicyID field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the QoSPolicyID field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithQoSPolicyID(value string) *NetworkStatusApplyConfiguration {
+	b.QoSPolicyID = &value
 	return b
 }
 
