@@ -60,7 +60,8 @@ const (
 // credentials (tenancyCases, delegationCases), of the subnets (subnetOptionCases,
 // subnetPoolCases, subnetListCases), of the deletion policy (retentionCases), of imports
 // (importCases), of sharing (sharingCases), of routers (routerCases, routerFenceCases) and
-// of the powers granted (grantCases) and their withdrawal (enforcementCases).
+// of the powers granted (grantCases) and their withdrawal (enforcementCases), and of
+// the network's QoS policy (qosCases).
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
 		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases(),
