@@ -218,7 +218,9 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if c.guard != nil {
 		go c.guard.Run(ctx)
 	}
-	go c.requeue.OnExpiry(ctx, c.config.ExpiryWarning, requeue.ExpiryCheckPeriod, c.now)
+	if c.config.ExpiryWarning > 0 {
+		go c.requeue.OnExpiry(ctx, requeue.ExpiryCheckPeriod, c.now, c.reconciler.ExpiryOutOfDate)
+	}
 
 	logger.Info("Started workers")
 	<-ctx.Done()

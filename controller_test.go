@@ -498,20 +498,20 @@ func TestExpiryCheckQueuesNetworksWhoseWarningIsDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Refresh(network.Namespace, network.Name)
-	if n := f.controller.requeue.ExpiryChanges(f.controller.config.ExpiryWarning, time.Now()); n != 0 {
+	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 0 {
 		t.Fatalf("queued %d Networks whose credentials do not expire", n)
 	}
 
 	// Days pass: the credentials now expire within the window.
 	f.Neutron.SetCredentialExpiry(&neutron.CredentialExpiry{What: "password of Keystone user k8s", Kind: neutron.ExpiryPassword, At: time.Now().Add(6 * 24 * time.Hour)})
-	if n := f.controller.requeue.ExpiryChanges(f.controller.config.ExpiryWarning, time.Now()); n != 1 {
+	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 1 {
 		t.Fatalf("queued %d Networks, want the one whose warning is due", n)
 	}
 	if err := f.sync(network); err != nil {
 		t.Fatal(err)
 	}
 	f.Refresh(network.Namespace, network.Name)
-	if n := f.controller.requeue.ExpiryChanges(f.controller.config.ExpiryWarning, time.Now()); n != 0 {
+	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 0 {
 		t.Errorf("queued %d Networks after the warning was written", n)
 	}
 }

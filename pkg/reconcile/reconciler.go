@@ -142,6 +142,18 @@ func (r *Reconciler) Saw(network *samplecrdv1.Network) { r.clock.saw(network) }
 // Gone notes that the informer reported a Network deleted: it waits no more.
 func (r *Reconciler) Gone(key cache.ObjectName) { r.clock.forget(key) }
 
+// ExpiryOutOfDate reports whether the Network's CredentialsExpiring condition no longer
+// says what its credentials' expiry calls for at now, so that its next pass writes it;
+// reading the cache and the registry costs no call. A paused or deleted Network is left
+// as it is.
+func (r *Reconciler) ExpiryOutOfDate(network *samplecrdv1.Network, now time.Time) bool {
+	if network.DeletionTimestamp != nil || IsPaused(network) {
+		return false
+	}
+	due := ExpiryWarning(network, r.tenants.ExpiryOf(cache.MetaObjectToName(network)), now, r.expiryWindow) != ""
+	return due != HasExpiryWarning(network)
+}
+
 // expiryWarning is what the Network should say of its tenant's credentials' expiry now.
 func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant registry.Tenant) string {
 	return ExpiryWarning(network, tenant.Expiry, r.clock.now(), r.expiryWindow)
