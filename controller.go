@@ -378,12 +378,17 @@ func (c *Controller) handleAdd(obj any, isInInitialList bool) {
 }
 
 // handleUpdate queues a changed Network. A resync re-delivers every object with an
-// unchanged ResourceVersion; there is nothing new to do for those.
+// unchanged ResourceVersion, and the controller's own writes come back as versions the
+// pass that wrote them already went on from; there is nothing new to do for those.
 func (c *Controller) handleUpdate(old, new any) {
-	if old.(*samplecrdv1.Network).ResourceVersion == new.(*samplecrdv1.Network).ResourceVersion {
+	network := new.(*samplecrdv1.Network)
+	if old.(*samplecrdv1.Network).ResourceVersion == network.ResourceVersion {
 		return
 	}
-	c.reconciler.Saw(new.(*samplecrdv1.Network))
+	c.reconciler.Saw(network)
+	if c.reconciler.WroteItself(network) {
+		return
+	}
 	c.enqueueNetwork(new, fairqueue.UserChange)
 }
 

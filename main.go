@@ -116,6 +116,7 @@ func run(opts options) error {
 	secretWatches := secretwatch.New(kube.metadata, registry.StripSecretMetadata,
 		secretwatch.Limits{PerNamespace: opts.maxSecretsPerNamespace, Total: opts.maxSecrets})
 	gate := lockout.NewGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
+	gate.OnTurnWait(m.ObserveKeystoneTokenWait)
 	owncloud.GuardAccount(gate, own)
 	restoreLockouts := gate.KeepInConfigMap(ctx, kube.core, opts.leaseNamespace, opts.refusalsConfigMap, fieldManager)
 	tenants, err := newRegistry(startupCtx, opts, config.ClusterID, own, secretWatches, kube, access.tenantConnector(m, gate))

@@ -38,6 +38,12 @@ const (
 	ChangeUpdate = "update"
 )
 
+// What an API write of a Network wrote, the values of the "write" label.
+const (
+	WriteStatus    = "status"
+	WriteFinalizer = "finalizer"
+)
+
 // Metrics holds the controller's own series.
 type Metrics struct {
 	reconcileTotal    *prometheus.CounterVec
@@ -59,6 +65,8 @@ type Metrics struct {
 	leader            prometheus.Gauge
 	buildInfo         *prometheus.GaugeVec
 	quotaRefusals     *prometheus.CounterVec
+	apiWrites         *prometheus.HistogramVec
+	tokenWait         prometheus.Counter
 	// expiry is set by ExportCredentialExpiries.
 	expiry    *expiryCollector
 	leading   atomic.Bool
@@ -150,6 +158,15 @@ func New() *Metrics {
 			Namespace: namespace, Name: "build_info",
 			Help: "Always 1; its labels name the running build: version, commit and the Go version it was built with.",
 		}, []string{"version", "commit", "go_version"}),
+		apiWrites: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: namespace, Name: "api_write_duration_seconds",
+			Help:    "Time the controller's writes of Networks to the Kubernetes API took, by what they wrote: status or finalizer.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+		}, []string{"write"}),
+		tokenWait: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: namespace, Name: "keystone_token_wait_seconds_total",
+			Help: "Time token requests to Keystone waited for their namespace's turn in the controller-wide rate (-keystone-auth-qps).",
+		}),
 		workqueue: newWorkqueueProvider(),
 		registry:  prometheus.NewRegistry(),
 	}
@@ -157,7 +174,7 @@ func New() *Metrics {
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
 		m.managedNetworks, m.cachedNetworks, m.orphansCollected, m.orphansReleased, m.orphansHalted,
 		m.timeToReady, m.keystoneTokens, m.keystoneHeld, m.accountsHeld, m.ownRefused, m.leader,
-		m.buildInfo, m.quotaRefusals, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.buildInfo, m.quotaRefusals, m.apiWrites, m.tokenWait, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
 	for _, limiter := range []string{LimiterTotal, LimiterProject} {
@@ -165,6 +182,9 @@ func New() *Metrics {
 	}
 	for _, change := range []string{ChangeCreate, ChangeUpdate} {
 		m.timeToReady.WithLabelValues(change)
+	}
+	for _, write := range []string{WriteStatus, WriteFinalizer} {
+		m.apiWrites.WithLabelValues(write)
 	}
 	return m
 }
@@ -197,6 +217,15 @@ func (m *Metrics) ObserveNeutronCall(operation, outcome string, elapsed time.Dur
 	m.neutronRequests.WithLabelValues(operation, outcome).Inc()
 	m.neutronDuration.WithLabelValues(operation).Observe(elapsed.Seconds())
 }
+
+// ObserveAPIWrite records one write of a Network to the Kubernetes API (WriteStatus or
+// WriteFinalizer), whatever its outcome.
+func (m *Metrics) ObserveAPIWrite(write string, elapsed time.Duration) {
+	m.apiWrites.WithLabelValues(write).Observe(elapsed.Seconds())
+}
+
+// ObserveKeystoneTokenWait adds the time one token request waited for its turn.
+func (m *Metrics) ObserveKeystoneTokenWait(d time.Duration) { m.tokenWait.Add(d.Seconds()) }
 
 // ObserveNeutronRateLimitWait adds the time one Neutron call waited for limiter
 // (LimiterTotal or LimiterProject).

@@ -13,6 +13,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
@@ -29,6 +30,7 @@ import (
 type finalizers struct {
 	client       clientset.Interface
 	fieldManager string
+	writes       *ownWrites
 }
 
 // ensure adds the finalizer before the first Neutron call, so no Neutron resource
@@ -75,6 +77,8 @@ func (f finalizers) patch(ctx context.Context, network *samplecrdv1.Network, fin
 	if err != nil {
 		return nil, fmt.Errorf("encoding the finalizer patch: %w", err)
 	}
-	return f.client.SamplecrdV1().Networks(network.Namespace).Patch(ctx, network.Name, types.MergePatchType, patch,
-		metav1.PatchOptions{FieldManager: f.fieldManager})
+	return f.writes.timed(metrics.WriteFinalizer, func() (*samplecrdv1.Network, error) {
+		return f.client.SamplecrdV1().Networks(network.Namespace).Patch(ctx, network.Name, types.MergePatchType, patch,
+			metav1.PatchOptions{FieldManager: f.fieldManager})
+	})
 }

@@ -35,6 +35,7 @@ type Reconciler struct {
 	finalizers  finalizers
 	findings    importFindings
 	clock       *readyClock
+	writes      *ownWrites
 	clusterID   string
 	// expiryWindow is how long before credentials expire Networks say so; 0 never.
 	expiryWindow time.Duration
@@ -87,15 +88,17 @@ func New(cfg Config) *Reconciler {
 		now = time.Now
 	}
 	clock := newReadyClock(now, cfg.Metrics)
+	writes := newOwnWrites(cfg.Metrics, now)
 	return &Reconciler{
 		tenants:    cfg.Tenants,
 		guard:      cfg.Guard,
 		grants:     cfg.Grants,
 		networks:   cfg.Networks,
 		recorder:   cfg.Recorder,
-		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock},
-		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager},
+		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock, writes: writes},
+		finalizers: finalizers{client: cfg.Client, fieldManager: cfg.FieldManager, writes: writes},
 		clock:      clock,
+		writes:     writes,
 		clusterID:  cfg.ClusterID,
 
 		expiryWindow: cfg.ExpiryWarning,
@@ -134,13 +137,22 @@ func (r *Reconciler) Forget(key cache.ObjectName) {
 	r.findings.forget(key)
 	r.routerQuota.release(key)
 	r.withoutGrant.forget(key)
+	r.writes.forget(key)
 }
 
 // Saw notes a Network as the informer delivers it, for the time to Ready.
 func (r *Reconciler) Saw(network *samplecrdv1.Network) { r.clock.saw(network) }
 
 // Gone notes that the informer reported a Network deleted: it waits no more.
-func (r *Reconciler) Gone(key cache.ObjectName) { r.clock.forget(key) }
+func (r *Reconciler) Gone(key cache.ObjectName) {
+	r.clock.forget(key)
+	r.writes.forget(key)
+}
+
+// WroteItself reports whether the Network, as the informer delivers it, is a version the
+// Reconciler's own write made: the pass that wrote it went on from it, so it needs no pass
+// of its own.
+func (r *Reconciler) WroteItself(network *samplecrdv1.Network) bool { return r.writes.claim(network) }
 
 // ExpiryOutOfDate reports whether the Network's CredentialsExpiring condition no longer
 // says what its credentials' expiry calls for at now, so that its next pass writes it;

@@ -9,6 +9,7 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -27,6 +28,7 @@ type statusWriter struct {
 	fieldManager string
 	recorder     record.EventRecorder
 	clock        *readyClock
+	writes       *ownWrites
 }
 
 // pinPlace writes the Network's project and region into its status before anything is
@@ -193,7 +195,9 @@ func (w *statusWriter) write(ctx context.Context, network *samplecrdv1.Network, 
 	}
 	updated := network.DeepCopy()
 	updated.Status = *status
-	written, err := w.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: w.fieldManager})
+	written, err := w.writes.timed(metrics.WriteStatus, func() (*samplecrdv1.Network, error) {
+		return w.client.SamplecrdV1().Networks(network.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: w.fieldManager})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
 	}

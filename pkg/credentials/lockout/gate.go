@@ -3,6 +3,7 @@ package lockout
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/utils/clock"
 
@@ -17,6 +18,8 @@ import (
 type Gate struct {
 	turns    *tokenturns.Limiter
 	onHeld   func(limit string)
+	onWait   func(time.Duration)
+	clock    clock.PassiveClock
 	lockouts *lockouts
 }
 
@@ -43,8 +46,12 @@ func newGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld f
 	if onHeld == nil {
 		onHeld = func(string) {}
 	}
-	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, lockouts: newLockouts(onAccountsHeld)}
+	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, onWait: func(time.Duration) {}, clock: c, lockouts: newLockouts(onAccountsHeld)}
 }
+
+// OnTurnWait makes the gate tell f how long each admitted request waited for its turn.
+// Call it before the first Admit.
+func (g *Gate) OnTurnWait(f func(time.Duration)) { g.onWait = f }
 
 // Admit admits who's token request unless another refusal could get its user locked
 // out, once its namespace's turn comes.
@@ -53,10 +60,12 @@ func (g *Gate) Admit(ctx context.Context, who neutronclient.TokenRequester) (fun
 		g.onHeld(HeldAccount)
 		return nil, err
 	}
+	start := g.clock.Now()
 	if err := g.turns.Wait(ctx, who.Turn); err != nil {
 		g.onHeld(HeldCluster)
 		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
 	}
+	g.onWait(g.clock.Since(start))
 	done, err := g.lockouts.begin(ctx, who)
 	if err != nil {
 		g.onHeld(HeldAccount)
