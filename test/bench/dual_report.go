@@ -18,7 +18,7 @@ func printDual(w io.Writer, o options, rounds []roundResult) {
 		n, o.workers, len(rounds))
 	printTimes(w, rounds)
 	fmt.Fprintln(w, "(raw: POST network, PUT its tags, POST subnet for each of the two, one after the other; DELETE network)")
-	printCalls(w, n, rounds, false)
+	printCalls(w, n, o.workers, rounds, false)
 
 	var raw, ctl []phase
 	var bulk *stageResult

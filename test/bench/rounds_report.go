@@ -73,7 +73,7 @@ func printRounds(w io.Writer, o options, started time.Time, rounds []roundResult
 	} else {
 		printTimes(w, rounds)
 	}
-	printCalls(w, o.n, rounds, withBaseline)
+	printCalls(w, o.n, o.workers, rounds, withBaseline)
 }
 
 // printTimes is the table of the rounds without a baseline.
@@ -135,16 +135,19 @@ func printBaselineTimes(w io.Writer, rounds []roundResult) {
 		medians[0][0], medians[0][1], medians[0][2], medians[1][0], medians[1][1], medians[1][2])
 }
 
+// callRow is one row of the tables of calls and times: the raw loop or a build, and its
+// phases over the rounds.
+type callRow struct {
+	name           string
+	create, delete []phase
+}
+
 // printCalls prints the Neutron calls per Network of the raw loop and of each build, for
-// rounds of n Networks each.
-func printCalls(w io.Writer, n int, rounds []roundResult, withBaseline bool) {
-	type row struct {
-		name           string
-		create, delete []phase
-	}
-	rows := []row{{name: "raw loop"}, {name: "controller"}}
+// rounds of n Networks each, and where each build's time went.
+func printCalls(w io.Writer, n, workers int, rounds []roundResult, withBaseline bool) {
+	rows := []callRow{{name: "raw loop"}, {name: "controller"}}
 	if withBaseline {
-		rows = append(rows, row{name: "baseline"})
+		rows = append(rows, callRow{name: "baseline"})
 	}
 	for _, rr := range rounds {
 		for i, s := range []stageResult{rr.raw, rr.controller} {
@@ -185,6 +188,7 @@ func printCalls(w io.Writer, n int, rounds []roundResult, withBaseline bool) {
 			metricText(deferredPer(row.create, n)), metricText(deferredPer(row.delete, n)),
 			cpuPer(row.create, n), cpuPer(row.delete, n))
 	}
+	printBreakdown(w, n, workers, rows)
 }
 
 // deferredPer is the phases' deferred reconciles per Network; NaN when unknown.

@@ -37,7 +37,7 @@ func printRouted(w io.Writer, o options, rounds []roundResult) {
 	fmt.Fprintln(w, "(raw: once per round GET the external network by name; per network POST network, PUT its tags, POST subnet,")
 	fmt.Fprintln(w, " POST router with its gateway, PUT add_router_interface; GET the network's ports, PUT remove_router_interface,")
 	fmt.Fprintln(w, " DELETE router, DELETE network: the controller's calls, at its concurrency)")
-	printCalls(w, n, rounds, false)
+	printCalls(w, n, o.workers, rounds, false)
 
 	var rawC, rawD, ctlC, ctlD []phase
 	for _, rr := range rounds {

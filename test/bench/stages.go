@@ -45,6 +45,8 @@ type phase struct {
 	metric   opCounts
 	deferred float64
 	cpu      time.Duration
+	// breakdown is where the controller's time went (breakdown.go); nil for the raw loop.
+	breakdown breakdown
 }
 
 type stageResult struct {
@@ -138,10 +140,11 @@ func (b *bench) cleanup(ctx context.Context, when string) {
 // the controller's own count of its Neutron calls (nil when no controller counts), of
 // its deferred reconciles (NaN) and its CPU time (-1 when unknown).
 type mark struct {
-	offset   int64
-	metric   opCounts
-	deferred float64
-	cpu      time.Duration
+	offset    int64
+	metric    opCounts
+	deferred  float64
+	cpu       time.Duration
+	breakdown breakdown
 }
 
 // deferredMetric counts the reconciles deferred because a project's Neutron budget was spent.
@@ -160,6 +163,11 @@ func (b *bench) markNow(p *controllerProcess) (mark, error) {
 		}
 		if cpu, err := p.cpuTime(); err == nil {
 			m.cpu = cpu
+		}
+		if b, err := p.breakdownNow(); err == nil {
+			m.breakdown = b
+		} else {
+			logf("controller pid %d: %v", p.pid(), err)
 		}
 	}
 	return m, nil
@@ -201,7 +209,8 @@ func (b *bench) measure(ctx context.Context, p *controllerProcess, from mark, st
 	}
 	ops, err := b.log.countOps(from.offset, to.offset)
 	deferred, cpu := to.since(from)
-	return phase{dur: done.Sub(start), calls: calls, ops: ops, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu}, to, err
+	return phase{dur: done.Sub(start), calls: calls, ops: ops, metric: to.metric.minus(from.metric), deferred: deferred, cpu: cpu,
+		breakdown: to.breakdown.minus(from.breakdown)}, to, err
 }
 
 // driveNetworks measures one phase of the controller p from the mark from: it changes the
