@@ -418,16 +418,21 @@ func enforceShutdownTimeout(ctx context.Context, timeout time.Duration) {
 }
 
 // dropUnreadFromCache is the Network informer's transform: it removes from each cached
-// Network what the controller never reads, managedFields (about half of a small
-// object), before the object is stored. The controller's full updates send no
-// managedFields, which the apiserver then keeps as they are.
-//
-// Annotations stay, kubectl's last-applied-configuration among them: a full update of an
-// object without them would delete them.
+// Network what the controller never reads before the object is stored: managedFields
+// (about half of a small object) and every annotation but samplecrdv1.AnnotationReconcile
+// (kubectl's last-applied-configuration alone is about as long as the spec). The
+// controller writes Networks only by a patch of their finalizers and through the status
+// subresource, which keeps the stored object's metadata as it is, so what the cache
+// leaves out stays in the API.
 func dropUnreadFromCache(obj any) (any, error) {
 	if network, ok := obj.(*samplecrdv1.Network); ok {
 		// The informer owns the freshly decoded object; no one else holds it yet.
 		network.ManagedFields = nil
+		if value, ok := network.Annotations[samplecrdv1.AnnotationReconcile]; ok && len(network.Annotations) > 1 {
+			network.Annotations = map[string]string{samplecrdv1.AnnotationReconcile: value}
+		} else if !ok {
+			network.Annotations = nil
+		}
 	}
 	return obj, nil
 }

@@ -27,7 +27,7 @@ func TestDropUnreadFromCacheKeepsWhatTheControllerReads(t *testing.T) {
 			Conditions: []metav1.Condition{{Type: samplecrdv1.ConditionReady, Status: metav1.ConditionTrue, Reason: "Created"}}},
 	}
 	want := in.DeepCopy()
-	want.ManagedFields = nil
+	want.ManagedFields, want.Annotations = nil, nil
 
 	out, err := dropUnreadFromCache(in)
 	if err != nil {
@@ -38,7 +38,20 @@ func TestDropUnreadFromCacheKeepsWhatTheControllerReads(t *testing.T) {
 		t.Fatalf("transform returned %T", out)
 	}
 	if !equality.Semantic.DeepEqual(got, want) {
-		t.Errorf("transform changed more than managedFields:\ngot  %+v\nwant %+v", got, want)
+		t.Errorf("transform changed more than managedFields and annotations:\ngot  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestDropUnreadFromCacheKeepsThePause: the pause annotation is read, so it stays, alone.
+func TestDropUnreadFromCacheKeepsThePause(t *testing.T) {
+	in := &samplecrdv1.Network{ObjectMeta: metav1.ObjectMeta{Name: "net", Annotations: map[string]string{
+		samplecrdv1.AnnotationReconcile: "paused", "kubectl.kubernetes.io/last-applied-configuration": `{"spec":{}}`}}}
+	out, err := dropUnreadFromCache(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.(*samplecrdv1.Network).Annotations; len(got) != 1 || got[samplecrdv1.AnnotationReconcile] != "paused" {
+		t.Errorf("annotations = %v, want only %s=paused", got, samplecrdv1.AnnotationReconcile)
 	}
 }
 

@@ -12,8 +12,9 @@ import (
 
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
-// The controller caches Networks without their managedFields and writes its finalizer
-// with full updates of those cached objects. Applied with kubectl, changed and deleted,
+// The controller caches Networks without their managedFields and annotations (but its
+// pause annotation), and writes their finalizer and status from those cached objects.
+// Applied with kubectl, changed and deleted,
 // a Network must keep in the API everything the cache leaves out: its managedFields
 // (kubectl's and the controller's entries), labels and annotations, kubectl's
 // last-applied-configuration among them. The count of cached Networks follows.
