@@ -97,7 +97,8 @@ type Controller struct {
 	// workqueue holds keys, not objects: the worker reads the latest object from the
 	// lister, and a key queued many times while waiting is processed once.
 	workqueue networkQueue
-	// tickets hold the Neutron budget's requests reserved for deferred Networks.
+	// tickets hold the Neutron budget's requests and the token requests' turns reserved
+	// for deferred Networks.
 	tickets    budgetTickets
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
@@ -279,8 +280,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 
 	// The work item itself runs without the shutdown signal: a Neutron call and the
 	// status write that records it belong together, and the drain waits for both. A
-	// project whose Neutron budget is spent defers the item instead of holding the worker;
-	// its ticket keeps the request the budget reserved for it, for its next run.
+	// project whose Neutron budget is spent, or a token request waiting for its
+	// namespace's turn, defers the item instead of holding the worker; its ticket keeps
+	// the request or the turn reserved for it, for its next run.
 	ticket := c.tickets.take(key)
 	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx), ticket)
 	start := c.now()
@@ -299,9 +301,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	if deferred {
 		// Not a failure: no status, no Event, its backoff stays as it was. What was done
 		// so far is in the store, so the next run goes on from there, when the request
-		// its ticket holds is due.
+		// or the token request's turn its ticket holds is due.
 		c.metrics.ObserveReconcile(metrics.ResultDeferred, c.now().Sub(start))
-		klog.FromContext(ctx).V(4).Info("Deferring Network: its project's Neutron budget is spent", "network", key, "delay", throttled.Delay)
+		klog.FromContext(ctx).V(4).Info("Deferring Network", "network", key, "delay", throttled.Delay, "why", throttled.Error())
 		c.workqueue.AddAfter(key, throttled.Delay)
 		return true
 	}
@@ -471,8 +473,9 @@ func (q networkQueue) addFor(key cache.ObjectName, class fairqueue.Class) {
 	q.Add(key)
 }
 
-// budgetTickets keep, for each Network deferred over its project's Neutron budget, the
-// request the budget reserved for it, until its next run takes it up.
+// budgetTickets keep, for each Network deferred over its project's Neutron budget or for
+// its token request's turn, the request or turn reserved for it, until its next run takes
+// it up.
 type budgetTickets struct {
 	mu    sync.Mutex
 	byKey map[cache.ObjectName]*neutronclient.Ticket

@@ -17,7 +17,8 @@ const (
 	ResultSuccess = "success"
 	ResultError   = "error"
 	// ResultDeferred is a reconciliation put off because its project's Neutron budget
-	// was spent; it comes back after the budget's delay.
+	// was spent, or its token request waits for its namespace's turn; it comes back
+	// when the budget or the turn has it.
 	ResultDeferred = "deferred"
 )
 

@@ -115,14 +115,20 @@ func IsCredentialsRefused(err error) bool {
 	return errors.As(err, &ne) && ne.Service == "keystone" && ne.Kind == KindRejected
 }
 
-// ThrottledError is a call that was not sent because its project's budget is spent;
-// Delay is when the budget has a request again. Nothing reached Neutron.
+// ThrottledError is a call that was not sent because its project's budget is spent, or,
+// with Turn set, because the token request it needed waits for its namespace's turn;
+// Delay is about when it can go. Nothing reached Neutron or Keystone.
 type ThrottledError struct {
 	Op    string
 	Delay time.Duration
+	// Turn names whose turn of the controller's token requests it waits for.
+	Turn string
 }
 
 func (e *ThrottledError) Error() string {
+	if e.Turn != "" {
+		return fmt.Sprintf("%s: not sent: waiting about %s for the turn of %s in the controller's rate of token requests", e.Op, e.Delay.Round(time.Millisecond), e.Turn)
+	}
 	return fmt.Sprintf("neutron %s: not sent: the project's request budget is spent for %s", e.Op, e.Delay.Round(time.Millisecond))
 }
 

@@ -100,6 +100,18 @@ func deferringOf(ctx context.Context) (deferring, bool) {
 	return d, ok
 }
 
+// DeferringTicket returns the ticket of a context from DeferOverBudget: its work defers
+// rather than waits, for a token request's turn (AuthGate) as for the budget. ok is false
+// for other contexts, whose work waits; the ticket may be nil.
+func DeferringTicket(ctx context.Context) (ticket *Ticket, ok bool) {
+	d, ok := deferringOf(ctx)
+	return d.ticket, ok
+}
+
+// Turn is a wait reserved elsewhere than in the budget, e.g. a token request's turn,
+// that a Ticket keeps from one run to the next and cancels on Release.
+type Turn interface{ Cancel() }
+
 // Ticket holds a request a project's budget reserved for a deferred call, from one run
 // of the work to the next. The zero value holds nothing. Its methods are safe for
 // concurrent use.
@@ -108,24 +120,47 @@ type Ticket struct {
 	budget      *rate.Limiter
 	reservation *rate.Reservation
 	clock       func() time.Time // the budget's clock, to give the request back by
+	turn        Turn
 }
 
-// Held reports whether the ticket holds a reserved request.
+// Held reports whether the ticket holds a reserved request or turn.
 func (t *Ticket) Held() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.reservation != nil
+	return t.reservation != nil || t.turn != nil
 }
 
 // Release gives a reserved request that was not used back to its budget, as far as it is
-// still to come.
+// still to come, and cancels a turn it holds.
 func (t *Ticket) Release() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.reservation != nil {
 		t.reservation.CancelAt(t.clock())
 	}
-	t.budget, t.reservation, t.clock = nil, nil, nil
+	if t.turn != nil {
+		t.turn.Cancel()
+	}
+	t.budget, t.reservation, t.clock, t.turn = nil, nil, nil, nil
+}
+
+// HoldTurn keeps turn for the next run, cancelling one held before.
+func (t *Ticket) HoldTurn(turn Turn) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.turn != nil && t.turn != turn {
+		t.turn.Cancel()
+	}
+	t.turn = turn
+}
+
+// TakeTurn returns the turn the ticket holds, if any, and holds it no more.
+func (t *Ticket) TakeTurn() Turn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	turn := t.turn
+	t.turn = nil
+	return turn
 }
 
 // redeem takes the request the ticket holds in budget: ok with the time still to wait for

@@ -120,6 +120,10 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	// token requests should be recognisable in Keystone's request log as well.
 	pc.UserAgent.Prepend(userAgent)
 	if err := openstack.Authenticate(ctx, pc, authOpts); err != nil {
+		if _, ok := neutron.AsThrottled(err); ok {
+			// Deferred for its namespace's turn of token requests: nothing was asked yet.
+			return nil, fmt.Errorf("%s: %w", creds.Name, err)
+		}
 		return nil, fmt.Errorf("%s (user %q, project %q): %w", creds.Name, userOf(authOpts), projectOf(authOpts), wrapAuthError(authOpts.IdentityEndpoint, err))
 	}
 	projectID, err := tokenProject(pc)

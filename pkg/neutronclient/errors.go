@@ -23,6 +23,10 @@ func wrapError(op string, err error) error {
 	// Neutron's logic, and it heals when Keystone is back. The message must say so, or
 	// the status would blame Neutron for a 401.
 	if reauthErr, ok := reauthenticationFailure(err); ok {
+		if throttled, ok := neutron.AsThrottled(reauthErr); ok {
+			// The renewal waits for its namespace's turn: the call is deferred, not failed.
+			return throttled
+		}
 		if refused(reauthErr) {
 			// The credentials no longer work (password changed, application credential
 			// deleted): no retry will change Keystone's mind.

@@ -3,8 +3,10 @@ package neutronclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/gophercloud/gophercloud/v2"
 
@@ -143,5 +145,19 @@ func TestRefusedReauthenticationStopsTheClient(t *testing.T) {
 	})
 	if neutron.IsCredentialsRefused(err) || c.Refused() != nil {
 		t.Errorf("an unreachable Keystone stopped the client: %v", err)
+	}
+}
+
+// A renewal deferred for its namespace's turn defers the call: it is not a failure of
+// Neutron or Keystone.
+func TestRenewalDeferredForItsTurnDefersTheCall(t *testing.T) {
+	turn := &neutron.ThrottledError{Op: "token request of alice", Delay: time.Second, Turn: "team"}
+	err := wrapError("create network", gophercloud.ErrUnableToReauthenticate{ErrOriginal: errors.New("401"), ErrReauth: fmt.Errorf("post: %w", turn)})
+	if got, ok := neutron.AsThrottled(err); !ok || got != turn {
+		t.Fatalf("wrapError = %v, want the *ThrottledError of the turn", err)
+	}
+	var ne *neutron.Error
+	if errors.As(err, &ne) {
+		t.Errorf("wrapError = %v, a *neutron.Error (%s): the status would call it a failure", err, ne.Kind)
 	}
 }

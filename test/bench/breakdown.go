@@ -15,16 +15,20 @@ import (
 type breakdown map[string]float64
 
 // breakdownSeries are the series a phase is broken down by, each summed over its labels
-// (or those the name selects).
-var breakdownSeries = []struct{ key, series string }{
-	{"passes", "network_controller_reconcile_total"},
-	{"pass", "network_controller_reconcile_duration_seconds_sum"},
-	{"queue", "network_controller_workqueue_wait_seconds_sum"},
-	{"neutron", "network_controller_neutron_request_duration_seconds_sum"},
-	{"rate", `network_controller_neutron_rate_limit_wait_seconds_total{limiter="total"}`},
-	{"token", "network_controller_keystone_token_wait_seconds_total"},
-	{"writes", "network_controller_api_write_duration_seconds_count"},
-	{"write", "network_controller_api_write_duration_seconds_sum"},
+// (or those the name selects). A series exported from the start (declared) that is not
+// there is one the build lacks; one that is not declared has no sample yet.
+var breakdownSeries = []struct {
+	key, series string
+	declared    bool
+}{
+	{"passes", "network_controller_reconcile_total", false},
+	{"pass", "network_controller_reconcile_duration_seconds_sum", false},
+	{"queue", "network_controller_workqueue_wait_seconds_sum", true},
+	{"neutron", "network_controller_neutron_request_duration_seconds_sum", false},
+	{"rate", `network_controller_neutron_rate_limit_wait_seconds_total{limiter="total"}`, true},
+	{"token", "network_controller_keystone_token_wait_seconds_total", true},
+	{"writes", "network_controller_api_write_duration_seconds_count", true},
+	{"write", "network_controller_api_write_duration_seconds_sum", true},
 }
 
 // breakdownNow scrapes p once for every breakdownSeries.
@@ -42,12 +46,13 @@ func (p *controllerProcess) breakdownNow() (breakdown, error) {
 	return parseBreakdown(body)
 }
 
-// parseBreakdown sums every breakdownSeries in Prometheus text; NaN for one not there.
+// parseBreakdown sums every breakdownSeries in Prometheus text; NaN for a declared one
+// not there, 0 for another.
 func parseBreakdown(body []byte) (breakdown, error) {
 	out := breakdown{}
 	for _, s := range breakdownSeries {
 		name, _, _ := bytes.Cut([]byte(s.series), []byte("{"))
-		if !bytes.Contains(body, append([]byte("\n"), name...)) && !bytes.HasPrefix(body, name) {
+		if s.declared && !bytes.Contains(body, append([]byte("\n"), name...)) && !bytes.HasPrefix(body, name) {
 			out[s.key] = math.NaN()
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/samplecrd/network-controller/pkg/credentials/tokenturns"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
@@ -60,12 +61,9 @@ func (g *Gate) Admit(ctx context.Context, who neutronclient.TokenRequester) (fun
 		g.onHeld(HeldAccount)
 		return nil, err
 	}
-	start := g.clock.Now()
-	if err := g.turns.Wait(ctx, who.Turn); err != nil {
-		g.onHeld(HeldCluster)
-		return nil, fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
+	if err := g.takeTurn(ctx, who); err != nil {
+		return nil, err
 	}
-	g.onWait(g.clock.Since(start))
 	done, err := g.lockouts.begin(ctx, who)
 	if err != nil {
 		g.onHeld(HeldAccount)
@@ -73,6 +71,40 @@ func (g *Gate) Admit(ctx context.Context, who neutronclient.TokenRequester) (fun
 	}
 	return done, nil
 }
+
+// takeTurn waits for the turn of who's namespace in the controller-wide rate. Work that
+// defers rather than waits (neutronclient.DeferOverBudget, with a ticket) does not hold
+// its worker meanwhile: its turn is reserved in its ticket, and it is told, as a
+// *neutron.ThrottledError, about when to come back for it.
+func (g *Gate) takeTurn(ctx context.Context, who neutronclient.TokenRequester) error {
+	ticket, deferring := neutronclient.DeferringTicket(ctx)
+	if !deferring || ticket == nil {
+		start := g.clock.Now()
+		if err := g.turns.Wait(ctx, who.Turn); err != nil {
+			g.onHeld(HeldCluster)
+			return fmt.Errorf("not asking Keystone for a token: waiting for the turn of %s in the controller's rate of token requests: %w", who.Turn, err)
+		}
+		g.onWait(g.clock.Since(start))
+		return nil
+	}
+	turn, _ := ticket.TakeTurn().(*tokenturns.Reservation)
+	if turn == nil || turn.Party() != who.Turn {
+		if turn != nil {
+			turn.Cancel()
+		}
+		turn = g.turns.Reserve(who.Turn)
+	}
+	if turn.Granted() {
+		g.onWait(g.clock.Since(turn.Made()))
+		return nil
+	}
+	ticket.HoldTurn(turn)
+	return &neutron.ThrottledError{Op: "token request of " + who.Account, Delay: max(turn.ReadyIn(), minTurnDelay), Turn: who.Turn}
+}
+
+// minTurnDelay is the shortest a deferred token request is put off: its turn comes with
+// a permit, and a permit with at least this much time.
+const minTurnDelay = 10 * time.Millisecond
 
 // KeepRecordIn makes the gate keep its counts in record (named where in messages and
 // logs; onError is told each failed write) as well as in memory. No counted request is

@@ -11,6 +11,7 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
@@ -222,5 +223,44 @@ func waitUntil(t *testing.T, cond func() bool) {
 			t.Fatal("timed out waiting for the gate")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// A token request of work that defers (a Network's run) does not wait for its turn: its
+// turn is reserved in its ticket and the run is told when to come back, as for the Neutron
+// budget; the next run with that ticket takes the turn once it came, and is admitted.
+func TestDeferredTokenRequestKeepsItsTurnInItsTicket(t *testing.T) {
+	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
+	var waited time.Duration
+	g := newGate(1, 1, nil, nil, clock)
+	g.OnTurnWait(func(d time.Duration) { waited += d })
+	flood, calm := requester("flood", "s", "a"), requester("calm", "s", "b")
+	if !ask(t, g, flood, neutronclient.TokenOK) { // the burst
+		t.Fatal("the first request was held")
+	}
+
+	ticket := &neutronclient.Ticket{}
+	ctx := neutronclient.DeferOverBudget(context.Background(), ticket)
+	_, err := g.Admit(ctx, calm)
+	throttled, ok := neutron.AsThrottled(err)
+	if !ok || throttled.Turn != "calm" || throttled.Delay != time.Second {
+		t.Fatalf("Admit with no permit left = %v, want a *ThrottledError for calm's turn in 1s", err)
+	}
+	if !ticket.Held() {
+		t.Fatal("the ticket holds no turn after the deferral")
+	}
+
+	clock.Step(time.Second)
+	waitUntil(t, func() bool { return g.turns.Waiting() == 0 })
+	done, err := g.Admit(ctx, calm)
+	if err != nil {
+		t.Fatalf("Admit after the turn came = %v, want admitted", err)
+	}
+	done(neutronclient.TokenOK)
+	if ticket.Held() {
+		t.Error("the ticket still holds the turn it used")
+	}
+	if waited != time.Second {
+		t.Errorf("turn wait observed = %s, want 1s", waited)
 	}
 }

@@ -56,6 +56,11 @@ func (c *client) connect(ctx context.Context, r *Registry, cloud Cloud) (neutron
 		return nil, neutron.Place{}, c.err
 	}
 	driver, place, err := r.connect(ctx, cloud.Credentials)
+	if _, deferred := neutron.AsThrottled(err); deferred {
+		// Not a failure: its token request waits for its turn, and the Network comes
+		// back for it.
+		return nil, neutron.Place{}, err
+	}
 	if err != nil {
 		c.err, c.failedAt = authFailure(cloud, err), r.now()
 		return nil, neutron.Place{}, c.err

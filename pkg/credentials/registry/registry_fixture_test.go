@@ -64,8 +64,10 @@ type fakeKeystone struct {
 	mu        sync.Mutex
 	passwords map[string]string
 	down      bool
-	attempts  []string
-	neutrons  map[string]*neutronfake.Driver
+	// turnIn, when set, defers the next authentication for its namespace's turn once.
+	turnIn   time.Duration
+	attempts []string
+	neutrons map[string]*neutronfake.Driver
 }
 
 func newFakeKeystone() *fakeKeystone {
@@ -79,6 +81,11 @@ func (k *fakeKeystone) connect(_ context.Context, creds neutronclient.Credential
 	k.attempts = append(k.attempts, user)
 	if k.down {
 		return nil, neutron.Place{}, &neutron.Error{Service: "keystone", Kind: neutron.KindUnavailable, Message: "connection refused"}
+	}
+	if k.turnIn > 0 {
+		delay := k.turnIn
+		k.turnIn = 0
+		return nil, neutron.Place{}, fmt.Errorf("cloud c: %w", &neutron.ThrottledError{Op: "token request of " + user, Delay: delay, Turn: "team"})
 	}
 	if k.passwords[user] != creds.Auth.Password {
 		return nil, neutron.Place{}, &neutron.Error{Service: "keystone", Kind: neutron.KindRejected, Code: 401, Message: "401 The request you have made requires authentication."}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -198,5 +199,28 @@ func TestPlacesNotProjectIDsShareStores(t *testing.T) {
 	}
 	if n := len(f.registry.Projects()); n != 4 {
 		t.Errorf("%d places, want 4: the own one and one per claiming credential", n)
+	}
+}
+
+// An authentication deferred for its namespace's turn of token requests is not a failure:
+// no reason for the Network, no backoff, and the next run authenticates.
+func TestAuthenticationDeferredForItsTurnIsNotAFailure(t *testing.T) {
+	f := newRegistryFixture(t, nil)
+	f.secrets.put("team", "creds", "1", cloudsYAMLFor("alice", "pw"))
+	f.keystone.passwords["alice"] = "pw"
+	f.keystone.turnIn = 300 * time.Millisecond
+
+	_, err := f.resolve("team", "net", "creds")
+	if throttled, ok := neutron.AsThrottled(err); !ok || throttled.Delay != 300*time.Millisecond {
+		t.Fatalf("resolve while the turn waits = %v, want the *ThrottledError", err)
+	}
+	if e, ok := AsError(err); ok {
+		t.Fatalf("the deferral was recorded as a failure: %s", e.Reason)
+	}
+	if _, err := f.resolve("team", "net", "creds"); err != nil {
+		t.Fatalf("resolve once the turn came = %v, want connected at once (no backoff)", err)
+	}
+	if got := f.keystone.attemptsOf("alice"); got != 2 {
+		t.Errorf("authentications = %d, want 2", got)
 	}
 }

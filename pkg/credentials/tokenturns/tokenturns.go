@@ -75,6 +75,91 @@ func (l *Limiter) Wait(ctx context.Context, party string) error {
 	return ctx.Err()
 }
 
+// Reservation is a request that waits for its party's turn without blocking anyone:
+// Reserve makes it, Granted says whether its permit came, Cancel stops its wait.
+type Reservation struct {
+	l     *Limiter
+	party string
+	w     *waiter
+	made  time.Time
+}
+
+// Party is whose turn the reservation waits for.
+func (r *Reservation) Party() string { return r.party }
+
+// Made is when the reservation was made, by the limiter's clock.
+func (r *Reservation) Made() time.Time { return r.made }
+
+// Reserve queues a request of party for a permit, as Wait does, and returns at once.
+// The caller asks Granted when it comes back (ReadyIn says about when), and cancels a
+// reservation it will not use.
+func (l *Limiter) Reserve(party string) *Reservation {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := &waiter{ready: make(chan struct{})}
+	l.refillLocked()
+	r := &Reservation{l: l, party: party, w: w, made: l.clock.Now()}
+	if len(l.ring) == 0 && l.tokens >= 1 {
+		l.tokens--
+		w.granted = true
+		close(w.ready)
+		return r
+	}
+	if len(l.waiting[party]) == 0 {
+		l.ring = append(l.ring, party)
+	}
+	l.waiting[party] = append(l.waiting[party], w)
+	l.handOutLocked()
+	return r
+}
+
+// Granted reports whether the reservation's permit came; it is then the caller's.
+func (r *Reservation) Granted() bool {
+	r.l.mu.Lock()
+	defer r.l.mu.Unlock()
+	return r.w.granted
+}
+
+// ReadyIn estimates how long the reservation still waits: one permit for each request
+// handed out before it, in turns, and the one it waits for. Zero once granted.
+func (r *Reservation) ReadyIn() time.Duration {
+	l := r.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if r.w.granted {
+		return 0
+	}
+	l.refillLocked()
+	q := l.waiting[r.party]
+	place := slices.Index(q, r.w) // requests of its own party ahead of it
+	at := slices.Index(l.ring, r.party)
+	if place < 0 || at < 0 {
+		return 0
+	}
+	ahead := 0
+	for i, party := range l.ring {
+		// A party before it in this round's order gets one more turn before it.
+		before := (i-l.next+len(l.ring))%len(l.ring) < (at-l.next+len(l.ring))%len(l.ring)
+		turns := place
+		if before {
+			turns++
+		}
+		ahead += min(len(l.waiting[party]), turns)
+	}
+	permits := float64(ahead+1) - l.tokens
+	return time.Duration(max(permits, 0) / l.qps * float64(time.Second))
+}
+
+// Cancel stops the reservation's wait; a permit already granted is not given back,
+// as Wait's caller would have used it.
+func (r *Reservation) Cancel() {
+	r.l.mu.Lock()
+	defer r.l.mu.Unlock()
+	if !r.w.granted {
+		r.l.dropLocked(r.party, r.w)
+	}
+}
+
 // Waiting returns how many requests wait, in all.
 func (l *Limiter) Waiting() int {
 	l.mu.Lock()

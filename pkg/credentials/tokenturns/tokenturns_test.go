@@ -150,3 +150,45 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A reservation waits its turn as Wait does, without a goroutine blocked on it: behind a
+// flood it is granted after one of the flood's permits, when ReadyIn said, and a
+// cancelled one leaves the queue.
+func TestReservationTakesItsTurnWithoutBlocking(t *testing.T) {
+	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
+	l := New(2, 2, clock)
+	var flood []*Reservation
+	for range 10 {
+		flood = append(flood, l.Reserve("flood"))
+	}
+	if !flood[0].Granted() || !flood[1].Granted() || flood[2].Granted() {
+		t.Fatalf("granted %v %v %v, want the burst of 2 only", flood[0].Granted(), flood[1].Granted(), flood[2].Granted())
+	}
+	calm := l.Reserve("calm")
+	if calm.Granted() {
+		t.Fatal("calm was granted with no permit left")
+	}
+	if got := calm.ReadyIn(); got != time.Second {
+		t.Errorf("calm ReadyIn = %s, want 1s: one permit of the flood, then its own, at 2 per second", got)
+	}
+	if got := flood[9].ReadyIn(); got != 4500*time.Millisecond {
+		t.Errorf("the flood's last ReadyIn = %s, want 4.5s: 7 of the flood and calm's before it, then its own", got)
+	}
+	step1(t, clock, 500*time.Millisecond)
+	waitFor(t, flood[2].Granted)
+	if calm.Granted() {
+		t.Fatal("calm was granted before the flood's turn")
+	}
+	step1(t, clock, 500*time.Millisecond)
+	waitFor(t, calm.Granted)
+	if got := calm.ReadyIn(); got != 0 {
+		t.Errorf("ReadyIn of a granted reservation = %s, want 0", got)
+	}
+
+	waiting := l.Waiting()
+	flood[9].Cancel()
+	if got := l.Waiting(); got != waiting-1 {
+		t.Errorf("Waiting = %d after a cancel, want %d", got, waiting-1)
+	}
+	calm.Cancel() // granted: a no-op
+}
