@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -99,7 +100,9 @@ type Controller struct {
 	workqueue networkQueue
 	// tickets hold the Neutron budget's requests and the token requests' turns reserved
 	// for deferred Networks.
-	tickets    budgetTickets
+	tickets budgetTickets
+	// running holds what the informer delivers of the Networks a worker reconciles.
+	running    runningPasses
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
 	// requeue queues the Networks whose credentials may have changed.
@@ -286,7 +289,11 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	ticket := c.tickets.take(key)
 	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx), ticket)
 	start := c.now()
+	c.running.begin(key)
 	err := c.syncHandler(itemCtx, key)
+	if c.running.end(key, c.reconciler.WroteItself) {
+		c.workqueue.addFor(key, fairqueue.UserChange)
+	}
 	throttled, deferred := neutron.AsThrottled(err)
 	if deferred && ticket.Held() {
 		c.tickets.keep(key, ticket)
@@ -388,7 +395,7 @@ func (c *Controller) handleUpdate(old, new any) {
 		return
 	}
 	c.reconciler.Saw(network)
-	if c.reconciler.WroteItself(network) {
+	if c.reconciler.WroteItself(network) || c.running.deliver(network) {
 		return
 	}
 	c.enqueueNetwork(new, fairqueue.UserChange)
@@ -471,6 +478,47 @@ func newNetworkQueue(retryBase, retryMax time.Duration, fifo bool, m *metrics.Me
 func (q networkQueue) addFor(key cache.ObjectName, class fairqueue.Class) {
 	q.order.Mark(key, class)
 	q.Add(key)
+}
+
+// runningPasses hold, for each Network a worker reconciles, the versions the informer
+// delivers meanwhile. The reports of a pass's own writes can come before the writes
+// return, when it is not yet known that they are its own; when the pass ends, the Network
+// needs another only if one of the versions was someone else's.
+type runningPasses struct {
+	mu        sync.Mutex
+	delivered map[cache.ObjectName][]*samplecrdv1.Network
+}
+
+// begin notes that a worker took key up.
+func (r *runningPasses) begin(key cache.ObjectName) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.delivered == nil {
+		r.delivered = map[cache.ObjectName][]*samplecrdv1.Network{}
+	}
+	r.delivered[key] = []*samplecrdv1.Network{}
+}
+
+// deliver keeps network for the end of its pass, if one runs: true when it did.
+func (r *runningPasses) deliver(network *samplecrdv1.Network) bool {
+	key := cache.MetaObjectToName(network)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	versions, running := r.delivered[key]
+	if running {
+		r.delivered[key] = append(versions, network)
+	}
+	return running
+}
+
+// end notes that key's pass ended, and reports whether a version delivered meanwhile was
+// not one the pass wrote (own).
+func (r *runningPasses) end(key cache.ObjectName, own func(*samplecrdv1.Network) bool) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	versions := r.delivered[key]
+	delete(r.delivered, key)
+	return slices.ContainsFunc(versions, func(n *samplecrdv1.Network) bool { return !own(n) })
 }
 
 // budgetTickets keep, for each Network deferred over its project's Neutron budget or for

@@ -86,6 +86,43 @@ func TestOwnWritesQueueNoPass(t *testing.T) {
 	}
 }
 
+// TestReportsDuringAPassAreSortedAtItsEnd: the informer may report a pass's own write
+// before the write returns, while the pass runs; the pass's end tells its own versions
+// from someone else's, and only someone else's queues the Network again.
+func TestReportsDuringAPassAreSortedAtItsEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		foreign bool
+		want    int
+	}{{"only its own writes", false, 0}, {"someone else's change as well", true, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := networktest.NewNetwork("raced", "10.0.0.0/24", "")
+			f := newFixture(t, n)
+			version := 10
+			f.Client.PrependReactor("update", "networks", func(action k8stesting.Action) (bool, runtime.Object, error) {
+				version++
+				written := action.(k8stesting.UpdateAction).GetObject().(*samplecrdv1.Network)
+				written.ResourceVersion = strconv.Itoa(version)
+				// The informer is first: it delivers the write before the writer hears back.
+				f.controller.handleUpdate(n, written.DeepCopy())
+				if tc.foreign {
+					other := written.DeepCopy()
+					other.ResourceVersion = "foreign-" + strconv.Itoa(version)
+					f.controller.handleUpdate(n, other)
+				}
+				return false, nil, nil
+			})
+			f.startLeading()
+			f.controller.workqueue.Add(cache.MetaObjectToName(n))
+			f.controller.processNextWorkItem(f.Ctx)
+			networktest.WantReady("10.0.0.1")(t, f.Refresh("default", "raced"))
+			if got := f.controller.workqueue.Len(); got != tc.want {
+				t.Errorf("queued after the pass: %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestDeleteHandlerAcceptsTombstone(t *testing.T) {
 	f := newFixture(t)
 	gone := networktest.NewNetwork("gone", "10.0.0.0/24", "")
