@@ -20,7 +20,8 @@ import (
 // twenty, one every half second. The calm Networks do not wait behind the flood: each
 // gets the next free worker, so while it waits for Ready only the few flood Networks
 // already in flight, and those the other workers take up meanwhile, become Ready, not the
-// hundreds queued before it. Counted, not timed; the times to Ready are printed.
+// hundreds queued before it (at most a tenth of the flood is asserted). Counted, not
+// timed; the times to Ready are printed.
 func TestCalmNamespaceIsNotHeldUpByAFlood(t *testing.T) {
 	t.Parallel()
 	ExclusiveCluster(t) // the times printed are of this test alone
@@ -109,8 +110,10 @@ func TestCalmNamespaceIsNotHeldUpByAFlood(t *testing.T) {
 		t.Fatalf("%d of the %d flood Networks were Ready before the calm ones were: no flood left to wait behind", floodReady, floodN)
 	}
 	// The workers' items in flight, and those they take up while the calm Network's own
-	// pass runs: a few per worker, never the queue.
-	if bound := 4 * workers; worst > bound {
+	// pass runs: a few per worker (6 to 16 in the runs so far, depending on how the
+	// machine's load slows the calm pass against the flood's), never the queue, which
+	// first in, first out would be: 900 and more.
+	if bound := floodN / 10; worst > bound {
 		t.Errorf("%d flood Networks became Ready while calm Network %s waited, want at most %d: it waited behind the flood", worst, worstName, bound)
 	}
 
