@@ -26,8 +26,8 @@ type ownWrites struct {
 }
 
 // ownWritesKept bounds the versions kept per Network: a pass writes at most a few
-// (finalizer, project, progress, outcome), and a version whose report came before its
-// write returned is never claimed.
+// (finalizer, project, progress, outcome), and a version the informer never delivers on
+// its own (a relist delivers only the latest) is never claimed.
 const ownWritesKept = 4
 
 func newOwnWrites(m *metrics.Metrics, now func() time.Time) *ownWrites {

@@ -122,8 +122,8 @@ func printBreakdown(w io.Writer, n, workers int, rows []callRow) {
 			per := func(k string) float64 { return b[k] / all * 1000 }
 			rest := per("pass") - per("neutron") - nanZero(per("rate")) - nanZero(per("token")) - nanZero(per("write"))
 			fmt.Fprintf(w, "  %-6s %-10s busy %6.0f = passes %6.0f (Neutron %5.0f, -neutron-qps %4s, token turns %4s, API writes %4s in %s, own %4.0f) + idle %5.0f; %.2f passes, queue wait %5.0f\n",
-				what, row.name, busy, per("pass"), per("neutron"), msText(per("rate")), msText(per("token")), msText(per("write")),
-				countText(b["writes"]/all), rest, busy-per("pass"), b["passes"]/all, per("queue"))
+				what, row.name, busy, per("pass"), per("neutron"), metricCount(per("rate")), metricCount(per("token")), metricCount(per("write")),
+				metricText(b["writes"]/all), rest, busy-per("pass"), b["passes"]/all, per("queue"))
 		}
 	}
 }
@@ -133,18 +133,4 @@ func nanZero(v float64) float64 {
 		return 0
 	}
 	return v
-}
-
-func msText(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", v)
-}
-
-func countText(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", v)
 }
