@@ -51,7 +51,7 @@ import (
 // defaultGCPercent is the garbage collector's target when GOGC is unset, as the Deployment
 // sets it: almost all of the heap is the long-lived caches and the controller allocates
 // little, so collecting at 1.5 times the live heap instead of Go's 2 costs next to no CPU
-// and keeps about a quarter off the RSS (docs/performance.md, "Memory and sizing").
+// and keeps a quarter or more off the RSS (docs/performance.md, "Memory and sizing").
 const defaultGCPercent = 50
 
 func main() {

@@ -45,9 +45,11 @@
 #   NEUTRON_START_TIMEOUT  seconds to wait for the API (default 60)
 #   NEUTRON_KEYSTONE_PORT  port of the Keystone-authenticated server (default 19697)
 #   NEUTRON_REGION_TWO_PORT  port of region RegionTwo's server (default 19698)
-#   NEUTRON_API_WORKERS  API worker processes of the shared noauth server (default 2, one per
-#                   core as Neutron's own default; 0 serves in the one process). The servers
-#                   of serve and start-keystone run in one process: tests stop them by PID.
+#   NEUTRON_API_WORKERS  API worker processes of the shared noauth server (default 0: the
+#                   one process serves every request, and keeps to one core of a 2-core
+#                   machine, the other left to the apiserver and etcd the controller writes
+#                   to; Neutron's own default is one per core). The servers of serve and
+#                   start-keystone always run in one process: tests stop them by PID.
 #
 # The server (Neutron 21 / Zed on Debian 12) runs with auth_strategy=noauth
 # (every request is admin in project "fake_project_id"), core_plugin=ml2 with
@@ -126,7 +128,7 @@ RUN_DIR="${STATE_DIR}/run"
 NEUTRON_CONF="${STATE_DIR}/neutron.conf"
 # The shared noauth server's own settings, read after NEUTRON_CONF by it alone.
 SHARED_CONF="${STATE_DIR}/neutron-server-shared.conf"
-API_WORKERS="${NEUTRON_API_WORKERS:-2}"
+API_WORKERS="${NEUTRON_API_WORKERS:-0}"
 ML2_CONF="${STATE_DIR}/ml2_conf.ini"
 NEUTRON_PIDFILE="${RUN_DIR}/neutron-server.pid"
 NEUTRON_PORTFILE="${RUN_DIR}/neutron-server.port"
