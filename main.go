@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -48,16 +47,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/startup"
 )
 
-// defaultGCPercent is the garbage collector's target when GOGC is unset, as the Deployment
-// sets it: almost all of the heap is the long-lived caches and the controller allocates
-// little, so collecting at 1.5 times the live heap instead of Go's 2 costs next to no CPU
-// and keeps a quarter or more off the RSS (docs/performance.md, "Memory and sizing").
-const defaultGCPercent = 50
-
 func main() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(defaultGCPercent)
-	}
 	logging.ReadClientFeatureGates()
 	var opts options
 	own := flag.NewFlagSet("network-controller", flag.ExitOnError)

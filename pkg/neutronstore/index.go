@@ -26,18 +26,17 @@ type index struct {
 	networks map[string]*indexedNetwork // by network ID
 	owners   map[string]*ownerState     // by owner UID
 	// shared are strings that most networks and subnets carry, such as the cluster's
-	// description and tag: each points at the index's copy rather than its own.
+	// description and tag: a record refers to them rather than holding a copy.
 	shared []string
 }
 
 type indexedNetwork struct {
-	network neutron.Network
-	owner   string
-	// subnets are oldest first; a network has one, rarely a few, so a slice is both
-	// smaller and faster than a map.
-	subnets []neutron.Subnet
-	// subnetsKnown says subnets is complete. It is not after a subnet create whose reply
-	// was lost, or for a network found by a lookup, until the subnets are listed.
+	// rec is the network and its subnets, oldest first (record.go).
+	rec   record
+	owner string
+	// subnetsKnown says the record's subnets are complete. They are not after a subnet
+	// create whose reply was lost, or for a network found by a lookup, until the subnets
+	// are listed.
 	subnetsKnown bool
 }
 
@@ -119,7 +118,7 @@ func (x *index) Network(id string) (n neutron.Network, ownerUID string, ok bool)
 	if in == nil {
 		return neutron.Network{}, "", false
 	}
-	return in.network, in.owner, true
+	return in.rec.network(x.shared), in.owner, true
 }
 
 // Subnet returns the subnet of networkID with subnetID as the index holds it.
@@ -130,11 +129,12 @@ func (x *index) Subnet(networkID, subnetID string) (neutron.Subnet, bool) {
 	if in == nil {
 		return neutron.Subnet{}, false
 	}
-	i := slices.IndexFunc(in.subnets, func(s neutron.Subnet) bool { return s.ID == subnetID })
+	subnets := in.rec.subnets(x.shared)
+	i := slices.IndexFunc(subnets, func(s neutron.Subnet) bool { return s.ID == subnetID })
 	if i < 0 {
 		return neutron.Subnet{}, false
 	}
-	return in.subnets[i], true
+	return subnets[i], true
 }
 
 // Networks returns the owner's networks, oldest first. More than one means duplicates.
@@ -147,7 +147,7 @@ func (x *index) Networks(ownerUID string) []neutron.Network {
 	}
 	out := make([]neutron.Network, 0, len(st.networkIDs))
 	for _, id := range st.networkIDs {
-		out = append(out, x.networks[id].network)
+		out = append(out, x.networks[id].rec.network(x.shared))
 	}
 	slices.SortFunc(out, func(a, b neutron.Network) int { return oldestFirst(a.CreatedAt, b.CreatedAt, a.ID, b.ID) })
 	return out
@@ -184,7 +184,7 @@ func (x *index) PutNetwork(ownerUID string, n neutron.Network, subnetsKnown bool
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
-		old.network = x.compactNetwork(n)
+		old.rec = packRecord(x.shared, n, old.rec.subnets(x.shared))
 		old.subnetsKnown = old.subnetsKnown || subnetsKnown
 		x.ownerLocked(ownerUID)
 		return
@@ -208,7 +208,7 @@ func (x *index) Subnets(networkID string) (subnets []neutron.Subnet, known bool)
 	if n == nil {
 		return nil, false
 	}
-	return slices.Clone(n.subnets), n.subnetsKnown
+	return n.rec.subnets(x.shared), n.subnetsKnown
 }
 
 // SetSubnets records the complete list of a network's subnets.
@@ -219,7 +219,7 @@ func (x *index) SetSubnets(networkID string, subnets []neutron.Subnet) {
 	if n == nil {
 		return
 	}
-	n.subnets = x.compactSubnets(n.network, slices.Clone(subnets))
+	n.rec = packRecord(x.shared, n.rec.network(x.shared), sortedSubnets(slices.Clone(subnets)))
 	n.subnetsKnown = true
 	x.ownerLocked(n.owner)
 }
@@ -232,13 +232,13 @@ func (x *index) PutSubnet(s neutron.Subnet) {
 	if n == nil {
 		return
 	}
-	s = x.compactSubnet(n.network, s)
-	if i := slices.IndexFunc(n.subnets, func(o neutron.Subnet) bool { return o.ID == s.ID }); i >= 0 {
-		n.subnets[i] = s
+	subnets := n.rec.subnets(x.shared)
+	if i := slices.IndexFunc(subnets, func(o neutron.Subnet) bool { return o.ID == s.ID }); i >= 0 {
+		subnets[i] = s
 	} else {
-		n.subnets = append(n.subnets, s)
+		subnets = append(subnets, s)
 	}
-	n.subnets = sortedSubnets(n.subnets)
+	n.rec = packRecord(x.shared, n.rec.network(x.shared), sortedSubnets(subnets))
 	x.ownerLocked(n.owner)
 }
 
@@ -250,7 +250,10 @@ func (x *index) RemoveSubnet(networkID, subnetID string) {
 	if n == nil {
 		return
 	}
-	n.subnets = slices.DeleteFunc(n.subnets, func(s neutron.Subnet) bool { return s.ID == subnetID })
+	subnets := n.rec.subnets(x.shared)
+	if kept := slices.DeleteFunc(subnets, func(s neutron.Subnet) bool { return s.ID == subnetID }); len(kept) < len(subnets) {
+		n.rec = packRecord(x.shared, n.rec.network(x.shared), kept)
+	}
 	x.ownerLocked(n.owner)
 }
 
@@ -299,10 +302,16 @@ func (x *index) ownerLocked(uid string) *ownerState {
 }
 
 func (x *index) addLocked(uid string, n neutron.Network, subnets []neutron.Subnet, subnetsKnown bool) {
-	n = x.compactNetwork(n)
-	x.networks[n.ID] = &indexedNetwork{network: n, owner: uid, subnets: x.compactSubnets(n, subnets), subnetsKnown: subnetsKnown}
+	rec := packRecord(x.shared, n, sortedSubnets(slices.Clone(subnets)))
+	// The map keys and the owner's UID point into the record, which the index keeps
+	// anyway, rather than at strings of the list's reply.
+	packed := rec.network(x.shared)
+	if u, ok := neutron.OwnerUID(packed); ok && u == uid {
+		uid = u
+	}
+	x.networks[packed.ID] = &indexedNetwork{rec: rec, owner: uid, subnetsKnown: subnetsKnown}
 	st := x.ownerLocked(uid)
-	st.networkIDs = append(st.networkIDs, n.ID)
+	st.networkIDs = append(st.networkIDs, packed.ID)
 	st.absent = false
 }
 
@@ -325,61 +334,4 @@ func sortedSubnets(subnets []neutron.Subnet) []neutron.Subnet {
 // oldestFirst orders by creation time, then by ID.
 func oldestFirst(a, b time.Time, aID, bID string) int {
 	return cmp.Or(a.Compare(b), strings.Compare(aID, bID))
-}
-
-// The index holds every network of the cluster for as long as the controller runs, so
-// its strings point, where they can, at one copy: the shared strings, and a subnet's
-// network ID, name and description at its network's. Tags get a new slice, since the
-// caller may still read the one it passed in.
-
-func (x *index) compactNetwork(n neutron.Network) neutron.Network {
-	n.ProjectID = x.sharedOf(n.ProjectID)
-	n.Description = x.sharedOf(n.Description)
-	n.Tags = x.sharedTags(n.Tags)
-	return n
-}
-
-func (x *index) compactSubnets(n neutron.Network, subnets []neutron.Subnet) []neutron.Subnet {
-	for i, s := range subnets {
-		subnets[i] = x.compactSubnet(n, s)
-	}
-	return sortedSubnets(subnets)
-}
-
-func (x *index) compactSubnet(n neutron.Network, s neutron.Subnet) neutron.Subnet {
-	s.NetworkID = sameOr(s.NetworkID, n.ID)
-	s.ProjectID = sameOr(x.sharedOf(s.ProjectID), n.ProjectID)
-	s.Name = sameOr(s.Name, n.Name)
-	s.Description = sameOr(x.sharedOf(s.Description), n.Description)
-	s.Tags = x.sharedTags(s.Tags)
-	return s
-}
-
-func (x *index) sharedTags(tags []string) []string {
-	if len(tags) == 0 {
-		return tags
-	}
-	out := make([]string, len(tags))
-	for i, t := range tags {
-		out[i] = x.sharedOf(t)
-	}
-	return out
-}
-
-// sharedOf returns the shared string equal to s, or s.
-func (x *index) sharedOf(s string) string {
-	for _, c := range x.shared {
-		if s == c {
-			return c
-		}
-	}
-	return s
-}
-
-// sameOr returns other when it equals s, so that s's copy can be collected.
-func sameOr(s, other string) string {
-	if s == other {
-		return other
-	}
-	return s
 }

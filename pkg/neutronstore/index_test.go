@@ -152,8 +152,9 @@ func TestIndexKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 		t.Error("the caller's tags were rewritten")
 	}
 
-	// Later writes are compacted too.
+	// Later writes share too.
 	x.PutSubnet(neutron.Subnet{ID: "s2", NetworkID: fresh("n1"), Name: fresh(n.Name), CreatedAt: time.Now()})
+	got = x.Networks("u1")[0]
 	gotSubs, _ = x.Subnets("n1")
 	if len(gotSubs) != 2 || gotSubs[1].ID != "s2" || !sameMemory(gotSubs[1].Name, got.Name) {
 		t.Errorf("after PutSubnet: subnets %+v, want s1 then s2 sharing the network's name", gotSubs)

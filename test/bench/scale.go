@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -50,6 +51,23 @@ func scalePoints(at []int, n int) []int {
 	return append(slices.Compact(out), n)
 }
 
+// deploymentGOGC is the GOGC of deploy/base/40-deployment.yaml. The scale stage runs both
+// builds with it, so that the memory it reports is what a Deployment's replica holds; the
+// other stages leave GOGC to Go, because on the bench's shared cores the extra collections
+// take CPU from the co-located Neutron (docs/performance.md, "Memory and sizing").
+const deploymentGOGC = "50"
+
+// scaleGCEnv is the environment the scale stage adds: GOGC as the Deployment sets it,
+// unless the bench's own environment sets GOGC or GOMEMLIMIT.
+func scaleGCEnv() []string {
+	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
+		if _, set := os.LookupEnv(v); set {
+			return nil
+		}
+	}
+	return []string{"GOGC=" + deploymentGOGC}
+}
+
 // scale is the scale stage's controller builds and cluster.
 type scale struct {
 	b         *bench
@@ -64,10 +82,11 @@ func runScale(ctx context.Context, b *bench) (*scaleResult, error) {
 	clusterID := s.clusterID
 	names := networkNames("scale-"+b.runID, b.o.scaleN)
 	ctl := b.ctl
+	ctl.env = append(slices.Clip(ctl.env), scaleGCEnv()...)
 	ctl.profiling = supportsFlag(ctl.binary, "profiling-bind-address")
 	var baseline *controllerConfig
 	if b.o.scaleBaseline != "" {
-		c := b.ctl
+		c := ctl
 		c.binary = absPath(b.o.scaleBaseline)
 		c.profiling = supportsFlag(c.binary, "profiling-bind-address")
 		baseline = &c
