@@ -184,9 +184,7 @@ func (x *index) PutNetwork(ownerUID string, n neutron.Network, subnetsKnown bool
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old, ok := x.networks[n.ID]; ok && old.owner == ownerUID {
-		old.rec = packRecord(x.shared, n, old.rec.subnets(x.shared))
-		old.subnetsKnown = old.subnetsKnown || subnetsKnown
-		x.ownerLocked(ownerUID)
+		x.replaceLocked(old, n, old.rec.subnets(x.shared), old.subnetsKnown || subnetsKnown)
 		return
 	}
 	x.removeNetworkLocked(n.ID)
@@ -219,9 +217,7 @@ func (x *index) SetSubnets(networkID string, subnets []neutron.Subnet) {
 	if n == nil {
 		return
 	}
-	n.rec = packRecord(x.shared, n.rec.network(x.shared), sortedSubnets(slices.Clone(subnets)))
-	n.subnetsKnown = true
-	x.ownerLocked(n.owner)
+	x.replaceLocked(n, n.rec.network(x.shared), subnets, true)
 }
 
 // PutSubnet adds or replaces a subnet of a network in the index.
@@ -238,8 +234,7 @@ func (x *index) PutSubnet(s neutron.Subnet) {
 	} else {
 		subnets = append(subnets, s)
 	}
-	n.rec = packRecord(x.shared, n.rec.network(x.shared), sortedSubnets(subnets))
-	x.ownerLocked(n.owner)
+	x.replaceLocked(n, n.rec.network(x.shared), subnets, n.subnetsKnown)
 }
 
 // RemoveSubnet drops a deleted subnet.
@@ -251,8 +246,9 @@ func (x *index) RemoveSubnet(networkID, subnetID string) {
 		return
 	}
 	subnets := n.rec.subnets(x.shared)
-	if kept := slices.DeleteFunc(subnets, func(s neutron.Subnet) bool { return s.ID == subnetID }); len(kept) < len(subnets) {
-		n.rec = packRecord(x.shared, n.rec.network(x.shared), kept)
+	if kept := slices.DeleteFunc(slices.Clone(subnets), func(s neutron.Subnet) bool { return s.ID == subnetID }); len(kept) < len(subnets) {
+		x.replaceLocked(n, n.rec.network(x.shared), kept, n.subnetsKnown)
+		return
 	}
 	x.ownerLocked(n.owner)
 }
@@ -301,18 +297,34 @@ func (x *index) ownerLocked(uid string) *ownerState {
 	return st
 }
 
+// addLocked adds a network the index does not hold. The map keys and the owner's UID
+// point into the network's record, which the index keeps anyway, rather than at strings
+// of a reply or of an older record.
 func (x *index) addLocked(uid string, n neutron.Network, subnets []neutron.Subnet, subnetsKnown bool) {
 	rec := packRecord(x.shared, n, sortedSubnets(slices.Clone(subnets)))
-	// The map keys and the owner's UID point into the record, which the index keeps
-	// anyway, rather than at strings of the list's reply.
 	packed := rec.network(x.shared)
 	if u, ok := neutron.OwnerUID(packed); ok && u == uid {
 		uid = u
+	} else {
+		uid = strings.Clone(uid)
 	}
 	x.networks[packed.ID] = &indexedNetwork{rec: rec, owner: uid, subnetsKnown: subnetsKnown}
+	if st, ok := x.owners[uid]; ok {
+		// A map keeps the key it was first given: put the owner back under this copy.
+		delete(x.owners, uid)
+		x.owners[uid] = st
+	}
 	st := x.ownerLocked(uid)
 	st.networkIDs = append(st.networkIDs, packed.ID)
 	st.absent = false
+}
+
+// replaceLocked puts a network's changed record in place of in's, and the keys that
+// pointed into the old record with it.
+func (x *index) replaceLocked(in *indexedNetwork, n neutron.Network, subnets []neutron.Subnet, subnetsKnown bool) {
+	owner := in.owner
+	x.removeNetworkLocked(n.ID)
+	x.addLocked(owner, n, subnets, subnetsKnown)
 }
 
 func (x *index) removeNetworkLocked(id string) {

@@ -169,3 +169,37 @@ func equalSubnet(a, b neutron.Subnet) bool {
 	return a.ID == b.ID && a.NetworkID == b.NetworkID && a.Name == b.Name && a.Description == b.Description &&
 		slices.Equal(a.Tags, b.Tags) && a.CIDR == b.CIDR
 }
+
+// Every key of a network points into its current record: a change makes a new record,
+// and nothing may keep the old one.
+func TestIndexKeepsNoOlderRecord(t *testing.T) {
+	n, subnets, shared := benchNetwork()
+	x := newIndex(shared...)
+	uid := "2e89393f-c031-4978-9caa-d7aa0a327f58"
+	untagged := n
+	untagged.Tags = nil
+	x.PutNetwork(fresh(uid), untagged, true) // as created: no tags yet
+	x.PutNetwork(fresh(uid), n, false)       // tagged
+	x.PutSubnet(subnets[0])
+	x.PutSubnet(neutron.Subnet{ID: "second", NetworkID: fresh(n.ID), CIDR: "10.1.0.0/24", CreatedAt: time.Now()})
+	x.RemoveSubnet(n.ID, "second")
+	x.SetSubnets(n.ID, subnets)
+
+	in := x.networks[n.ID]
+	if got, _ := x.Subnets(n.ID); len(got) != 1 || got[0].ID != subnets[0].ID {
+		t.Fatalf("subnets %+v, want the one subnet", got)
+	}
+	for id := range x.networks {
+		if !inRecord(in.rec, id) {
+			t.Error("the networks map's key is not the record's")
+		}
+	}
+	for owner, st := range x.owners {
+		if !inRecord(in.rec, owner) || len(st.networkIDs) != 1 || !inRecord(in.rec, st.networkIDs[0]) {
+			t.Errorf("the owner's key or network IDs are not the record's: %q %q", owner, st.networkIDs)
+		}
+	}
+	if !inRecord(in.rec, in.owner) {
+		t.Error("the network's owner is not the record's")
+	}
+}
