@@ -1,0 +1,277 @@
+package shard
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes/fake"
+	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	k8stesting "k8s.io/client-go/testing"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// recordedWork notes, in one timeline for every replica, when each replica's work of a
+// shard started and stopped.
+type recordedWork struct {
+	who      string
+	timeline *timeline
+	lost     []Shard
+}
+
+type timeline struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (t *timeline) add(e string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = append(t.events, e)
+}
+
+func (t *timeline) all() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.events)
+}
+
+func (w *recordedWork) Start(_ context.Context, s Shard) error {
+	w.timeline.add(w.who + " start " + s.String())
+	return nil
+}
+
+func (w *recordedWork) Stop(_ context.Context, s Shard) { w.timeline.add(w.who + " stop " + s.String()) }
+
+func (w *recordedWork) Lost(s Shard) { w.lost = append(w.lost, s) }
+
+// leaseClient is a fake clientset that versions Leases as the apiserver does: each write
+// gets a new resourceVersion, and an update naming another than the stored one conflicts.
+func leaseClient() *fake.Clientset {
+	client := fake.NewClientset()
+	leases := schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1", Resource: "leases"}
+	version := 0
+	client.PrependReactor("create", "leases", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		version++
+		action.(k8stesting.CreateAction).GetObject().(*coordinationv1.Lease).ResourceVersion = strconv.Itoa(version)
+		return false, nil, nil
+	})
+	client.PrependReactor("update", "leases", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		lease := action.(k8stesting.UpdateAction).GetObject().(*coordinationv1.Lease)
+		stored, err := client.Tracker().Get(leases, lease.Namespace, lease.Name)
+		if err != nil {
+			return true, nil, err
+		}
+		if stored.(*coordinationv1.Lease).ResourceVersion != lease.ResourceVersion {
+			return true, nil, apierrors.NewConflict(leases.GroupResource(), lease.Name, fmt.Errorf("stale resourceVersion"))
+		}
+		version++
+		lease.ResourceVersion = strconv.Itoa(version)
+		return false, nil, nil
+	})
+	return client
+}
+
+type replica struct {
+	holder *Holder
+	work   *recordedWork
+}
+
+func newReplica(client *fake.Clientset, clock *clocktesting.FakeClock, t *timeline, who string, shards int) replica {
+	w := &recordedWork{who: who, timeline: t}
+	h := NewHolder(Config{Namespace: "system", Name: "network-controller", Shards: shards, Identity: who, FieldManager: "test",
+		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Clock: clock}, client.CoordinationV1(), w)
+	return replica{holder: h, work: w}
+}
+
+// tick looks at the Leases once and waits for the work it started or stopped.
+func (r replica) tick(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	r.holder.tick(ctx, ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r.holder.mu.Lock()
+		settling := false
+		for _, held := range r.holder.held {
+			settling = settling || held.settling()
+		}
+		r.holder.mu.Unlock()
+		if !settling {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the shards' work did not settle")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func indexes(shards []Shard) []int {
+	var out []int
+	for _, s := range shards {
+		out = append(out, s.Index)
+	}
+	return out
+}
+
+// Two replicas share four shards: the first takes them all, gives two up once the
+// second shows, and the second takes each only after the first's work of it stopped;
+// when the first dies without a word, the second takes its shards once their Leases lapse.
+func TestShardHandover(t *testing.T) {
+	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
+	a, b := newReplica(client, clock, tl, "a", 4), newReplica(client, clock, tl, "b", 4)
+
+	a.tick(t)
+	if got := indexes(a.holder.Held()); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Fatalf("a alone holds %v, want every shard", got)
+	}
+	for range 6 {
+		clock.Step(2 * time.Second)
+		b.tick(t)
+		a.tick(t)
+	}
+	heldA, heldB := indexes(a.holder.Held()), indexes(b.holder.Held())
+	if len(heldA) != 2 || len(heldB) != 2 || slices.ContainsFunc(heldA, func(i int) bool { return slices.Contains(heldB, i) }) {
+		t.Fatalf("a holds %v and b %v: want two each, none in both", heldA, heldB)
+	}
+	events := tl.all()
+	for _, i := range heldB {
+		stop, start := slices.Index(events, fmt.Sprintf("a stop %d/4", i)), slices.Index(events, fmt.Sprintf("b start %d/4", i))
+		if stop < 0 || start < stop {
+			t.Fatalf("b started shard %d before a stopped it: %v", i, events)
+		}
+	}
+
+	// a dies: no renewal, no release. b waits for the Leases to lapse on its own clock.
+	clock.Step(2 * time.Second)
+	b.tick(t)
+	if got := indexes(b.holder.Held()); !slices.Equal(got, heldB) {
+		t.Fatalf("b took %v before a's Leases lapsed", got)
+	}
+	for range 9 {
+		clock.Step(2 * time.Second)
+		b.tick(t)
+	}
+	if got := indexes(b.holder.Held()); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Fatalf("b holds %v once a's Leases lapsed, want every shard", got)
+	}
+	if len(a.work.lost) != 0 || len(b.work.lost) != 0 {
+		t.Fatalf("lost shards: a %v, b %v", a.work.lost, b.work.lost)
+	}
+}
+
+// A replica that stops releases its shards after their work stopped and deletes its own
+// Lease, so that another takes them at its next look, not a Lease duration later.
+func TestShardsReleasedOnStop(t *testing.T) {
+	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
+	a, b := newReplica(client, clock, tl, "a", 2), newReplica(client, clock, tl, "b", 2)
+	a.tick(t)
+	b.tick(t)
+	a.holder.stopAll(context.Background())
+	if got := tl.all(); !slices.Equal(got, []string{"a start 0/2", "a start 1/2", "a stop 0/2", "a stop 1/2"}) &&
+		!slices.Equal(got, []string{"a start 0/2", "a start 1/2", "a stop 1/2", "a stop 0/2"}) &&
+		!slices.Equal(got, []string{"a start 1/2", "a start 0/2", "a stop 0/2", "a stop 1/2"}) &&
+		!slices.Equal(got, []string{"a start 1/2", "a start 0/2", "a stop 1/2", "a stop 0/2"}) {
+		t.Fatalf("timeline %v", got)
+	}
+	leases, err := client.CoordinationV1().Leases("system").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leases.Items {
+		if holderOf(&l) == "a" {
+			t.Fatalf("Lease %s still names a after it stopped", l.Name)
+		}
+	}
+	clock.Step(time.Second)
+	b.tick(t)
+	if got := indexes(b.holder.Held()); !slices.Equal(got, []int{0, 1}) {
+		t.Fatalf("b holds %v right after a stopped, want both", got)
+	}
+}
+
+// A Lease taken by another replica (an update at a version this one did not read) is
+// lost at once; one this replica cannot reach is lost after the renew deadline.
+func TestShardLost(t *testing.T) {
+	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
+	a := newReplica(client, clock, tl, "a", 1)
+	a.tick(t)
+	lease, err := client.CoordinationV1().Leases("system").Get(context.Background(), "network-controller-shard-0-of-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease.Spec.HolderIdentity = ptr("intruder")
+	if _, err := client.CoordinationV1().Leases("system").Update(context.Background(), lease, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	clock.Step(2 * time.Second)
+	a.tick(t)
+	if !slices.Equal(a.work.lost, []Shard{{0, 1}}) {
+		t.Fatalf("lost %v, want shard 0/1", a.work.lost)
+	}
+
+	b := newReplica(leaseClient(), clock, tl, "b", 1)
+	b.tick(t)
+	failing := true
+	b.holder.leases = failingLeases{LeaseInterface: b.holder.leases, failing: &failing}
+	for range 4 {
+		clock.Step(2 * time.Second)
+		b.tick(t)
+	}
+	if len(b.work.lost) != 0 {
+		t.Fatalf("lost %v within the renew deadline", b.work.lost)
+	}
+	clock.Step(2 * time.Second)
+	b.tick(t)
+	if !slices.Equal(b.work.lost, []Shard{{0, 1}}) {
+		t.Fatalf("lost %v after the renew deadline, want shard 0/1", b.work.lost)
+	}
+}
+
+// Live Leases of another number of shards keep a replica from taking any: their ranges
+// cut the namespaces differently.
+func TestShardsWaitForAnotherShardCount(t *testing.T) {
+	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
+	old, next := newReplica(client, clock, tl, "old", 2), newReplica(client, clock, tl, "new", 3)
+	old.tick(t)
+	next.tick(t)
+	if got := next.holder.Held(); len(got) != 0 {
+		t.Fatalf("a replica of 3 shards took %v while 2-shard Leases are live", got)
+	}
+	old.holder.stopAll(context.Background())
+	clock.Step(2 * time.Second)
+	next.tick(t)
+	if got := indexes(next.holder.Held()); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Fatalf("holds %v once the 2-shard Leases were released, want all three", got)
+	}
+}
+
+// failingLeases fails every write and list while *failing: an apiserver out of reach.
+type failingLeases struct {
+	coordinationclient.LeaseInterface
+	failing *bool
+}
+
+func (f failingLeases) List(ctx context.Context, opts metav1.ListOptions) (*coordinationv1.LeaseList, error) {
+	if *f.failing {
+		return nil, fmt.Errorf("connection refused")
+	}
+	return f.LeaseInterface.List(ctx, opts)
+}
+
+func (f failingLeases) Update(ctx context.Context, l *coordinationv1.Lease, opts metav1.UpdateOptions) (*coordinationv1.Lease, error) {
+	if *f.failing {
+		return nil, fmt.Errorf("connection refused")
+	}
+	return f.LeaseInterface.Update(ctx, l, opts)
+}
