@@ -48,6 +48,19 @@ func NewProjectBudgets(qps float64, burst int) *ProjectBudgets {
 	return &ProjectBudgets{limit: rate.Limit(qps), burst: burst, byPlace: map[neutron.Place]weak.Pointer[rate.Limiter]{}}
 }
 
+// SetRate changes every project's budget, the ones in use too, to qps and burst.
+func (b *ProjectBudgets) SetRate(qps float64, burst int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.limit, b.burst = rate.Limit(qps), burst
+	for _, w := range b.byPlace {
+		if l := w.Value(); l != nil {
+			l.SetLimit(b.limit)
+			l.SetBurst(b.burst)
+		}
+	}
+}
+
 // Of returns the budget of place; the caller keeps it for as long as it spends it.
 func (b *ProjectBudgets) Of(place neutron.Place) *rate.Limiter {
 	b.mu.Lock()

@@ -290,3 +290,19 @@ func TestDeferredItemsAreNotTakenUpAgainAndAgain(t *testing.T) {
 		t.Errorf("%d deferrals, want at most %d: one per request over the burst", n, items-burst)
 	}
 }
+
+// SetRate changes the budgets in use and the ones made after it.
+func TestProjectBudgetsSetRate(t *testing.T) {
+	b := NewProjectBudgets(10, 20)
+	p1 := neutron.Place{Identity: "https://keystone.example.com/v3", Endpoint: "https://neutron.example.com/", ProjectID: "p1"}
+	held := b.Of(p1)
+	b.SetRate(2.5, 5)
+	p2 := p1
+	p2.ProjectID = "p2"
+	for name, l := range map[string]*rate.Limiter{"in use": held, "made after": b.Of(p2)} {
+		if l.Limit() != 2.5 || l.Burst() != 5 {
+			t.Errorf("the budget %s has %v a second, burst %d; want 2.5 and 5", name, l.Limit(), l.Burst())
+		}
+	}
+	runtime.KeepAlive(held)
+}

@@ -50,6 +50,10 @@ func newGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld f
 	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, onWait: func(time.Duration) {}, clock: c, lockouts: newLockouts(onAccountsHeld)}
 }
 
+// SetRate changes the controller-wide rate of token requests, as when a replica's share
+// of the shards changes.
+func (g *Gate) SetRate(qps float64, burst int) { g.turns.SetRate(qps, burst) }
+
 // OnTurnWait makes the gate tell f how long each admitted request waited for its turn.
 // Call it before the first Admit.
 func (g *Gate) OnTurnWait(f func(time.Duration)) { g.onWait = f }

@@ -160,6 +160,22 @@ func (r *Reservation) Cancel() {
 	}
 }
 
+// SetRate changes the rate to qps permits per second and burst: the permits accrued so far
+// at the old rate are kept, up to the new burst. A qps of 0 hands out no more permits
+// until it rises again.
+func (l *Limiter) SetRate(qps float64, burst int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refillLocked()
+	l.qps, l.burst = qps, float64(burst)
+	l.tokens = min(l.tokens, l.burst)
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	l.handOutLocked()
+}
+
 // Waiting returns how many requests wait, in all.
 func (l *Limiter) Waiting() int {
 	l.mu.Lock()
@@ -194,7 +210,7 @@ func (l *Limiter) handOutLocked() {
 			l.next++
 		}
 	}
-	if len(l.ring) == 0 || l.timer != nil {
+	if len(l.ring) == 0 || l.timer != nil || l.qps <= 0 {
 		return
 	}
 	due := time.Duration((1 - l.tokens) / l.qps * float64(time.Second))

@@ -192,3 +192,31 @@ func TestReservationTakesItsTurnWithoutBlocking(t *testing.T) {
 	}
 	calm.Cancel() // granted: a no-op
 }
+
+// A rate set to 0 (a replica holding no shard) hands out nothing more; set again, the
+// requests waiting meanwhile get their permits at the new rate.
+func TestSetRate(t *testing.T) {
+	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
+	l := New(1, 1, clock)
+	ctx := context.Background()
+	if err := l.Wait(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	l.SetRate(0, 0)
+	granted := make(chan struct{})
+	go func() {
+		if err := l.Wait(ctx, "a"); err != nil {
+			t.Error(err)
+		}
+		close(granted)
+	}()
+	waitFor(t, func() bool { return l.Waiting() == 1 })
+	clock.Step(time.Hour)
+	time.Sleep(10 * time.Millisecond)
+	if l.Waiting() != 1 {
+		t.Fatal("a permit was handed out at rate 0")
+	}
+	l.SetRate(4, 1)
+	step1(t, clock, 250*time.Millisecond)
+	<-granted
+}
