@@ -50,7 +50,9 @@ func (w *recordedWork) Start(_ context.Context, s Shard) error {
 	return nil
 }
 
-func (w *recordedWork) Stop(_ context.Context, s Shard) { w.timeline.add(w.who + " stop " + s.String()) }
+func (w *recordedWork) Stop(_ context.Context, s Shard) {
+	w.timeline.add(w.who + " stop " + s.String())
+}
 
 func (w *recordedWork) Lost(s Shard) { w.lost = append(w.lost, s) }
 
