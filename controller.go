@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 	"time"
 
@@ -63,6 +62,9 @@ type Config struct {
 	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
 	// namespaces are left alone: another controller may manage those.
 	Namespaces scope.Namespaces
+	// Ownership says which namespaces this replica acts for, with shards those of the
+	// shards it holds; nil: every watched namespace.
+	Ownership *scope.Ownership
 	// RetryBaseDelay and RetryMaxDelay bound the per-object exponential backoff.
 	RetryBaseDelay, RetryMaxDelay time.Duration
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
@@ -132,6 +134,9 @@ func NewController(
 	config Config,
 ) (*Controller, error) {
 	logger := klog.FromContext(ctx)
+	if config.Ownership == nil {
+		config.Ownership = scope.NewOwnership(config.Namespaces, 0)
+	}
 	c := &Controller{
 		networks:  networks,
 		synced:    []cache.InformerSynced{networks.HasSynced, grants.HasSynced},
@@ -155,7 +160,7 @@ func NewController(
 		if err := requeued.OnSecrets(secrets, grants.DelegatesTo); err != nil {
 			return nil, err
 		}
-		guard, err := secretguard.New(networks, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
+		guard, err := secretguard.New(networks, config.Ownership, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +171,7 @@ func NewController(
 	}
 	c.reconciler = reconcile.New(reconcilerConfig)
 	c.resync = resync.New(resync.Config{Tenants: tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
-		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, ClusterID: config.ClusterID, Namespaces: config.Namespaces,
+		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, ClusterID: config.ClusterID, Namespaces: config.Namespaces, Ownership: config.Ownership,
 		OrphanGracePeriod: config.OrphanGracePeriod, Delegated: config.Delegated, EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
@@ -478,47 +483,6 @@ func newNetworkQueue(retryBase, retryMax time.Duration, fifo bool, m *metrics.Me
 func (q networkQueue) addFor(key cache.ObjectName, class fairqueue.Class) {
 	q.order.Mark(key, class)
 	q.Add(key)
-}
-
-// runningPasses hold, for each Network a worker reconciles, the versions the informer
-// delivers meanwhile. The reports of a pass's own writes can come before the writes
-// return, when it is not yet known that they are its own; when the pass ends, the Network
-// needs another only if one of the versions was someone else's.
-type runningPasses struct {
-	mu        sync.Mutex
-	delivered map[cache.ObjectName][]*samplecrdv1.Network
-}
-
-// begin notes that a worker took key up.
-func (r *runningPasses) begin(key cache.ObjectName) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.delivered == nil {
-		r.delivered = map[cache.ObjectName][]*samplecrdv1.Network{}
-	}
-	r.delivered[key] = []*samplecrdv1.Network{}
-}
-
-// deliver keeps network for the end of its pass, if one runs: true when it did.
-func (r *runningPasses) deliver(network *samplecrdv1.Network) bool {
-	key := cache.MetaObjectToName(network)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	versions, running := r.delivered[key]
-	if running {
-		r.delivered[key] = append(versions, network)
-	}
-	return running
-}
-
-// end notes that key's pass ended, and reports whether a version delivered meanwhile was
-// not one the pass wrote (own).
-func (r *runningPasses) end(key cache.ObjectName, own func(*samplecrdv1.Network) bool) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	versions := r.delivered[key]
-	delete(r.delivered, key)
-	return slices.ContainsFunc(versions, func(n *samplecrdv1.Network) bool { return !own(n) })
 }
 
 // budgetTickets keep, for each Network deferred over its project's Neutron budget or for

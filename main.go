@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -43,6 +44,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/shard"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
 )
@@ -122,7 +124,12 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	networkInformers := newNetworkInformers(opts, kube.networks)
+	networkInformers, err := newNetworkInformers(opts, kube.networks)
+	if err != nil {
+		return err
+	}
+	ownership := scope.NewOwnership(opts.namespaces, opts.shards)
+	config.Ownership = ownership
 	identities, namespaces := grants.NewInformers(kube.networks, kube.metadata)
 	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
 	// Force-removed Networks leave orphans in delegated projects that no Network may reach again.
@@ -135,7 +142,7 @@ func run(opts options) error {
 	if err := controller.requeue.OnIdentitySecrets(identities, secretWatches); err != nil {
 		return err
 	}
-	identityStatus, err := identitystatus.New(kube.networks, identities, namespaces, networkInformers, opts.namespaces, tenants.Check, fieldManager)
+	identityStatus, err := identitystatus.New(kube.networks, identities, namespaces, networkInformers, ownership, tenants.Check, fieldManager)
 	if err != nil {
 		return err
 	}
@@ -156,7 +163,38 @@ func run(opts options) error {
 	go identities.RunWithContext(ctx)
 	go namespaces.RunWithContext(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
+	if opts.shards > 1 {
+		return leadShards(ctx, opts, kube, probes, m, access.shareRates(opts, gate), controller, networkInformers, ownership, tenants, lead)
+	}
 	return leadWhenElected(ctx, opts, kube.core, probes, m, lead)
+}
+
+// leadShards holds this replica's share of the shards until ctx is done, running lead
+// from the first shard taken on; it returns lead's error once the shards are released.
+func leadShards(ctx context.Context, opts options, kube kubeClients, probes *endpoints.Probes, m *metrics.Metrics, share func(held int),
+	controller *Controller, networkInformers *scope.Informers, ownership *scope.Ownership, tenants *registry.Registry, lead func(context.Context) error) error {
+	var leadErr error
+	leadDone := make(chan struct{})
+	served := &atomic.Bool{}
+	work := &shardWork{count: opts.shards, informers: networkInformers, newInformer: newShardInformerFunc(opts, kube.networks, served),
+		ownership: ownership, controller: controller, tenants: tenants, share: share,
+		setLeading: func(leading bool) {
+			probes.SetLeading(leading)
+			m.SetLeader(leading)
+		},
+		lead: func() {
+			go func() {
+				defer close(leadDone)
+				leadErr = lead(ctx)
+			}()
+		},
+	}
+	if err := holdShards(ctx, opts, kube.core, m, work, served); err != nil {
+		return err
+	}
+	work.leadOnce.Do(func() { close(leadDone) })
+	<-leadDone
+	return leadErr
 }
 
 // kubeClients are the controller's clients of the apiserver, all with one configuration.
@@ -239,6 +277,20 @@ func newNeutronAccess(opts options, m *metrics.Metrics, probes *endpoints.Probes
 	}
 }
 
+// shareRates returns what sets this replica's rates to its share of the cloud's, for held
+// of the -shards shards: together the replicas never exceed the flags' rates.
+func (a neutronAccess) shareRates(opts options, gate *lockout.Gate) func(held int) {
+	return func(held int) {
+		total := shard.Budget{QPS: opts.neutronQPS, Burst: opts.neutronBurst}.Share(held, opts.shards)
+		a.limiter.SetLimit(rate.Limit(total.QPS))
+		a.limiter.SetBurst(total.Burst)
+		project := shard.Budget{QPS: opts.neutronProjectQPS, Burst: opts.neutronProjectBurst}.Share(held, opts.shards)
+		a.budgets.SetRate(project.QPS, project.Burst)
+		keystone := shard.Budget{QPS: opts.keystoneAuthQPS, Burst: opts.keystoneAuthBurst}.Share(held, opts.shards)
+		gate.SetRate(keystone.QPS, keystone.Burst)
+	}
+}
+
 // limit puts client under the rate limits and counts its quota refusals by project.
 func (a neutronAccess) limit(client *neutronclient.Client, m *metrics.Metrics) {
 	place := client.Place()
@@ -308,13 +360,21 @@ func newRegistry(ctx context.Context, opts options, clusterID string, own *regis
 	}, registry.NewWatchedSecrets(secrets, kube.core, registry.Grantee(ctx, kube.core)), connect), nil
 }
 
-// newNetworkInformers returns the Network informers of the watched namespaces.
-func newNetworkInformers(opts options, networkClient clientset.Interface) *scope.Informers {
+// newNetworkInformers returns the Network informers of the watched namespaces; with
+// shards, a set that gets the informers of each shard when it is taken.
+func newNetworkInformers(opts options, networkClient clientset.Interface) (*scope.Informers, error) {
 	trim := scope.NewCacheTrim()
+	if opts.shards > 1 {
+		set := scope.NewShardedInformers(opts.namespaces, opts.shards)
+		if err := set.SetTransform(trim.Transform); err != nil {
+			return nil, err
+		}
+		return set, nil
+	}
 	return scope.NewInformers(opts.namespaces, func(namespace string) cache.SharedIndexInformer {
 		return informers.NewSharedInformerFactoryWithOptions(networkClient, 0, informers.WithNamespace(namespace),
 			informers.WithTransform(trim.Transform)).Samplecrd().V1().Networks().Informer()
-	})
+	}), nil
 }
 
 // serveEndpoints serves the metrics (behind TLS and a token review with -metrics-secure),

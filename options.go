@@ -64,6 +64,7 @@ type options struct {
 	retryMaxDelay       time.Duration
 
 	leaderElect           bool
+	shards                int
 	leaseName             string
 	leaseNamespace        string
 	leaseDuration         time.Duration
@@ -80,6 +81,9 @@ type options struct {
 	expiryWarning         time.Duration
 	neutronStartupTimeout time.Duration
 }
+
+// maxShards bounds -shards: each shard held costs a Lease write every retry period.
+const maxShards = 64
 
 func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig. Only required if out-of-cluster.")
@@ -127,6 +131,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.retryMaxDelay, "retry-max-delay", 2*time.Minute, "Longest delay between retries of a failed Network; after an outage everything converges within it.")
 
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader through a Lease so that only one replica reconciles.")
+	fs.IntVar(&o.shards, "shards", 1, fmt.Sprintf("Number of shards the namespaces are cut into, by a hash of their name (1 to %d). With 1, one elected replica reconciles every Network; with more, each shard has a Lease of its own, named after -leader-elect-lease-name, every replica holds its share of the shards and reconciles their Networks only, watching only those where the apiserver filters by shard (feature gate ShardedListAndWatch), and the Neutron and Keystone rates are split by the shards held. Needs -leader-elect; every replica must run with the same value.", maxShards))
 	fs.StringVar(&o.leaseName, "leader-elect-lease-name", "network-controller", "Name of the leader election Lease.")
 	fs.StringVar(&o.leaseNamespace, "leader-elect-namespace", "", "Namespace of the leader election Lease. Default: $POD_NAMESPACE, else kube-system.")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
@@ -224,6 +229,12 @@ func (o *options) validate() error {
 	}
 	if o.leaderElect && !(o.leaseDuration > o.leaseRenewDeadline && o.leaseRenewDeadline > o.leaseRetryPeriod && o.leaseRetryPeriod > 0) {
 		errs = append(errs, errors.New("leader election needs lease duration > renew deadline > retry period > 0"))
+	}
+	if o.shards < 1 || o.shards > maxShards {
+		errs = append(errs, fmt.Errorf("-shards must be from 1 to %d, got %d", maxShards, o.shards))
+	}
+	if o.shards > 1 && !o.leaderElect {
+		errs = append(errs, errors.New("-shards above 1 needs -leader-elect: each shard is held by a Lease"))
 	}
 	if o.metricsCertDir != "" && !o.metricsSecure {
 		errs = append(errs, errors.New("-metrics-cert-dir needs -metrics-secure"))

@@ -26,6 +26,8 @@
 #   LOCAL_ETCD_PORT       etcd client port                    (default 12379)
 #   LOCAL_ETCD_PEER_PORT  etcd peer port                      (default 12380)
 #   LOCAL_KUBE_TIMEOUT    readiness timeout in seconds        (default 90)
+#   LOCAL_KUBE_SHARDED_WATCH  the apiserver's ShardedListAndWatch feature gate, true or
+#                         false (default true: lists and watches filtered by shard)
 #   LOCAL_KUBE_STATE      state folder (default _output/local/kube): another one, with
 #                         other ports, is a second cluster (hack/node-e2e.sh)
 #
@@ -58,10 +60,12 @@ KCM_PORT="${LOCAL_KCM_PORT:-16257}"
 ETCD_PORT="${LOCAL_ETCD_PORT:-12379}"
 ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-12380}"
 TIMEOUT="${LOCAL_KUBE_TIMEOUT:-90}"
+SHARDED_WATCH="${LOCAL_KUBE_SHARDED_WATCH:-true}"
 HOST=127.0.0.1
 
 log() { echo "local-kube: $*"; }
 die() { echo "local-kube: error: $*" >&2; exit 1; }
+[[ "${SHARDED_WATCH}" == true || "${SHARDED_WATCH}" == false ]] || die "LOCAL_KUBE_SHARDED_WATCH must be true or false, got '${SHARDED_WATCH}'"
 
 # shellcheck source=hack/lib/kube-build.sh
 source "${ROOT}/hack/lib/kube-build.sh"
@@ -242,6 +246,8 @@ wait_for() {
 #    that one: Pods reach the apiserver through the Service.
 #  - --shutdown-send-retry-after: shut the HTTP server down after 2 s instead of
 #    waiting up to 60 s for open watches on SIGTERM.
+#  - --feature-gates=ShardedListAndWatch: lists and watches filtered by a shard
+#    selector, which the controller's -shards asks for (alpha in 1.36, off by default).
 # No flag holds a space, so callers may split the output on words.
 apiserver_flags() {
   local port=$1 address=${2:-${HOST}} reconciler=none
@@ -258,6 +264,7 @@ apiserver_flags() {
     --service-cluster-ip-range=10.96.0.0/24 \
     --endpoint-reconciler-type="${reconciler}" \
     --shutdown-send-retry-after=true \
+    --feature-gates=ShardedListAndWatch="${SHARDED_WATCH}" \
     --profiling=false
 }
 

@@ -199,6 +199,17 @@ func (q *Queue) Len() int {
 	return len(q.items)
 }
 
+// QueuedByNamespace counts the queued keys of each namespace.
+func (q *Queue) QueuedByNamespace() map[string]int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := map[string]int{}
+	for key := range q.items {
+		out[key.Namespace]++
+	}
+	return out
+}
+
 // Pop hands out the next key by the package's rule; the workqueue calls it only when
 // Len is above zero.
 func (q *Queue) Pop() cache.ObjectName {

@@ -100,3 +100,13 @@ func Run(ctx context.Context, cfg Config, kubeClient kubernetes.Interface, work 
 	le.Run(electionCtx)
 	return workErr
 }
+
+// Identity names this process in the Leases it holds: its host (a pod's name) and PID,
+// so that a restarted container is another holder.
+func Identity() (string, error) {
+	host, err := os.Hostname()
+	if err != nil {
+		return "", fmt.Errorf("reading hostname for the Lease holder identity: %w", err)
+	}
+	return fmt.Sprintf("%s_%d", host, os.Getpid()), nil
+}

@@ -73,6 +73,8 @@ type Metrics struct {
 	leading   atomic.Bool
 	workqueue *workqueueProvider
 	registry  *prometheus.Registry
+	// shards is the collector of the shards' states, nil without shards.
+	shards *shardCollector
 }
 
 // New creates the series and registers them, the client-go workqueue series and the Go

@@ -14,6 +14,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
 func TestNeutronResyncRequeuesDriftAndCollectsOrphans(t *testing.T) {
@@ -99,6 +100,42 @@ func TestNeutronResyncCollectsOrphansOfWatchedNamespacesOnly(t *testing.T) {
 	}
 	if want := []string{"net-team-b"}; !slices.Equal(ids, want) {
 		t.Errorf("networks left = %v, want %v (team-a's orphan collected, team-b's left to its controller)", ids, want)
+	}
+}
+
+// A replica holding some shards collects only the orphans of their namespaces, and one
+// holding none lists nothing at all: the other shards' holders collect theirs.
+func TestNeutronResyncCollectsOrphansOfHeldShardsOnly(t *testing.T) {
+	const shards = 4
+	other := "team-b"
+	for i := 0; shard.Of(other, shards) == shard.Of("team-a", shards); i++ {
+		other = fmt.Sprintf("team-b%d", i)
+	}
+	ownership := scope.NewOwnership(nil, shards)
+	f := newFixtureWithConfig(t, func(c *Config) { c.Ownership = ownership })
+	f.StartLeading()
+	ours := neutron.ClusterDescription(networktest.ClusterID)
+	for _, o := range []neutron.Owner{
+		{ClusterID: networktest.ClusterID, Namespace: "team-a", Name: "gone", UID: "uid-a"},
+		{ClusterID: networktest.ClusterID, Namespace: other, Name: "elsewhere", UID: "uid-b"},
+	} {
+		f.Neutron.PutNetwork(neutron.Network{ID: "net-" + o.Namespace, Name: o.ResourceName(), Description: ours, Tags: o.Tags(), CreatedAt: networktest.AnHourAgo})
+	}
+	f.Neutron.ClearCalls()
+
+	f.resync.Once(f.Ctx)
+	if got := f.Neutron.Calls(); len(got) != 0 {
+		t.Fatalf("a replica holding no shard called Neutron: %q", got)
+	}
+
+	ownership.Hold(shard.Of("team-a", shards))
+	f.resync.Once(f.Ctx)
+	var ids []string
+	for _, n := range f.Neutron.Networks() {
+		ids = append(ids, n.ID)
+	}
+	if want := []string{"net-" + other}; !slices.Equal(ids, want) {
+		t.Errorf("networks left = %v, want %v (team-a's orphan collected, %s's left to its shard's holder)", ids, want, other)
 	}
 }
 

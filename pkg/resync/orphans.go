@@ -8,6 +8,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
+	"github.com/samplecrd/network-controller/pkg/scope"
 )
 
 // orphan is a network of this cluster whose Network object does not exist.
@@ -21,10 +22,10 @@ type orphan struct {
 // collected and whether the breaker stopped it there, for some namespaces or all
 // (breaker.go). A network whose tags say its Network's deletion policy was Retain (its
 // finalizer was removed by hand) is released instead: kept, without the cluster's marks.
-func (s *Resyncer) collectOrphans(ctx context.Context, project registry.Project, live map[string]bool) (collected int, halted bool) {
+func (s *Resyncer) collectOrphans(ctx context.Context, project registry.Project, live map[string]bool, owned scope.Owned) (collected int, halted bool) {
 	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("place", project.Place.String())
 	store := project.Store
-	v := judge(store, s.orphansIn(logger, store, live))
+	v := judge(store, s.orphansIn(logger, store, live, owned))
 	if v.stopped() {
 		s.haltOrphanCollection(logger, project, v)
 	}
@@ -48,17 +49,17 @@ func (s *Resyncer) collectOrphans(ctx context.Context, project registry.Project,
 }
 
 // orphansIn returns the networks of store that the collection may take: of no live
-// Network, of a watched namespace, past the grace period, and still carrying the
+// Network, of an owned namespace, past the grace period, and still carrying the
 // cluster's description (a network without it is being released by its Network).
-func (s *Resyncer) orphansIn(logger klog.Logger, store *neutronstore.Store, live map[string]bool) []orphan {
+func (s *Resyncer) orphansIn(logger klog.Logger, store *neutronstore.Store, live map[string]bool, owned scope.Owned) []orphan {
 	var out []orphan
 	for _, uid := range store.Owners() {
 		if live[uid] {
 			continue
 		}
 		for _, n := range store.CachedNetworks(uid) {
-			if namespace, ok := neutron.OwnerNamespace(n); !s.cfg.Namespaces.All() && (!ok || !s.cfg.Namespaces.Contains(namespace)) {
-				logger.V(4).Info("Leaving a network of a namespace this controller does not watch", "networkID", n.ID, "name", n.Name)
+			if namespace, ok := neutron.OwnerNamespace(n); !owned.All() && (!ok || !owned.Owns(namespace)) {
+				logger.V(4).Info("Leaving a network of a namespace this replica does not act for", "networkID", n.ID, "name", n.Name)
 				continue
 			}
 			if age := s.cfg.Now().Sub(n.CreatedAt); age < s.cfg.OrphanGracePeriod {

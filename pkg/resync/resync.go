@@ -44,9 +44,14 @@ type Config struct {
 	Enqueue func(cache.ObjectName)
 	// ClusterID is the one in the ownership marks of this cluster's Neutron resources.
 	ClusterID string
-	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
-	// namespaces are left alone: another controller may manage those.
+	// Namespaces are the namespaces watched (empty: all): the delegated projects of
+	// their grants are visited.
 	Namespaces scope.Namespaces
+	// Ownership says which namespaces' orphans this replica collects: those of the
+	// watched namespaces (nil) or, with shards, of the shards it holds. Orphans of
+	// Networks in other namespaces are left alone: another controller or replica may
+	// manage those.
+	Ownership *scope.Ownership
 	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
 	// create whose object is not in the informer cache yet is never collected.
 	OrphanGracePeriod time.Duration
@@ -64,6 +69,9 @@ type Config struct {
 func New(cfg Config) *Resyncer {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Ownership == nil {
+		cfg.Ownership = scope.NewOwnership(cfg.Namespaces, 0)
 	}
 	s := &Resyncer{cfg: cfg}
 	cfg.Metrics.ExportFullSubnets(s.subnetUse)
@@ -92,6 +100,11 @@ func (s *Resyncer) Every(ctx context.Context, period time.Duration) {
 // networks whose Network object no longer exists, and looks at the imported networks again.
 func (s *Resyncer) Once(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
+	owned := s.cfg.Ownership.Now()
+	if owned.None() {
+		// A replica that holds no shard acts for no Network: nothing to compare.
+		return
+	}
 	s.reachDelegated(ctx, logger)
 	var filled []registry.Project
 	stale := map[neutron.Place]bool{}
@@ -115,6 +128,9 @@ func (s *Resyncer) Once(ctx context.Context) {
 			objects = append(objects, network)
 		}
 	}
+	// Only what was owned before and after the list: a shard taken meanwhile had its
+	// Networks missing from the list, and one given up had them gone from the cache.
+	owned = owned.Within(s.cfg.Ownership.Now())
 
 	s.countAddresses(ctx, filled, stale, objects)
 
@@ -148,7 +164,7 @@ func (s *Resyncer) Once(ctx context.Context) {
 	}
 	collected, halted, imported := 0, 0, 0
 	for _, p := range filled {
-		n, stopped := s.collectOrphans(ctx, p, live)
+		n, stopped := s.collectOrphans(ctx, p, live, owned)
 		collected += n
 		if stopped {
 			halted++

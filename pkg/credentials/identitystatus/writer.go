@@ -40,7 +40,7 @@ type Writer struct {
 	identities cache.SharedIndexInformer
 	namespaces cache.SharedIndexInformer
 	networks   *scope.Informers
-	watched    scope.Namespaces
+	owned      *scope.Ownership
 	check      SecretCheck
 	manager    string
 	queue      workqueue.TypedRateLimitingInterface[string]
@@ -52,11 +52,11 @@ type Writer struct {
 type SecretCheck func(ctx context.Context, src registry.Source) error
 
 // New returns a Writer reading the informers of grants.NewBook and the Networks' of the
-// namespaces watched, checking delegating identities' Secrets with check; it writes
+// namespaces owned (the watched ones, or those of the shards held), checking delegating identities' Secrets with check; it writes
 // through client as manager.
-func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, watched scope.Namespaces,
+func New(client clientset.Interface, identities, namespaces cache.SharedIndexInformer, networks *scope.Informers, owned *scope.Ownership,
 	check SecretCheck, manager string) (*Writer, error) {
-	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, watched: watched, check: check, manager: manager,
+	w := &Writer{client: client, identities: identities, namespaces: namespaces, networks: networks, owned: owned, check: check, manager: manager,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "cluster-identities"})}
 	if _, err := identities.AddEventHandler(cache.ResourceEventHandlerFuncs{
@@ -151,10 +151,11 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 		return err
 	}
 	if !counted {
-		// Controllers watching some namespaces each would write their own counts of one
-		// identity in turn, for ever; only one that sees them all may.
-		klog.FromContext(ctx).V(4).Info("Leaving the status of a ClusterIdentity to a controller that watches every namespace it selects",
-			"clusterIdentity", name, "watched", w.watched.String())
+		// Controllers watching some namespaces (or replicas holding some shards) each would
+		// write their own counts of one identity in turn, for ever; only one that sees
+		// them all may.
+		klog.FromContext(ctx).V(4).Info("Leaving the status of a ClusterIdentity to a controller that acts for every namespace it selects",
+			"clusterIdentity", name, "owned", w.owned.Now().String())
 		return nil
 	}
 	if equality.Semantic.DeepEqual(identity.Status, status) {
@@ -176,27 +177,38 @@ func (w *Writer) sync(ctx context.Context, name string) error {
 
 // statusOf is the status the identity has now: its Ready condition, the namespaces its
 // selector selects, and their Networks that use it. counted is false when the identity
-// selects a namespace this controller does not watch, whose Networks it cannot count. An
-// error is a Secret that could not be checked yet.
+// selects a namespace this controller does not act for (not watched, or of a shard held
+// by another replica), whose Networks it cannot count. An error is a Secret that could
+// not be checked yet.
 func (w *Writer) statusOf(ctx context.Context, identity *samplecrdv1.ClusterIdentity) (status samplecrdv1.ClusterIdentityStatus, counted bool, err error) {
 	status = samplecrdv1.ClusterIdentityStatus{ObservedGeneration: identity.Generation,
 		Conditions: append([]metav1.Condition(nil), identity.Status.Conditions...)}
 	selector, selectorErr := grants.Selector(identity)
 	if selectorErr == nil {
+		owned := w.owned.Now()
+		var counted []string
 		for _, obj := range w.namespaces.GetStore().List() {
 			ns, ok := obj.(metav1.Object)
 			if !ok || !selector.Matches(labels.Set(ns.GetLabels())) {
 				continue
 			}
-			if !w.watched.Contains(ns.GetName()) {
+			if !owned.Owns(ns.GetName()) {
 				return status, false, nil
 			}
+			counted = append(counted, ns.GetName())
 			status.Namespaces++
 			networks, _ := w.networks.Indexer(ns.GetName()).ByIndex(cache.NamespaceIndex, ns.GetName())
 			for _, obj := range networks {
 				if network, ok := obj.(*samplecrdv1.Network); ok && uses(network, identity) {
 					status.Networks++
 				}
+			}
+		}
+		// A shard given up while counting took its Networks out of the cache.
+		still := owned.Within(w.owned.Now())
+		for _, ns := range counted {
+			if !still.Owns(ns) {
+				return status, false, nil
 			}
 		}
 	}

@@ -69,7 +69,7 @@ func startWriter(ctx context.Context, t *testing.T, client *fake.Clientset, watc
 		return informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(ns)).Samplecrd().V1().Networks().Informer()
 	})
 	namespaces := kubeinformers.NewSharedInformerFactory(kube, 0).Core().V1().Namespaces().Informer()
-	w, err := New(client, identities, namespaces, networks, watched, checkSecret, "test")
+	w, err := New(client, identities, namespaces, networks, scope.NewOwnership(watched, 0), checkSecret, "test")
 	if err != nil {
 		t.Fatal(err)
 	}

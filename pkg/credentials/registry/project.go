@@ -40,3 +40,6 @@ func (p *project) fill(ctx context.Context, via *neutronstore.Store) error {
 }
 
 func (p *project) isFilled() bool { return p.filled.Load() }
+
+// unfill makes the next use fill the store again; uses under way keep what it holds.
+func (p *project) unfill() { p.filled.Store(false) }

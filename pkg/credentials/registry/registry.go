@@ -202,6 +202,18 @@ func (r *Registry) tenantOf(ctx context.Context, driver neutron.Driver, place ne
 	return Tenant{Place: place, Store: store, Expiry: expiryOf(driver)}, nil
 }
 
+// Unfill makes every project's store fill again on its next use. A replica that takes a
+// shard over calls it: the shard's last holder may have created resources in these
+// projects since this replica filled them, and a store that did not list them would have
+// the shard's Networks create them again.
+func (r *Registry) Unfill() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.places {
+		p.unfill()
+	}
+}
+
 // Project is one Place's store, reached through credentials some Network uses now.
 type Project struct {
 	Place neutron.Place

@@ -224,3 +224,22 @@ func TestAuthenticationDeferredForItsTurnIsNotAFailure(t *testing.T) {
 		t.Errorf("authentications = %d, want 2", got)
 	}
 }
+
+// After Unfill, the next use of each project lists it again (a shard taken over may
+// have Neutron resources its last holder made), and only the next.
+func TestUnfillRefillsOnNextUse(t *testing.T) {
+	driver := neutronfake.New()
+	f := newRegistryFixture(t, &Own{Driver: driver, Place: placeOf("project-own")})
+	if _, err := f.resolve("default", "n", ""); err != nil {
+		t.Fatal(err)
+	}
+	f.registry.Unfill()
+	for range 2 {
+		if _, err := f.resolve("default", "m", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := driver.Calls(); !slices.Equal(got, []string{"list networks", "list subnets", "list networks", "list subnets"}) {
+		t.Errorf("Neutron calls %q, want a fill, and one more after Unfill", got)
+	}
+}

@@ -30,8 +30,11 @@ import (
 // it back if it was removed while one still does.
 type Guard struct {
 	networks *scope.Informers
-	secrets  SecretMetadata
-	client   typedcorev1.SecretsGetter
+	// owned are the namespaces whose Secrets the guard may take the finalizer off: a
+	// shard held by another replica has its Networks in that replica's cache, not here.
+	owned   *scope.Ownership
+	secrets SecretMetadata
+	client  typedcorev1.SecretsGetter
 	// manager names the controller in the Secrets' managedFields.
 	manager string
 	queue   workqueue.TypedRateLimitingInterface[cache.ObjectName]
@@ -48,10 +51,12 @@ type SecretMetadata interface {
 }
 
 // New watches networks (indexed by BySecretIndex) and secrets, and retries
-// a failed Secret after retryBase, doubling up to retryMax.
-func New(networks *scope.Informers, secrets SecretMetadata, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*Guard, error) {
+// a failed Secret after retryBase, doubling up to retryMax. It takes the finalizer off
+// only the Secrets of namespaces owned.
+func New(networks *scope.Informers, owned *scope.Ownership, secrets SecretMetadata, client typedcorev1.SecretsGetter, manager string, retryBase, retryMax time.Duration) (*Guard, error) {
 	g := &Guard{
 		networks: networks,
+		owned:    owned,
 		secrets:  secrets,
 		client:   client,
 		manager:  manager,
@@ -190,9 +195,14 @@ func (g *Guard) sync(ctx context.Context, key cache.ObjectName) error {
 	if secret == nil || err != nil {
 		return err
 	}
+	owned := g.owned.Now()
 	needed, err := g.needed(key)
 	if err != nil {
 		return err
+	}
+	if !needed && !owned.Within(g.owned.Now()).Owns(key.Namespace) {
+		// Its Networks are in another replica's cache, or were while this looked.
+		return nil
 	}
 	has := slices.Contains(secret.GetFinalizers(), samplecrdv1.CredentialsFinalizerName)
 	logger := klog.FromContext(ctx)

@@ -16,6 +16,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
 const otherFinalizer = "example.com/keep-me"
@@ -44,7 +45,7 @@ func newGuardFixture(t *testing.T, secrets []*corev1.Secret, networks ...*sample
 	if err := IndexNetworks(networkScope); err != nil {
 		t.Fatal(err)
 	}
-	g, err := New(networkScope, cachedSecrets{secretInformer.GetIndexer(), client}, client.CoreV1(), "network-controller", time.Millisecond, time.Millisecond)
+	g, err := New(networkScope, scope.NewOwnership(nil, 0), cachedSecrets{secretInformer.GetIndexer(), client}, client.CoreV1(), "network-controller", time.Millisecond, time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +222,30 @@ func TestCredentialsGuardSync(t *testing.T) {
 				t.Errorf("%d patches, want a patch: %v", got, tc.wantPut)
 			}
 		})
+	}
+}
+
+// A replica that does not hold the shard of the Secret's namespace leaves its finalizer:
+// the Networks that hold it are in another replica's cache. Once it holds the shard, it
+// takes the finalizer off as any controller would.
+func TestCredentialsGuardLeavesSecretsOfShardsHeldElsewhere(t *testing.T) {
+	_, ctx := ktesting.NewTestContext(t)
+	f := newGuardFixture(t, []*corev1.Secret{credentialsSecret("creds", samplecrdv1.CredentialsFinalizerName)})
+	ownership := scope.NewOwnership(nil, 4)
+	f.guard.owned = ownership
+	key := cache.NewObjectName(metav1.NamespaceDefault, "creds")
+	if err := f.guard.sync(ctx, key); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	if got := f.finalizers("creds"); !slices.Equal(got, []string{samplecrdv1.CredentialsFinalizerName}) || len(f.patches()) != 0 {
+		t.Fatalf("finalizers %q after %d patches, want the finalizer left alone", got, len(f.patches()))
+	}
+	ownership.Hold(shard.Of(metav1.NamespaceDefault, 4))
+	if err := f.guard.sync(ctx, key); err != nil {
+		t.Fatalf("sync: %v", err)
+	}
+	if got := f.finalizers("creds"); len(got) != 0 {
+		t.Fatalf("finalizers %q once the shard is held, want none", got)
 	}
 }
 
