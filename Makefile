@@ -66,7 +66,7 @@ bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_
 
 .PHONY: bench-scale
 bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,000, 3,000 and at the end; about an hour.
-	hack/bench.sh -rounds 0 -dual-rounds 0 -routed-rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -scale-n $(SCALE_N) -scale-at 1000,3000
+	hack/bench.sh -rounds 0 -dual-rounds 0 -routed-rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -shard-n 0 -scale-n $(SCALE_N) -scale-at 1000,3000
 
 .PHONY: codegen
 codegen: ## Regenerate deepcopy, clientset, listers, informers and the CRD crd/network.yaml after changing pkg/apis.

@@ -14,6 +14,7 @@ MODULE=github.com/samplecrd/network-controller
 LAYERS='
 pkg/apis/
 pkg/client/
+pkg/shard
 pkg/buildinfo pkg/crashpoint pkg/fairqueue pkg/credentials/tokenturns pkg/logging pkg/signals pkg/startup pkg/subnetplan pkg/scope pkg/leaderelect pkg/metrics pkg/requestid
 pkg/credentials/secretwatch pkg/credentials/grants
 pkg/neutron

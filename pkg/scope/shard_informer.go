@@ -52,5 +52,5 @@ func NewShardNetworkInformer(client clientset.Interface, s shard.Shard, served b
 		},
 	}
 	return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client), &samplecrdv1.Network{},
-		cache.SharedIndexInformerOptions{})
+		cache.SharedIndexInformerOptions{Indexers: cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}})
 }

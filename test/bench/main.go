@@ -52,6 +52,8 @@ type options struct {
 	idleSamples   int
 
 	scaleN        int
+	shardN        int
+	shardReplicas int
 	scaleAt       intList
 	scaleBaseline string
 
@@ -97,6 +99,8 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.noisyB, "noisy-b", 20, "Networks namespace B creates during A's burst, one every -noisy-interval.")
 	fs.DurationVar(&o.noisyInterval, "noisy-interval", 2*time.Second, "Time between two of namespace B's creates.")
 	fs.IntVar(&o.idleSamples, "idle-samples", 20, "Networks created one at a time on an idle controller, for the idle time to Ready.")
+	fs.IntVar(&o.shardN, "shard-n", 3000, "Networks of the shard stage, over 30 namespaces, created until all Ready by one replica and then by -shard-replicas replicas holding as many shards; 0 skips the stage.")
+	fs.IntVar(&o.shardReplicas, "shard-replicas", 3, "Replicas (and shards) of the shard stage's second run.")
 	fs.IntVar(&o.scaleN, "scale-n", 0, "Networks of the scale stage (make bench-scale: 10000); 0 skips the stage.")
 	o.scaleAt = intList{1000}
 	fs.Var(&o.scaleAt, "scale-at", "Sizes below -scale-n where the scale stage also restarts and measures the controller, comma-separated.")
@@ -134,8 +138,8 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds or -scale-n above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 && o.shardN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds, -scale-n or -shard-n above 0")
 	}
 	if o.dualRounds < 0 || o.dualN < 0 || o.dualN > 65536 {
 		errs = append(errs, "-dual-rounds must be at least 0, and -dual-n between 0 and 65536")
@@ -145,6 +149,9 @@ func (o *options) validate() error {
 	}
 	if o.resyncN < 0 || o.resyncN > 65536 || o.resyncPorts < 0 || o.resyncN > 0 && o.resyncPeriod <= 0 {
 		errs = append(errs, "-resync-n must be between -1 and 65536, -resync-ports at least 0, and -resync-period positive")
+	}
+	if o.shardN < 0 || o.shardN > 16384 || o.shardN > 0 && (o.shardReplicas < 2 || o.shardReplicas > 16) {
+		errs = append(errs, "-shard-n must be between 0 and 16384, and -shard-replicas between 2 and 16")
 	}
 	if o.scaleN < 0 || o.scaleN > 65536 {
 		errs = append(errs, "-scale-n must be between 0 and 65536")
@@ -273,6 +280,14 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the scale stage")
 	}
 	res.printScale(os.Stdout)
+	if o.shardN > 0 {
+		ss, err := runShardStage(ctx, b)
+		if err != nil {
+			return err
+		}
+		res.shards = ss
+	}
+	res.printShards(os.Stdout)
 	res.printCommand(os.Stdout)
 	return nil
 }

@@ -23,6 +23,7 @@ type results struct {
 	noisy   *noisyResult
 	tenants *tenantsResult
 	scale   *scaleResult
+	shards  *shardResult
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
@@ -98,8 +99,8 @@ func (r *results) printTenants(w io.Writer) {
 func (r *results) printCommand(w io.Writer) {
 	o := r.opts
 	fmt.Fprintln(w)
-	command := fmt.Sprintf("hack/bench.sh -n %d -workers %d -rounds %d -dual-rounds %d -dual-n %d -routed-rounds %d -routed-n %d -restart-n %d -resync-n %d -resync-ports %d -resync-period %s -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s",
-		o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.routedRounds, o.routedN, o.restartN, o.resyncN, o.resyncPorts, o.resyncPeriod, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String())
+	command := fmt.Sprintf("hack/bench.sh -n %d -workers %d -rounds %d -dual-rounds %d -dual-n %d -routed-rounds %d -routed-n %d -restart-n %d -resync-n %d -resync-ports %d -resync-period %s -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s -shard-n %d -shard-replicas %d",
+		o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.routedRounds, o.routedN, o.restartN, o.resyncN, o.resyncPorts, o.resyncPeriod, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String(), o.shardN, o.shardReplicas)
 	for _, f := range []struct{ name, value string }{{"controller-args", o.controllerArgs}, {"baseline-args", o.baselineArgs}} {
 		if f.value != "" {
 			command += fmt.Sprintf(" -%s %q", f.name, f.value)

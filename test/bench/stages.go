@@ -97,6 +97,15 @@ func newBench(ctx context.Context, o options) (*bench, error) {
 		return nil, fmt.Errorf("creating namespace %s: %w", o.namespace, err)
 	}
 	b.extraNamespaces = []string{o.namespace + "-b"}
+	if o.shardN > 0 {
+		for _, ns := range shardNamespaces(o.namespace) {
+			_, err := kube.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+			if err != nil && !apierrors.IsAlreadyExists(err) {
+				return nil, fmt.Errorf("creating namespace %s: %w", ns, err)
+			}
+			b.extraNamespaces = append(b.extraNamespaces, ns)
+		}
+	}
 	foreign, err := foreignNetworks(ctx, nets, append([]string{o.namespace}, b.extraNamespaces...))
 	if err != nil {
 		return nil, fmt.Errorf("%w (is the CRD installed?)", err)

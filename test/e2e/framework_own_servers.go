@@ -188,8 +188,9 @@ func OwnKeystone(t testing.TB, k Keystone) (Keystone, *OwnServer) {
 }
 
 // OwnAPIServer starts a kube-apiserver of the test's own on the shared etcd and returns
-// it with an admin kubeconfig for it.
-func OwnAPIServer(t testing.TB) (*OwnServer, string) {
+// it with an admin kubeconfig for it. env is given to hack/local-kube.sh, e.g.
+// LOCAL_KUBE_SHARDED_WATCH=false.
+func OwnAPIServer(t testing.TB, env ...string) (*OwnServer, string) {
 	t.Helper()
 	address := freeAddress(t)
 	cfg, err := clientcmd.LoadFromFile(Kubeconfig)
@@ -225,7 +226,7 @@ func OwnAPIServer(t testing.TB) (*OwnServer, string) {
 		}
 		return nil
 	}
-	s := startOwnServer(t, "the test's kube-apiserver", address, log, ready,
-		filepath.Join(RepoRoot, "hack", "local-kube.sh"), "serve-apiserver", port(address))
+	argv := append(append([]string{"env"}, env...), filepath.Join(RepoRoot, "hack", "local-kube.sh"), "serve-apiserver", port(address))
+	s := startOwnServer(t, "the test's kube-apiserver", address, log, ready, argv...)
 	return s, kubeconfig
 }

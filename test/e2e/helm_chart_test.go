@@ -106,6 +106,7 @@ func TestHelmChartMatchesKustomize(t *testing.T) {
 		{name: "all namespaces", kustomization: "deploy/"},
 		{name: "namespaced", kustomization: "deploy/namespaced/",
 			set: []string{"namespaces={team-a}", "credentials.roleBindings={team-a}"}},
+		{name: "sharded", kustomization: shardedKustomization(t), set: []string{"replicas=3", "shards=4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"template", "network-controller", ChartDir, "--namespace", "network-controller"}
@@ -126,6 +127,22 @@ func TestHelmChartMatchesKustomize(t *testing.T) {
 		}
 		compareRendered(t, chart, ParseObjects(t, "deploy/monitoring/prometheusrule.yaml", string(raw)), nil)
 	})
+}
+
+// shardedKustomization writes the kustomization deploy/components/sharded tells users to
+// write beside deploy/, and returns its folder.
+func shardedKustomization(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	deploy, err := filepath.Rel(dir, filepath.Join(RepoRoot, "deploy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := fmt.Sprintf("resources:\n  - %s\ncomponents:\n  - %s/components/sharded\n", deploy, deploy)
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // compareRendered fails for every object that differs between the chart's and

@@ -4,12 +4,15 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
 // TestSplitBrain freezes the leader of two replicas (SIGSTOP) for longer than the lease,
@@ -115,6 +118,125 @@ func TestSplitBrain(t *testing.T) {
 		DeleteNetwork(t, ns, n.Name)
 	}
 	empty, _ := WaitAuditConverging(t, nets, time.Minute, clusterID, ns)
+	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
+		t.Errorf("after deleting every Network: %s", empty.Counts())
+	}
+}
+
+// TestSplitBrainShards is TestSplitBrain for replicas sharing shards: of two replicas
+// holding a shard each, one is frozen for longer than the Lease, so that the other takes
+// its shard over, and thawed while Networks of that shard are being created. The thawed
+// one must find its shard's Lease taken and exit, and in the end Neutron holds one
+// network and one subnet per Network, and every Network in the other shard was never
+// touched by the frozen one.
+func TestSplitBrainShards(t *testing.T) {
+	t.Parallel()
+	ExclusiveCluster(t)
+	seed := time.Now().UnixNano()
+	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})
+	lt := LeaseTimings{Duration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond}
+	leaseNS, lease := NewNamespace(t), "e2e-sb-shards-"+RandomSuffix(8)
+	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: []string{
+		"-leader-elect=true",
+		"-shards=2",
+		"-leader-elect-lease-name=" + lease,
+		"-leader-elect-namespace=" + leaseNS,
+		"-leader-elect-lease-duration=" + lt.Duration.String(),
+		"-leader-elect-renew-deadline=" + lt.RenewDeadline.String(),
+		"-leader-elect-retry-period=" + lt.RetryPeriod.String(),
+		"-neutron-endpoint=" + proxy.URL(),
+		"-neutron-resync-period=5s",
+		"-orphan-grace-period=5s",
+		"-retry-max-delay=2s",
+	}}
+	// Namespaces until each shard has two.
+	byShard := map[int][]string{}
+	for len(byShard[0]) < 2 || len(byShard[1]) < 2 {
+		ns := NewNamespace(t)
+		i := shard.Of(ns, 2).Index
+		byShard[i] = append(byShard[i], ns)
+	}
+	all := append(slices.Clone(byShard[0]), byShard[1]...)
+	_, nets := Clients(t)
+
+	a := StartController(t, opts)
+	b := StartController(t, opts)
+	t.Cleanup(func() {
+		for _, c := range []*Controller{a, b} {
+			if !c.Exited() {
+				_ = syscall.Kill(c.PID(), syscall.SIGCONT)
+			}
+		}
+	})
+	holders := make([]string, 2)
+	Eventually(t, 60*time.Second, 100*time.Millisecond, "one shard held by each replica", func() error {
+		for i := range holders {
+			h, _, err := leaseHolder(t, leaseNS, shard.ShardLeaseName(lease, shard.Shard{Index: i, Count: 2}))
+			if err != nil {
+				return err
+			}
+			holders[i] = h
+		}
+		if holders[0] == "" || holders[1] == "" || holders[0] == holders[1] {
+			return fmt.Errorf("holders %v", holders)
+		}
+		return nil
+	})
+	frozen, other := a, b
+	if holders[0] != controllerIdentity(t, a.PID()) {
+		frozen, other = b, a
+	}
+	frozenShard := shard.ShardLeaseName(lease, shard.Shard{Index: 0, Count: 2})
+	count := 0
+	create := func(namespaces []string, each int) {
+		for range each {
+			for _, ns := range namespaces {
+				CreateNetwork(t, ns, fmt.Sprintf("sb-%d", count), fmt.Sprintf("10.78.%d.0/24", count), "")
+				count++
+			}
+		}
+	}
+	create(all, 2)
+	audit, _ := WaitAuditConverging(t, nets, time.Minute, opts.ClusterID, all...)
+	t.Logf("before the freeze: %s", audit.Counts())
+
+	frozen.Signal(syscall.SIGSTOP)
+	froze := time.Now()
+	create(byShard[0], 2)
+	waitLeaseHolder(t, leaseNS, frozenShard, controllerIdentity(t, other.PID()), 60*time.Second)
+	t.Logf("the other replica took shard 0 %s after its holder was frozen", time.Since(froze).Round(100*time.Millisecond))
+
+	create(byShard[0], 2)
+	thawOffset := len(frozen.Logs())
+	frozen.Signal(syscall.SIGCONT)
+	thawed := time.Now()
+	create(byShard[0], 2)
+	code, err := frozen.Wait(60 * time.Second)
+	if err != nil {
+		t.Fatalf("the thawed replica is still running: %v\n%s", err, LastLines(frozen.Logs(), 30))
+	}
+	afterThaw := frozen.Logs()[thawOffset:]
+	t.Logf("thawed replica exited with code %d %s after the thaw, having created %d Neutron networks since; its log since the thaw:\n%s",
+		code, time.Since(thawed).Round(100*time.Millisecond), CountLines(afterThaw, "Created Neutron network"), LastLines(afterThaw, 20))
+	if code == 0 {
+		t.Errorf("the thawed replica exited with code 0 after losing its shard; want a failure code")
+	}
+	if !strings.Contains(afterThaw, "Lost a shard's Lease") {
+		t.Errorf("the thawed replica did not log that it lost its shard:\n%s", LastLines(afterThaw, 30))
+	}
+	for _, ns := range byShard[1] {
+		if strings.Contains(afterThaw, `network="`+ns+`/`) {
+			t.Errorf("the thawed replica touched a Network of namespace %s, of the shard it never held", ns)
+		}
+	}
+
+	audit, took := WaitAuditConverging(t, nets, time.Minute, opts.ClusterID, all...)
+	t.Logf("split brain of shards: converged %.1f s after the thawed replica exited: %s; proxy: %s", took.Seconds(), audit.Counts(), proxy.Counts())
+	if audit.Live != count {
+		t.Errorf("audit saw %d live Networks, want %d", audit.Live, count)
+	}
+	deleteNetworks(t, nets, all)
+	empty, _ := WaitAuditConverging(t, nets, time.Minute, opts.ClusterID, all...)
 	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
 		t.Errorf("after deleting every Network: %s", empty.Counts())
 	}

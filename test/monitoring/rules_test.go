@@ -29,6 +29,7 @@ var expectedAlerts = []string{
 	"NetworkControllerNeutronErrors",
 	"NetworkControllerWorkqueueNotDraining",
 	"NetworkControllerNoLeader",
+	"NetworkControllerShardUnheld",
 	"NetworkControllerMemoryNearLimit",
 	"NetworkControllerOwnCredentialsRefused",
 	"NetworkControllerOrphanCollectionHalted",
