@@ -190,14 +190,20 @@ type LeaseTimings struct{ Duration, RenewDeadline, RetryPeriod time.Duration }
 func CompetingControllers(t testing.TB, lt LeaseTimings, extraArgs ...string) (ns, lease string, opts ControllerOptions) {
 	t.Helper()
 	ns, lease = NewNamespace(t), "e2e-lease-"+RandomSuffix(8)
-	return ns, lease, ControllerOptions{ClusterID: NewClusterID(t), Namespaces: []string{ns}, Args: append([]string{
+	return ns, lease, ControllerOptions{ClusterID: NewClusterID(t), Namespaces: []string{ns}, Args: append(LeaseArgs(ns, lease, lt), extraArgs...)}
+}
+
+// LeaseArgs are the flags of leader election (or of shards' Leases) on Lease name in ns
+// with timings lt.
+func LeaseArgs(ns, lease string, lt LeaseTimings) []string {
+	return []string{
 		"-leader-elect=true",
 		"-leader-elect-lease-name=" + lease,
 		"-leader-elect-namespace=" + ns,
 		"-leader-elect-lease-duration=" + lt.Duration.String(),
 		"-leader-elect-renew-deadline=" + lt.RenewDeadline.String(),
 		"-leader-elect-retry-period=" + lt.RetryPeriod.String(),
-	}, extraArgs...)}
+	}
 }
 
 // Exited reports whether the process has exited.

@@ -32,19 +32,13 @@ func TestShards(t *testing.T) {
 	ExclusiveCluster(t)
 	lt := LeaseTimings{Duration: 8 * time.Second, RenewDeadline: 6 * time.Second, RetryPeriod: time.Second}
 	leaseNS, lease := NewNamespace(t), "e2e-shards-"+RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: []string{
-		"-leader-elect=true",
+	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: append(LeaseArgs(leaseNS, lease, lt),
 		fmt.Sprintf("-shards=%d", shardCount),
-		"-leader-elect-lease-name=" + lease,
-		"-leader-elect-namespace=" + leaseNS,
-		"-leader-elect-lease-duration=" + lt.Duration.String(),
-		"-leader-elect-renew-deadline=" + lt.RenewDeadline.String(),
-		"-leader-elect-retry-period=" + lt.RetryPeriod.String(),
 		// Every replica's resync runs, and would collect other shards' resources as
 		// orphans if it looked at them.
 		"-neutron-resync-period=30s",
 		"-orphan-grace-period=5s",
-	}}
+	)}
 	namespaces := make([]string, shardNamespaces)
 	for i := range namespaces {
 		namespaces[i] = NewNamespace(t)

@@ -35,16 +35,7 @@ func TestSplitBrain(t *testing.T) {
 	clusterID := opts.ClusterID
 	_, nets := Clients(t)
 
-	a := StartController(t, opts)
-	b := StartController(t, opts)
-	// Cleanups run last-registered first: thaw both before the framework stops them.
-	t.Cleanup(func() {
-		for _, c := range []*Controller{a, b} {
-			if !c.Exited() {
-				_ = syscall.Kill(c.PID(), syscall.SIGCONT)
-			}
-		}
-	})
+	a, b := startFreezable(t, opts)
 	leader, standby := waitLeader(t, ns, lease, 60*time.Second, a, b)
 
 	create := func(from, to int) {
@@ -136,19 +127,13 @@ func TestSplitBrainShards(t *testing.T) {
 	proxy := StartFaultProxy(t, NeutronEndpoint, seed, FaultRates{Delay: 0.5, MaxDelay: 500 * time.Millisecond})
 	lt := LeaseTimings{Duration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond}
 	leaseNS, lease := NewNamespace(t), "e2e-sb-shards-"+RandomSuffix(8)
-	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: []string{
-		"-leader-elect=true",
+	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: append(LeaseArgs(leaseNS, lease, lt),
 		"-shards=2",
-		"-leader-elect-lease-name=" + lease,
-		"-leader-elect-namespace=" + leaseNS,
-		"-leader-elect-lease-duration=" + lt.Duration.String(),
-		"-leader-elect-renew-deadline=" + lt.RenewDeadline.String(),
-		"-leader-elect-retry-period=" + lt.RetryPeriod.String(),
-		"-neutron-endpoint=" + proxy.URL(),
+		"-neutron-endpoint="+proxy.URL(),
 		"-neutron-resync-period=5s",
 		"-orphan-grace-period=5s",
 		"-retry-max-delay=2s",
-	}}
+	)}
 	// Namespaces until each shard has two.
 	byShard := map[int][]string{}
 	for len(byShard[0]) < 2 || len(byShard[1]) < 2 {
@@ -159,15 +144,7 @@ func TestSplitBrainShards(t *testing.T) {
 	all := append(slices.Clone(byShard[0]), byShard[1]...)
 	_, nets := Clients(t)
 
-	a := StartController(t, opts)
-	b := StartController(t, opts)
-	t.Cleanup(func() {
-		for _, c := range []*Controller{a, b} {
-			if !c.Exited() {
-				_ = syscall.Kill(c.PID(), syscall.SIGCONT)
-			}
-		}
-	})
+	a, b := startFreezable(t, opts)
 	holders := make([]string, 2)
 	Eventually(t, 60*time.Second, 100*time.Millisecond, "one shard held by each replica", func() error {
 		for i := range holders {
@@ -240,4 +217,19 @@ func TestSplitBrainShards(t *testing.T) {
 	if empty.Live != 0 || empty.Networks != 0 || empty.Subnets != 0 {
 		t.Errorf("after deleting every Network: %s", empty.Counts())
 	}
+}
+
+// startFreezable starts two controllers of opts, and thaws them at the end of the test
+// before the framework stops them (cleanups run last-registered first), so that a test
+// may freeze them with SIGSTOP.
+func startFreezable(t *testing.T, opts ControllerOptions) (a, b *Controller) {
+	a, b = StartController(t, opts), StartController(t, opts)
+	t.Cleanup(func() {
+		for _, c := range []*Controller{a, b} {
+			if !c.Exited() {
+				_ = syscall.Kill(c.PID(), syscall.SIGCONT)
+			}
+		}
+	})
+	return a, b
 }
