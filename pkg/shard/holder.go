@@ -79,6 +79,9 @@ type Holder struct {
 	// was asked; nil until a list answered.
 	served func(bool)
 	probed bool
+	// announced: the replica's Lease was renewed at an earlier look. The first look takes
+	// no shard, so that replicas starting together see each other before they plan.
+	announced bool
 
 	mu   sync.Mutex
 	held map[int]*heldShard
@@ -218,6 +221,10 @@ func (h *Holder) tick(ctx, writeCtx context.Context) {
 	}
 	h.renewReplica(writeCtx, byName[h.replicaLeaseName()], now)
 	h.renewHeld(writeCtx, now)
+	if !h.announced {
+		h.announced = true
+		return
+	}
 
 	v := view{shards: h.cfg.Shards, me: h.cfg.Identity, holders: map[int]string{}}
 	other := ""

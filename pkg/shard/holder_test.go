@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -95,10 +96,14 @@ func newReplica(client *fake.Clientset, clock *clocktesting.FakeClock, t *timeli
 	return replica{holder: h, work: w}
 }
 
-// tick looks at the Leases once and waits for the work it started or stopped.
+// tick looks at the Leases once (twice at the first: the first look only announces the
+// replica) and waits for the work it started or stopped.
 func (r replica) tick(t *testing.T) {
 	t.Helper()
 	ctx := context.Background()
+	if !r.holder.announced {
+		r.holder.tick(ctx, ctx)
+	}
 	r.holder.tick(ctx, ctx)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -276,4 +281,27 @@ func (f failingLeases) Update(ctx context.Context, l *coordinationv1.Lease, opts
 		return nil, fmt.Errorf("connection refused")
 	}
 	return f.LeaseInterface.Update(ctx, l, opts)
+}
+
+// Replicas that start together see each other before they plan: each takes its share at
+// once, and none takes a shard only to give it up.
+func TestReplicasStartingTogetherTakeTheirShareAtOnce(t *testing.T) {
+	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
+	a, b := newReplica(client, clock, tl, "a", 4), newReplica(client, clock, tl, "b", 4)
+	ctx := context.Background()
+	a.holder.tick(ctx, ctx)
+	b.holder.tick(ctx, ctx)
+	if len(a.holder.Held())+len(b.holder.Held()) != 0 {
+		t.Fatal("a replica took shards at its first look")
+	}
+	a.tick(t)
+	b.tick(t)
+	if got, want := [][]int{indexes(a.holder.Held()), indexes(b.holder.Held())}, [][]int{{0, 2}, {1, 3}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("holdings %v, want %v", got, want)
+	}
+	for _, e := range tl.all() {
+		if strings.Contains(e, "stop") {
+			t.Fatalf("a shard was given up: %v", tl.all())
+		}
+	}
 }
