@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
 const (
@@ -219,6 +220,51 @@ func TestRBACInCluster(t *testing.T) {
 			t.Errorf("in-cluster controller log lacks %q", want)
 		}
 	}
+	shardsInCluster(t, inCluster, ns)
+}
+
+// shardsInCluster runs the controller with -shards under the Lease Role of deploy/: it
+// lists its group's Leases, creates and renews the shards' and its own, reconciles, and
+// on SIGTERM releases the shards and deletes its own Lease, all without a refusal.
+func shardsInCluster(t *testing.T, opts ControllerOptions, ns string) {
+	group := "e2e-rbac-shards-" + RandomSuffix(8)
+	opts.Args = []string{"-leader-elect=true", "-leader-elect-lease-name=" + group, "-shards=2"}
+	shardLeases := []string{shard.ShardLeaseName(group, shard.Shard{Index: 0, Count: 2}), shard.ShardLeaseName(group, shard.Shard{Index: 1, Count: 2})}
+	t.Cleanup(func() {
+		kube, _ := Clients(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for _, l := range shardLeases {
+			_ = kube.CoordinationV1().Leases(deployNamespace).Delete(ctx, l, metav1.DeleteOptions{})
+		}
+	})
+	ctrl := StartController(t, opts)
+	for _, l := range shardLeases {
+		waitLeaseHolder(t, deployNamespace, l, controllerIdentity(t, ctrl.PID()), 60*time.Second)
+	}
+	CreateNetwork(t, ns, "rbac-shards", "10.75.1.0/24", "")
+	WaitReady(t, ns, "rbac-shards", 60*time.Second)
+	DeleteNetwork(t, ns, "rbac-shards")
+	WaitGone(t, ns, "rbac-shards", 60*time.Second)
+	ctrl.Signal(syscall.SIGTERM)
+	if code, err := ctrl.Wait(30 * time.Second); err != nil || code != 0 {
+		t.Errorf("the sharded in-cluster controller exited with %d (%v) after SIGTERM, want 0", code, err)
+	}
+	kube, _ := Clients(t)
+	leases, err := kube.CoordinationV1().Leases(deployNamespace).List(Ctx(t, 30*time.Second), metav1.ListOptions{LabelSelector: shard.LabelGroup + "=" + group})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leases.Items {
+		if l.Labels[shard.LabelRole] != "shard" || (l.Spec.HolderIdentity != nil && *l.Spec.HolderIdentity != "") {
+			t.Errorf("Lease %s after the sharded controller stopped: role %s, holder %v; want only released shards' Leases", l.Name, l.Labels[shard.LabelRole], l.Spec.HolderIdentity)
+		}
+	}
+	for i, line := range strings.Split(ctrl.Logs(), "\n") {
+		if strings.Contains(strings.ToLower(line), "forbidden") {
+			t.Errorf("sharded controller log line %d mentions forbidden: %s", i+1, line)
+		}
+	}
 }
 
 // expectedClusterRole is the ClusterRole deploy/20-clusterrole.yaml must grant, no more.
@@ -258,7 +304,10 @@ var expectedRefusalsRole = []rbacv1.PolicyRule{
 	{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get", "patch"}, ResourceNames: []string{"network-controller-keystone-refusals"}},
 }
 
+// expectedLeaseRole is what deploy/base/30-role-leader-election.yaml grants: the leader's
+// Lease, or with -shards the shards' and the replicas' (listed by label, a replica's own
+// deleted when it stops).
 var expectedLeaseRole = []rbacv1.PolicyRule{
-	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "create", "update"}},
+	{APIGroups: []string{"coordination.k8s.io"}, Resources: []string{"leases"}, Verbs: []string{"get", "list", "create", "update", "delete"}},
 	{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}},
 }

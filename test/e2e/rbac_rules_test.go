@@ -171,9 +171,7 @@ func checkCanI(t *testing.T) {
 		{"update", "leases.coordination.k8s.io", "-n", "kube-system"},
 		{"get", "leases.coordination.k8s.io", "-n", "default"},
 		{"create", "leases.coordination.k8s.io", "-n", "kube-node-lease"},
-		{"list", "leases.coordination.k8s.io", "-n", deployNamespace},
 		{"watch", "leases.coordination.k8s.io", "-n", deployNamespace},
-		{"delete", "leases.coordination.k8s.io", "-n", deployNamespace},
 		// Its own ConfigMap of refusals, and no other.
 		{"get", "configmaps/kube-root-ca.crt", "-n", deployNamespace},
 		{"patch", "configmaps/network-controller-cluster", "-n", deployNamespace},
