@@ -12,7 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -167,34 +166,6 @@ func run(opts options) error {
 		return leadShards(ctx, opts, kube, probes, m, access.shareRates(opts, gate), controller, networkInformers, ownership, tenants, lead)
 	}
 	return leadWhenElected(ctx, opts, kube.core, probes, m, lead)
-}
-
-// leadShards holds this replica's share of the shards until ctx is done, running lead
-// from the first shard taken on; it returns lead's error once the shards are released.
-func leadShards(ctx context.Context, opts options, kube kubeClients, probes *endpoints.Probes, m *metrics.Metrics, share func(held int),
-	controller *Controller, networkInformers *scope.Informers, ownership *scope.Ownership, tenants *registry.Registry, lead func(context.Context) error) error {
-	var leadErr error
-	leadDone := make(chan struct{})
-	served := &atomic.Bool{}
-	work := &shardWork{count: opts.shards, informers: networkInformers, newInformer: newShardInformerFunc(opts, kube.networks, served),
-		ownership: ownership, controller: controller, tenants: tenants, share: share,
-		setLeading: func(leading bool) {
-			probes.SetLeading(leading)
-			m.SetLeader(leading)
-		},
-		lead: func() {
-			go func() {
-				defer close(leadDone)
-				leadErr = lead(ctx)
-			}()
-		},
-	}
-	if err := holdShards(ctx, opts, kube.core, m, work, served); err != nil {
-		return err
-	}
-	work.leadOnce.Do(func() { close(leadDone) })
-	<-leadDone
-	return leadErr
 }
 
 // kubeClients are the controller's clients of the apiserver, all with one configuration.

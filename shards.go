@@ -14,6 +14,7 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/endpoints"
 	"github.com/samplecrd/network-controller/pkg/leaderelect"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -131,6 +132,34 @@ func newShardInformerFunc(opts options, client clientset.Interface, served *atom
 		}
 		return scope.NewShardNetworkInformer(client, s, served.Load())
 	}
+}
+
+// leadShards holds this replica's share of the shards until ctx is done, running lead
+// from the first shard taken on; it returns lead's error once the shards are released.
+func leadShards(ctx context.Context, opts options, kube kubeClients, probes *endpoints.Probes, m *metrics.Metrics, share func(held int),
+	controller *Controller, networkInformers *scope.Informers, ownership *scope.Ownership, tenants *registry.Registry, lead func(context.Context) error) error {
+	var leadErr error
+	leadDone := make(chan struct{})
+	served := &atomic.Bool{}
+	work := &shardWork{count: opts.shards, informers: networkInformers, newInformer: newShardInformerFunc(opts, kube.networks, served),
+		ownership: ownership, controller: controller, tenants: tenants, share: share,
+		setLeading: func(leading bool) {
+			probes.SetLeading(leading)
+			m.SetLeader(leading)
+		},
+		lead: func() {
+			go func() {
+				defer close(leadDone)
+				leadErr = lead(ctx)
+			}()
+		},
+	}
+	if err := holdShards(ctx, opts, kube.core, m, work, served); err != nil {
+		return err
+	}
+	work.leadOnce.Do(func() { close(leadDone) })
+	<-leadDone
+	return leadErr
 }
 
 // holdShards runs the shards' Holder until ctx is done: every replica takes its share of
