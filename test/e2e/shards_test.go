@@ -239,22 +239,30 @@ func namespacesPerShard(namespaces []string) []int {
 func checkShardMetrics(t *testing.T, replicas []*Controller, served bool, want int) {
 	t.Helper()
 	Eventually(t, 30*time.Second, time.Second, "the replicas' Network counts adding up", func() error {
-		cached, ready := 0.0, 0.0
+		cached, ready, held := 0.0, 0.0, 0.0
 		for _, c := range replicas {
 			families, err := c.Metrics()
 			if err != nil {
 				return err
 			}
+			// Every shard's series on every replica: 1 on its holder, 0 elsewhere (what
+			// NetworkControllerShardUnheld sums).
+			if n := len(families["network_controller_shard_held"].GetMetric()); n != shardCount {
+				return fmt.Errorf("replica %d exports network_controller_shard_held for %d shards, want %d", c.PID(), n, shardCount)
+			}
+			v, _ := metricSample(families, "network_controller_shard_held")
+			held += v
 			if v, ok := metricSample(families, "network_controller_shard_selector_served"); !ok || (v == 1) != served {
 				return fmt.Errorf("replica %d: network_controller_shard_selector_served %v (exported: %v), want served=%v", c.PID(), v, ok, served)
 			}
-			v, _ := metricSample(families, "network_controller_shard_networks")
+			v, _ = metricSample(families, "network_controller_shard_networks")
 			cached += v
 			v, _ = metricSample(families, "network_controller_networks", "status=True", "reason="+samplecrdv1.ReasonProvisioned)
 			ready += v
 		}
-		if int(cached) != want || int(ready) != want {
-			return fmt.Errorf("the replicas cache %.0f Networks of their shards and count %.0f Ready, want %d each", cached, ready, want)
+		if int(cached) != want || int(ready) != want || int(held) != shardCount {
+			return fmt.Errorf("the replicas cache %.0f Networks of their shards and count %.0f Ready, want %d each; they hold %.0f shards, want %d",
+				cached, ready, want, held, shardCount)
 		}
 		return nil
 	})
