@@ -390,6 +390,7 @@ func leadWhenElected(ctx context.Context, opts options, kubeClient kubernetes.In
 		RetryPeriod:   opts.leaseRetryPeriod,
 		Watchdog:      probes.LeaderWatchdog(),
 		SetLeading:    setLeading,
+		FieldManager:  fieldManager,
 	}
 	return leaderelect.Run(ctx, election, kubeClient, lead)
 }

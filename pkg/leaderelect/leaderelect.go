@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
@@ -24,6 +25,8 @@ type Config struct {
 	Watchdog *leaderelection.HealthzAdaptor
 	// SetLeading is told when this process starts and stops leading.
 	SetLeading func(bool)
+	// FieldManager names the release's write.
+	FieldManager string
 }
 
 // Run runs work only while this process holds the Lease. On shutdown (ctx ends) it first
@@ -59,11 +62,14 @@ func Run(ctx context.Context, cfg Config, kubeClient kubernetes.Interface, work 
 
 	var workErr error
 	le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
-		Lock:            lock,
-		LeaseDuration:   cfg.LeaseDuration,
-		RenewDeadline:   cfg.RenewDeadline,
-		RetryPeriod:     cfg.RetryPeriod,
-		ReleaseOnCancel: true,
+		Lock:          lock,
+		LeaseDuration: cfg.LeaseDuration,
+		RenewDeadline: cfg.RenewDeadline,
+		RetryPeriod:   cfg.RetryPeriod,
+		// Released below, by this package: client-go's release reads the Lease again and
+		// then writes it whenever its own last view still names this process, so a
+		// deposed leader's release overwrites the new leader's Lease.
+		ReleaseOnCancel: false,
 		Name:            cfg.Name,
 		WatchDog:        cfg.Watchdog,
 		Callbacks: leaderelection.LeaderCallbacks{
@@ -84,7 +90,6 @@ func Run(ctx context.Context, cfg Config, kubeClient kubernetes.Interface, work 
 					logger.Error(nil, "Lost leadership; exiting", "identity", identity)
 					klog.FlushAndExit(klog.ExitFlushTimeout, 1)
 				}
-				logger.Info("Released leadership", "identity", identity)
 			},
 			OnNewLeader: func(current string) {
 				if current != identity {
@@ -98,6 +103,9 @@ func Run(ctx context.Context, cfg Config, kubeClient kubernetes.Interface, work 
 	}
 	logger.Info("Waiting to become leader", "identity", identity, "lease", lease)
 	le.Run(electionCtx)
+	if leading.Load() {
+		release(context.WithoutCancel(ctx), kubeClient, cfg, identity)
+	}
 	return workErr
 }
 
@@ -109,4 +117,32 @@ func Identity() (string, error) {
 		return "", fmt.Errorf("reading hostname for the Lease holder identity: %w", err)
 	}
 	return fmt.Sprintf("%s_%d", host, os.Getpid()), nil
+}
+
+// release gives the Lease up once the work stopped, if this process still holds it: an
+// update at the version just read, so that a Lease another replica took meanwhile stays
+// its.
+func release(ctx context.Context, kubeClient kubernetes.Interface, cfg Config, identity string) {
+	logger := klog.FromContext(ctx)
+	ctx, cancel := context.WithTimeout(ctx, cfg.RenewDeadline)
+	defer cancel()
+	leases := kubeClient.CoordinationV1().Leases(cfg.Namespace)
+	lease, err := leases.Get(ctx, cfg.Name, metav1.GetOptions{})
+	if err != nil {
+		logger.Error(err, "Could not read the Lease to release it; it lapses instead", "lease", cfg.Namespace+"/"+cfg.Name)
+		return
+	}
+	if lease.Spec.HolderIdentity == nil || *lease.Spec.HolderIdentity != identity {
+		logger.Info("The Lease is no longer this process's; leaving it", "lease", cfg.Namespace+"/"+cfg.Name)
+		return
+	}
+	now := metav1.NewMicroTime(time.Now())
+	holder, duration := "", int32(1)
+	lease.Spec.HolderIdentity, lease.Spec.LeaseDurationSeconds = &holder, &duration
+	lease.Spec.AcquireTime, lease.Spec.RenewTime = &now, &now
+	if _, err := leases.Update(ctx, lease, metav1.UpdateOptions{FieldManager: cfg.FieldManager}); err != nil {
+		logger.Error(err, "Could not release the Lease; it lapses instead", "lease", cfg.Namespace+"/"+cfg.Name)
+		return
+	}
+	logger.Info("Released leadership", "identity", identity)
 }
