@@ -75,7 +75,8 @@ type Observed struct {
 	// and was tagged on the way.
 	Adopted bool
 	// Shares are the RBAC policies that share Network, when SharesKnown: a store knows
-	// them only for a network that carries SharingTag, or that it created.
+	// them only for a network that carries SharingTag, that it created, or that a list of
+	// the project's policies found shared.
 	Shares      []RBACPolicy
 	SharesKnown bool
 	// Routers is what Neutron holds of the network's routers, when Routers.Known: a store

@@ -9,7 +9,10 @@ import (
 )
 
 // fillShares lists the RBAC policies of the project's networks that carry SharingTag,
-// one call, when nets has any; else it costs nothing.
+// one call, when nets has any; else it costs nothing. The list also books the policies of
+// the cluster's networks that carry no mark: a share whose create a controller sent
+// before it died can land after its successor took the mark off, and the diff then
+// deletes it like any policy the spec does not name.
 func (s *Store) fillShares(ctx context.Context, since uint64, nets []neutron.Network) error {
 	marked := markedNetworkIDs(nets, neutron.SharingTag)
 	if len(marked) == 0 {
@@ -20,8 +23,25 @@ func (s *Store) fillShares(ctx context.Context, since uint64, nets []neutron.Net
 	if err != nil {
 		return fmt.Errorf("listing the RBAC policies that share the project's networks: %w", err)
 	}
-	s.shares.refill(since, marked, neutron.InProject(policies, s.projectID), policyNetwork)
+	policies = neutron.InProject(policies, s.projectID)
+	s.shares.refill(since, append(marked, unmarkedSharedIDs(nets, policies)...), policies, policyNetwork)
 	return nil
+}
+
+// unmarkedSharedIDs returns the IDs of the networks of nets that carry no SharingTag and
+// that a policy of policies shares.
+func unmarkedSharedIDs(nets []neutron.Network, policies []neutron.RBACPolicy) []string {
+	shared := map[string]bool{}
+	for _, p := range policies {
+		shared[p.ObjectID] = true
+	}
+	var ids []string
+	for _, n := range nets {
+		if shared[n.ID] && !slices.Contains(n.Tags, neutron.SharingTag) {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
 }
 
 // Shares returns the RBAC policies that share networkID, from memory when it knows them,

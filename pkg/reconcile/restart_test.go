@@ -92,3 +92,35 @@ func TestRestartWithSharedNetworksCostsThreeListCalls(t *testing.T) {
 		t.Errorf("API writes = %q, want none", w)
 	}
 }
+
+// A share that lands after the sharing mark came off (the create of a controller that died,
+// carried out after its successor unshared the network) is found by the next list of the
+// project's policies, made for another shared network, and deleted without another list.
+func TestRestartDeletesAPolicyOfAnUnmarkedNetwork(t *testing.T) {
+	shared := WithSharesInStatus(WithSharedWith(RealizedNetwork("shared", "10.40.0.0/24", ""), "team-b"))
+	shared.Status.SharedWith[0].RBACPolicyID = "rbac-of-shared"
+	unshared := RealizedNetwork("unshared", "10.40.0.0/24", "")
+	f := New(t, shared, unshared)
+	PutShared(func(d *neutronfake.Driver, netID string) {
+		d.PutShare(neutron.RBACPolicy{ID: "rbac-of-shared", ObjectID: netID, TargetProject: "team-b"})
+	})(f.Neutron, OwnerOf(shared))
+	PutRealizedWith("10.40.0.0/24", nil)(f.Neutron, OwnerOf(unshared))
+	f.Neutron.PutShare(neutron.RBACPolicy{ID: "rbac-late", ObjectID: "net-of-unshared", TargetProject: "team-c"})
+
+	f.FillStore()
+	for _, o := range []*samplecrdv1.Network{shared, unshared} {
+		if err := f.Sync(o); err != nil {
+			t.Fatalf("sync %s: %v", o.Name, err)
+		}
+	}
+
+	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies", "delete rbac policy"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if got := f.Neutron.Shares(); len(got) != 1 || got[0].ID != "rbac-of-shared" {
+		t.Errorf("RBAC policies left = %v, want only rbac-of-shared", got)
+	}
+	if !HasEvent(f.Events(), "Stopped sharing Neutron network net-of-unshared with project team-c (deleted RBAC policy rbac-late)") {
+		t.Errorf("Events = %q, want the late policy's deletion", f.Events())
+	}
+}

@@ -6,7 +6,9 @@ import (
 
 	"k8s.io/utils/ptr"
 
+	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/networktest"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
 // A policy deleted by hand and port security turned on by hand are drift: the resync says
@@ -42,5 +44,37 @@ func TestNeutronResyncFindsSharingAndPortSecurityDrift(t *testing.T) {
 		if !networktest.HasEvent(events, want) {
 			t.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
 		}
+	}
+}
+
+// A policy on a network whose sharing mark is off (a dead controller's create carried out
+// late) is drift, seen in the list of policies another shared network makes the resync
+// ask for: the Network is queued, and its Event names the policy.
+func TestNeutronResyncFindsAPolicyOfAnUnmarkedNetwork(t *testing.T) {
+	shared := networktest.WithSharedWith(networktest.NewNetwork("shared", "10.8.2.0/24", ""), "team-b")
+	unshared := networktest.NewNetwork("unshared", "10.8.3.0/24", "")
+	f := newFixture(t, shared, unshared)
+	f.StartLeading()
+	for _, n := range []*samplecrdv1.Network{shared, unshared} {
+		if err := f.Sync(n); err != nil {
+			t.Fatalf("sync %s: %v", n.Name, err)
+		}
+		f.Refresh("default", n.Name)
+	}
+	netID := f.Refresh("default", "unshared").Status.NetworkID
+	f.Neutron.PutShare(neutron.RBACPolicy{ID: "rbac-late", ObjectID: netID, TargetProject: "team-c"})
+	f.Events()
+	f.Neutron.ClearCalls()
+
+	f.resync.Once(f.Ctx)
+
+	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies"}; !slices.Equal(got, want) {
+		t.Errorf("Neutron calls = %q, want %q", got, want)
+	}
+	if n := len(f.queued); n != 1 {
+		t.Errorf("queue length = %d, want the Network with the late policy queued", n)
+	}
+	if want := "shared with project team-c outside the spec (RBAC policy rbac-late)"; !networktest.HasEvent(f.Events(), want) {
+		t.Errorf("Events = %q, want a NeutronDrift saying %q", f.Events(), want)
 	}
 }
