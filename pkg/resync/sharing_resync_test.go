@@ -28,21 +28,29 @@ func TestNeutronResyncFindsSharingAndPortSecurityDrift(t *testing.T) {
 	net := f.Neutron.Networks()[0]
 	net.PortSecurityEnabled = ptr.To(true)
 	f.Neutron.PutNetwork(net)
+
+	f.resyncFindsDrift("restoring port security from on to off", "no longer shared with project team-b")
+}
+
+// resyncFindsDrift runs one resync, which must list the project's networks, subnets and
+// policies, queue one Network and record a NeutronDrift Event saying each of drifts.
+func (f *fixture) resyncFindsDrift(drifts ...string) {
+	f.T.Helper()
 	f.Events()
 	f.Neutron.ClearCalls()
 
 	f.resync.Once(f.Ctx)
 
 	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies"}; !slices.Equal(got, want) {
-		t.Errorf("Neutron calls = %q, want %q", got, want)
+		f.T.Errorf("Neutron calls = %q, want %q", got, want)
 	}
 	if n := len(f.queued); n != 1 {
-		t.Errorf("queue length = %d, want the drifted Network queued", n)
+		f.T.Errorf("queue length = %d, want the drifted Network queued", n)
 	}
 	events := f.Events()
-	for _, want := range []string{"restoring port security from on to off", "no longer shared with project team-b"} {
+	for _, want := range drifts {
 		if !networktest.HasEvent(events, want) {
-			t.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
+			f.T.Errorf("Events = %q, want a NeutronDrift saying %q", events, want)
 		}
 	}
 }
@@ -63,18 +71,6 @@ func TestNeutronResyncFindsAPolicyOfAnUnmarkedNetwork(t *testing.T) {
 	}
 	netID := f.Refresh("default", "unshared").Status.NetworkID
 	f.Neutron.PutShare(neutron.RBACPolicy{ID: "rbac-late", ObjectID: netID, TargetProject: "team-c"})
-	f.Events()
-	f.Neutron.ClearCalls()
 
-	f.resync.Once(f.Ctx)
-
-	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies"}; !slices.Equal(got, want) {
-		t.Errorf("Neutron calls = %q, want %q", got, want)
-	}
-	if n := len(f.queued); n != 1 {
-		t.Errorf("queue length = %d, want the Network with the late policy queued", n)
-	}
-	if want := "shared with project team-c outside the spec (RBAC policy rbac-late)"; !networktest.HasEvent(f.Events(), want) {
-		t.Errorf("Events = %q, want a NeutronDrift saying %q", f.Events(), want)
-	}
+	f.resyncFindsDrift("shared with project team-c outside the spec (RBAC policy rbac-late)")
 }
