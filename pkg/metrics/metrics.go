@@ -143,7 +143,7 @@ func New() *Metrics {
 		}, []string{"limit"}),
 		accountsHeld: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "keystone_accounts_held",
-			Help: "Keystone users the controller does not ask for a token: Keystone refused them twice in a row, and a third refusal could lock them out.",
+			Help: "Spellings of Keystone users (an ID or a name) in the shared record of refusals, with refusals in a row or a request under way: held back, at least for credentials that never got a token of the user, since another refusal could bring the user too close to a lockout.",
 		}),
 		ownRefused: prometheus.NewGauge(prometheus.GaugeOpts{
 			Namespace: namespace, Name: "own_credentials_refused",

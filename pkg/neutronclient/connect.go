@@ -135,7 +135,7 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 		return nil, fmt.Errorf("%s: %w", creds.Name, err)
 	}
 	if hooks.Gate != nil {
-		hooks.Gate.Authenticated(creds.Requester, user.ID, user.Name)
+		hooks.Gate.Authenticated(creds.Requester, user)
 	}
 	catalog, err := pc.GetAuthResult().(tokens.CreateResult).ExtractServiceCatalog()
 	if err != nil {
@@ -178,7 +178,7 @@ func tokenUser(pc *gophercloud.ProviderClient) (TokenUser, error) {
 	if user == nil {
 		return TokenUser{}, nil
 	}
-	return TokenUser{ID: user.ID, Name: user.Name}, nil
+	return TokenUser{ID: user.ID, Name: user.Name, DomainID: user.Domain.ID, DomainName: user.Domain.Name}, nil
 }
 
 // userOf names the user or application credential being authenticated, for errors.

@@ -73,6 +73,6 @@ func (g *recordingGate) Admit(_ context.Context, who TokenRequester) (func(strin
 	return func(outcome string) { g.told = append(g.told, "done "+outcome) }, nil
 }
 
-func (g *recordingGate) Authenticated(who TokenRequester, userID, userName string) {
-	g.told = append(g.told, "authenticated "+who.Source+" "+userID+" "+userName)
+func (g *recordingGate) Authenticated(who TokenRequester, user TokenUser) {
+	g.told = append(g.told, "authenticated "+who.Source+" "+user.ID+" "+user.Name)
 }

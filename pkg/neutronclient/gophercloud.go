@@ -68,8 +68,8 @@ func (c *Client) LimitRate(limits RateLimits) {
 // Place is where the Client's calls land.
 func (c *Client) Place() neutron.Place { return c.place }
 
-// TokenUser is the Keystone user a token was issued to.
-type TokenUser struct{ ID, Name string }
+// TokenUser is the Keystone user a token was issued to, and its domain.
+type TokenUser struct{ ID, Name, DomainID, DomainName string }
 
 // User returns the Keystone user of the client's token (zero without authentication).
 func (c *Client) User() TokenUser { return c.user }

@@ -58,9 +58,13 @@ type TokenRequester struct {
 	// Keystone is the normalized auth URL.
 	Keystone string
 	// LockoutUser is the user whose refused requests Keystone counts toward locking it
-	// out: "id:<user ID>" or "name:<user name in lower case>" for a password; "" for an
-	// application credential or a token, which Keystone does not lock out.
+	// out: "id:<user ID>" or "name:<user name>" for a password, in the one spelling
+	// lockout.CanonicalUser gives; "" for an application credential or a token, which
+	// Keystone does not lock out.
 	LockoutUser string
+	// LockoutDomain is, for a user by name, its domain: "id:<ID>" or "name:<name>", as
+	// lockout.CanonicalUser spells it.
+	LockoutDomain string
 	// Source names where the credentials come from (a Secret's cloud).
 	Source string
 	// Turn is whose turn the request waits for in the controller's rate: all requests
@@ -76,9 +80,8 @@ type AuthGate interface {
 	// Admit returns nil when who may send a token request now, after waiting for its
 	// turn; done is then told the request's outcome (TokenOK, TokenRejected, ...).
 	Admit(ctx context.Context, who TokenRequester) (done func(outcome string), err error)
-	// Authenticated tells that who's credentials got a token of Keystone user userID,
-	// named userName.
-	Authenticated(who TokenRequester, userID, userName string)
+	// Authenticated tells that who's credentials got a token of Keystone user user.
+	Authenticated(who TokenRequester, user TokenUser)
 }
 
 // tokenRequestGate passes token requests (POST .../auth/tokens) to next only when gate

@@ -22,9 +22,10 @@ import (
 
 // Two controllers, each watching its own namespace (-namespace) and sharing one record of
 // refusals, meet Secrets that name one Keystone user (Keystone locks it at 3 refusals in a
-// row) by its ID, and by its name in other cases, with accents and with surrounding
-// spaces, each with a wrong password, twice over (a second version of every Secret).
-// Keystone refuses at most 2 of their token requests, and the user still logs in.
+// row) by its ID, in capitals, and by its name in capitals, each with a wrong password,
+// twice over (a second version of every Secret). Keystone refuses at most 2 of their
+// token requests. Spellings Keystone's MariaDB may take for the user too (accents, "ß",
+// surrounding spaces) are refused before any request. The user still logs in.
 func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 	t.Parallel()
 	ks, _ := OwnKeystone(t, LocalKeystone(t).WithOwnUsers(t, MemberCloud, TenantA))
@@ -38,9 +39,23 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 			delete(auth, "user_domain_name")
 			auth["user_id"] = userID
 		},
-		"upper":    func(auth map[string]any) { auth["username"] = strings.ToUpper(name) },
+		"upper": func(auth map[string]any) { auth["username"] = strings.ToUpper(name) },
+		"id-upper": func(auth map[string]any) {
+			delete(auth, "username")
+			delete(auth, "user_domain_name")
+			auth["user_id"] = strings.ToUpper(userID)
+		},
+	}
+	// Spellings MariaDB's collations may compare equal to the user's: never sent.
+	unsafe := map[string]func(auth map[string]any){
 		"trailing": func(auth map[string]any) { auth["username"] = name + "   " },
-		"mixed":    func(auth map[string]any) { auth["username"] = " " + strings.ToUpper(name[:1]) + name[1:] + " " },
+		"accented": func(auth map[string]any) { auth["username"] = accented(name) },
+		"eszett":   func(auth map[string]any) { auth["username"] = strings.Replace(name, "s", "ß", 1) + "ß" },
+		"id-accented": func(auth map[string]any) {
+			delete(auth, "username")
+			delete(auth, "user_domain_name")
+			auth["user_id"] = accented(userID)
+		},
 	}
 	t.Logf("user %q (ID %s) at %s; Keystone itself takes %q and %q for it: %v, %v", name, userID, ks.AuthURL,
 		strings.ToUpper(name), name+"   ", logsIn(t, ks, strings.ToUpper(name)), logsIn(t, ks, name+"   "))
@@ -58,7 +73,11 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 	wrong := func(spelling string) map[string]string {
 		yaml := editCloud(t, victim, TenantA, func(c map[string]any) {
 			auth := c["auth"].(map[string]any)
-			spellings[spelling](auth)
+			if f, ok := unsafe[spelling]; ok {
+				f(auth)
+			} else {
+				spellings[spelling](auth)
+			}
 			auth["password"] = "guess-" + RandomSuffix(12)
 		})
 		return map[string]string{"clouds.yaml": yaml}
@@ -102,6 +121,20 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 		return held
 	}
 	waitAll()
+	for spelling := range unsafe {
+		PutCredentialsSecret(t, teamB, spelling, wrong(spelling))
+		CreateTenantNetwork(t, teamB, spelling, fmt.Sprintf("10.197.%d.0/24", i), spelling, TenantA)
+		i++
+	}
+	for spelling := range unsafe {
+		n := WaitNetwork(t, teamB, spelling, 90*time.Second, "CloudsYAMLInvalid", func(n *samplecrdv1.Network) error {
+			if c := n.ReadyCondition(); c == nil || c.Reason != samplecrdv1.ReasonCloudsYAMLInvalid {
+				return fmt.Errorf("Ready is %s", DescribeReady(n))
+			}
+			return nil
+		})
+		t.Logf("spelling %s refused before any request: %s", spelling, n.ReadyCondition().Message)
+	}
 	for _, ns := range []string{teamA, teamB} { // new versions, new guesses
 		for spelling := range spellings {
 			PutCredentialsSecret(t, ns, spelling, wrong(spelling))
@@ -129,6 +162,17 @@ func TestSpellingsAndControllersLockNoUserOut(t *testing.T) {
 		t.Errorf("user %s no longer logs in with its password: locked out", name)
 	}
 
+}
+
+// accented puts an accent on the first letter a to f of s, as MariaDB's accent-blind
+// collations would still match.
+func accented(s string) string {
+	for i, r := range s {
+		if r >= 'a' && r <= 'f' {
+			return s[:i] + string([]rune("áḃćḋéḟ")[r-'a']) + s[i+1:]
+		}
+	}
+	return "á" + s
 }
 
 // authOptionsOf returns the auth options of cloud in ks's clouds.yaml.

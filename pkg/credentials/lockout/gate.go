@@ -47,7 +47,7 @@ func newGate(qps float64, burst int, onHeld func(limit string), onAccountsHeld f
 	if onHeld == nil {
 		onHeld = func(string) {}
 	}
-	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, onWait: func(time.Duration) {}, clock: c, lockouts: newLockouts(onAccountsHeld)}
+	return &Gate{turns: tokenturns.New(qps, burst, c), onHeld: onHeld, onWait: func(time.Duration) {}, clock: c, lockouts: newLockouts(onAccountsHeld, c.Now)}
 }
 
 // SetRate changes the controller-wide rate of token requests, as when a replica's share
@@ -61,7 +61,7 @@ func (g *Gate) OnTurnWait(f func(time.Duration)) { g.onWait = f }
 // Admit admits who's token request unless another refusal could get its user locked
 // out, once its namespace's turn comes.
 func (g *Gate) Admit(ctx context.Context, who neutronclient.TokenRequester) (func(outcome string), error) {
-	if err := g.lockouts.check(who); err != nil {
+	if err := g.lockouts.precheck(who); err != nil {
 		g.onHeld(HeldAccount)
 		return nil, err
 	}
@@ -111,40 +111,25 @@ func (g *Gate) takeTurn(ctx context.Context, who neutronclient.TokenRequester) e
 const minTurnDelay = 10 * time.Millisecond
 
 // KeepRecordIn makes the gate keep its counts in record (named where in messages and
-// logs; onError is told each failed write) as well as in memory. No counted request is
-// sent from then on until Restore read the record. Call it before the first Admit.
+// logs; onError is told each failed read or write) instead of in memory. Call it before
+// the first Admit.
 func (g *Gate) KeepRecordIn(record Record, where string, onError func(error)) {
 	g.lockouts.mu.Lock()
 	defer g.lockouts.mu.Unlock()
-	g.lockouts.records = &records{record: record, where: where, onError: onError}
+	g.lockouts.record, g.lockouts.where, g.lockouts.onError = record, where, onError
 }
 
-// Restore adds the counts read from the record to the gate's and lets counted requests
-// go. It returns how many entries it skipped as not the controller's.
-func (g *Gate) Restore(entries map[string]string) (skipped int) {
-	g.lockouts.mu.Lock()
-	defer g.lockouts.mu.Unlock()
-	if g.lockouts.records == nil {
-		return 0
-	}
-	skipped = g.lockouts.restoreLocked(entries)
-	g.lockouts.records.flushLater()
-	return skipped
-}
-
-// Authenticated learns which user's ID and name who's credentials stand for, so that
-// refusals of either spelling count for that one user.
-func (g *Gate) Authenticated(who neutronclient.TokenRequester, userID, userName string) {
-	g.lockouts.link(who, userID, userName)
+// Authenticated learns which user's ID, name and domain who's credentials stand for, so
+// that refusals of either spelling count for that one user.
+func (g *Gate) Authenticated(who neutronclient.TokenRequester, user neutronclient.TokenUser) {
+	g.lockouts.link(who, user)
 }
 
 // OwnAccount tells the gate the controller's own Keystone user, which authenticated at
 // keystone (spelt as tenants' credentials are, registry.NormalizeAuthURL): Secrets naming
 // it get no more refusals than leave its renewals one to spare.
-func (g *Gate) OwnAccount(keystone, userID, userName string) {
-	own := neutronclient.TokenRequester{Keystone: keystone, LockoutUser: "id:" + userID, Source: ownSource}
-	g.lockouts.link(own, userID, userName)
-	g.lockouts.prove(own)
+func (g *Gate) OwnAccount(keystone string, user neutronclient.TokenUser) {
+	g.lockouts.link(neutronclient.TokenRequester{Keystone: keystone, Source: ownSource}, user)
 }
 
 // ownSource stands for the controller's own credentials among an account's sources.

@@ -2,8 +2,9 @@ package lockout
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -11,256 +12,331 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
-const gateKeystone = "https://keystone.example.com/v3"
-
-// requester is a password's token request for user from a Secret of namespace.
-func requester(namespace, secret, user string) neutronclient.TokenRequester {
-	return neutronclient.TokenRequester{Account: user, Keystone: gateKeystone, LockoutUser: user, Source: namespace + "/" + secret, Turn: namespace}
+func sharedGates(n int, record Record) []*Gate {
+	var gates []*Gate
+	for range n {
+		g := NewGate(1e6, 1e6, nil, nil)
+		g.KeepRecordIn(record, "the test's record", func(error) {})
+		gates = append(gates, g)
+	}
+	return gates
 }
 
-// ask asks the gate and tells it outcome; it returns whether the request was sent. A
-// token shows the user's ID and name, as Keystone's does: "uid-<name>" for a user named
-// by name, "<id>" and "name-of-<id>" for one named by ID.
-func ask(t *testing.T, g *Gate, who neutronclient.TokenRequester, outcome string) bool {
-	t.Helper()
-	done, err := g.Admit(context.Background(), who)
-	if err != nil {
-		var held *AccountHeldError
-		if !errors.As(err, &held) {
-			t.Fatalf("%s: %v, want an *AccountHeldError", who.Source, err)
-		}
-		return false
-	}
-	done(outcome)
-	if outcome == neutronclient.TokenOK && who.LockoutUser != "" {
-		kind, user, _ := strings.Cut(who.LockoutUser, ":")
-		if kind == "id" {
-			g.Authenticated(who, user, "name-of-"+user)
-		} else {
-			g.Authenticated(who, "uid-"+foldUserName(user), strings.TrimSpace(user))
+// Finding 1: a made-up name refused holds back nothing but itself, also for a gate that
+// starts afresh on the same record (a restart, a rollout, a shard takeover).
+func TestAMadeUpNameHoldsNoOtherUser(t *testing.T) {
+	k := newSimKeystone()
+	record := newMemoryRecord()
+	g := sharedGates(1, record)[0]
+	nobody := simCreds{namespace: "hostile", secret: "s", userName: "zz-nobody", domainName: "Default", password: "x"}
+	for i, want := range []string{neutronclient.TokenRejected, "held", "held"} {
+		nobody.secret = fmt.Sprintf("s-%d", i)
+		if got := try(t, g, k, nobody); got != want {
+			t.Fatalf("made-up name, try %d: %s, want %s", i, got, want)
 		}
 	}
-	return true
-}
-
-// Keystone sees at most MaxRefusalsInARow refusals in a row for one user, whatever the
-// Secrets, namespaces and versions naming it; another user is not held.
-func TestAUserGetsAtMostTwoRefusalsInARow(t *testing.T) {
-	var heldNow int
-	g := NewGate(1000, 1000, nil, func(n int) { heldNow = n })
-	sent := 0
-	for i := range 10 {
-		who := requester(fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("secret-v%d", i), "name:victim")
-		if ask(t, g, who, neutronclient.TokenRejected) {
-			sent++
+	valid := []simCreds{
+		{namespace: "team-a", secret: "by-id", userID: "5f3a0c1e9b7d4e2f8a6c1d3e5f7a9b0c", password: "a-secret"},
+		{namespace: "team-b", secret: "by-name", userName: "bob", domainName: "Default", password: "b-secret"},
+		{namespace: "team-c", secret: "by-id", userID: "1111AAAA2222BBBB3333CCCC4444DDDD", password: "c-secret"},
+	}
+	for _, c := range valid {
+		if got := try(t, g, k, c); got != neutronclient.TokenOK {
+			t.Errorf("%s/%s after a made-up name was refused: %s, want ok", c.namespace, c.secret, got)
 		}
 	}
-	if sent != MaxRefusalsInARow {
-		t.Errorf("%d refused requests sent for one user, want %d", sent, MaxRefusalsInARow)
-	}
-	if heldNow != 1 {
-		t.Errorf("accounts held %d, want 1", heldNow)
-	}
-	if !ask(t, g, requester("ns-0", "other", "name:bystander"), neutronclient.TokenOK) {
-		t.Error("another user was held")
-	}
-}
-
-// A token issued resets the count, as it resets Keystone's.
-func TestATokenIssuedResetsTheCount(t *testing.T) {
-	var heldNow int
-	g := NewGate(1000, 1000, nil, func(n int) { heldNow = n })
-	ask(t, g, requester("a", "typo", "name:alice"), neutronclient.TokenRejected)
-	if !ask(t, g, requester("a", "fixed", "name:alice"), neutronclient.TokenOK) {
-		t.Fatal("the second try was held")
-	}
-	// The password changed in Keystone: the Secret that worked is refused, twice.
-	for i := range MaxRefusalsInARow {
-		if !ask(t, g, requester("a", "fixed", "name:alice"), neutronclient.TokenRejected) {
-			t.Fatalf("refusal %d after a token was held", i+1)
+	restarted := sharedGates(1, record)[0]
+	for _, c := range valid {
+		c.namespace += "-after-restart"
+		if got := try(t, restarted, k, c); got != neutronclient.TokenOK {
+			t.Errorf("%s/%s after a restart: %s, want ok", c.namespace, c.secret, got)
 		}
 	}
-	if heldNow != 1 || ask(t, g, requester("a", "more", "name:alice"), neutronclient.TokenRejected) {
-		t.Errorf("held %d, and a third refusal in a row was sent", heldNow)
+	if got := try(t, restarted, k, nobody); got != "held" {
+		t.Errorf("the made-up name after a restart: %s, want held", got)
 	}
 }
 
-// Once a user's credentials got a token, a Secret that never did gets one refusal: the
-// last one is kept for the credentials that work.
-func TestCredentialsThatWorkedKeepTheLastRefusal(t *testing.T) {
-	g := NewGate(1000, 1000, nil, nil)
-	owner := requester("team-b", "openstack", "name:bob")
-	ask(t, g, owner, neutronclient.TokenOK)
-	if !ask(t, g, requester("hostile", "guess-1", "name:bob"), neutronclient.TokenRejected) {
-		t.Fatal("the first guess was held")
-	}
-	if ask(t, g, requester("hostile", "guess-2", "name:bob"), neutronclient.TokenRejected) {
-		t.Fatal("a second guess was sent while credentials of the user work")
-	}
-	if !ask(t, g, owner, neutronclient.TokenOK) {
-		t.Fatal("the owner's renewal was held")
-	}
-}
-
-// A user named by ID and by name is one user once a token showed both, and the
-// controller's own user is known from the start.
-func TestIDAndNameOfOneUserCountTogether(t *testing.T) {
-	g := NewGate(1000, 1000, nil, nil)
-	appCred := neutronclient.TokenRequester{Account: "app cred", Keystone: gateKeystone, Source: "team-c/openstack", Turn: "team-c"}
-	g.Authenticated(appCred, "u-1", "Carol")
-	ask(t, g, requester("hostile", "by-name", "name:carol"), neutronclient.TokenRejected)
-	ask(t, g, requester("hostile", "by-id", "id:u-1"), neutronclient.TokenRejected)
-	if ask(t, g, requester("hostile", "by-name-again", "name:carol"), neutronclient.TokenRejected) {
-		t.Error("a third refusal in a row was sent: the ID and the name were counted apart")
-	}
-
-	g.OwnAccount(gateKeystone, "u-own", "controller")
-	if !ask(t, g, requester("hostile", "own-1", "name:controller"), neutronclient.TokenRejected) {
-		t.Fatal("the first guess at the controller's user was held")
-	}
-	if ask(t, g, requester("hostile", "own-2", "id:u-own"), neutronclient.TokenRejected) {
-		t.Error("a second guess at the controller's own user was sent")
-	}
-}
-
-// Application credentials and tokens are not locked out by Keystone: never held.
-func TestOtherMethodsAreNotCounted(t *testing.T) {
-	g := NewGate(1000, 1000, nil, nil)
-	for i := range 5 {
-		who := neutronclient.TokenRequester{Account: "app cred", Keystone: gateKeystone, Source: fmt.Sprintf("a/s-%d", i), Turn: "a"}
-		if !ask(t, g, who, neutronclient.TokenRejected) {
-			t.Fatalf("request %d held", i+1)
+// Finding 2: spellings Keystone's database may take for one user are refused before any
+// request; the ones admitted count as one user exactly when equal in ASCII lower case.
+func TestSpellingsKeystoneMayTakeForAnotherUserAreRefused(t *testing.T) {
+	const id = "5f3a0c1e9b7d4e2f8a6c1d3e5f7a9b0c"
+	for _, bad := range []struct{ userID, userName, domainName string }{
+		{userID: "5f3á" + id[4:]}, {userID: "5f3à" + id[4:]}, {userID: "5f3â" + id[4:]},
+		{userID: id + " "}, {userID: " " + id}, {userID: "5F3A0C1E9B7D4E2F8A6C1D3E5F7A9B0Ｃ"},
+		{userName: "aliße", domainName: "Default"}, {userName: "älice", domainName: "Default"},
+		{userName: "alice ", domainName: "Default"}, {userName: " alice", domainName: "Default"},
+		{userName: "ali\x01ce", domainName: "Default"}, {userName: "alice", domainName: "Défault"},
+	} {
+		if user, _, err := CanonicalUser(bad.userID, bad.userName, "", bad.domainName); err == nil {
+			t.Errorf("%+v admitted as %q, want refused", bad, user)
 		}
 	}
-}
-
-// A namespace whose Secrets got MaxRefusedUsersPerNamespace users refused tries no other
-// user, so made-up names cost a bounded memory; other namespaces go on.
-func TestANamespaceMayNotRefuseUnboundedUsers(t *testing.T) {
-	g := NewGate(1000, 1000, nil, nil)
-	for i := range MaxRefusedUsersPerNamespace {
-		if !ask(t, g, requester("flood", "s", fmt.Sprintf("name:made-up-%d", i)), neutronclient.TokenRejected) {
-			t.Fatalf("made-up user %d held", i)
-		}
+	upper, _, _ := CanonicalUser(strings.ToUpper(id), "", "", "")
+	lower, _, _ := CanonicalUser(id, "", "", "")
+	if upper != lower {
+		t.Errorf("an ID in capitals counts as %q, in lower case as %q: two users", upper, lower)
 	}
-	if ask(t, g, requester("flood", "s", "name:one-more"), neutronclient.TokenRejected) {
-		t.Error("the namespace tried a user past its bound")
+	a, da, _ := CanonicalUser("", "ALICE", "", "DEFAULT")
+	b, db, _ := CanonicalUser("", "alice", "", "Default")
+	if a != b || da != db {
+		t.Errorf("ALICE@DEFAULT counts as %q@%q, alice@Default as %q@%q", a, da, b, db)
 	}
-	if !ask(t, g, requester("calm", "s", "name:one-more"), neutronclient.TokenOK) {
-		t.Error("another namespace was held by the flood's bound")
-	}
-	distinct := map[*account]bool{}
-	for _, a := range g.lockouts.accounts {
-		distinct[a] = true
-	}
-	if n := len(distinct); n > MaxRefusedUsersPerNamespace+1 {
-		t.Errorf("%d accounts remembered, want at most %d", n, MaxRefusedUsersPerNamespace+1)
+	// Wrong passwords by the ID in both cases reach Keystone once.
+	k := newSimKeystone()
+	g := sharedGates(1, newMemoryRecord())[0]
+	try(t, g, k, simCreds{namespace: "x", secret: "lower", userID: id, password: "guess"})
+	try(t, g, k, simCreds{namespace: "y", secret: "upper", userID: strings.ToUpper(id), password: "guess"})
+	if k.users[0].failures != 1 {
+		t.Errorf("alice was refused %d times, want 1", k.users[0].failures)
 	}
 }
 
-// A namespace's flood of token requests waits behind itself: another namespace's request
-// is sent after at most one more of the flood's, on the gate's clock.
-func TestAFloodOfTokenRequestsWaitsBehindItself(t *testing.T) {
-	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
-	g := newGate(2, 2, nil, nil, clock)
-	var mu sync.Mutex
-	var sent []string
+// racingRecord is a record another writer writes to between some reads and writes.
+type racingRecord struct {
+	*memoryRecord
+	mu sync.Mutex
+	n  int
+}
+
+func (r *racingRecord) Write(ctx context.Context, version string, changes map[string]*string) error {
+	r.mu.Lock()
+	r.n++
+	race := r.n%3 == 0
+	r.mu.Unlock()
+	if race { // another controller's write lands first: this one must be decided again
+		data, v, _ := r.memoryRecord.Read(ctx)
+		_ = r.memoryRecord.Write(ctx, v, map[string]*string{"x-unrelated-" + fmt.Sprint(len(data)): nil})
+	}
+	return r.memoryRecord.Write(ctx, version, changes)
+}
+
+// Finding 3: three controllers sharing the record, their writes raced on purpose, never
+// send a user a third refusal in a row, however many Secrets guess at once.
+func TestRacedControllersNeverSendAThirdRefusal(t *testing.T) {
+	k := newSimKeystone()
+	gates := sharedGates(3, &racingRecord{memoryRecord: newMemoryRecord()})
+	alice := k.users[0]
+	guesses := []simCreds{
+		{userID: alice.id}, {userID: strings.ToUpper(alice.id)}, {userName: "alice", domainName: "Default"},
+		{userName: "Alice", domainID: "default"}, {userName: "ALICE", domainName: "DEFAULT"},
+	}
 	var wg sync.WaitGroup
-	request := func(who neutronclient.TokenRequester) {
-		defer wg.Done()
-		done, err := g.Admit(context.Background(), who)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		mu.Lock()
-		sent = append(sent, who.Turn)
-		mu.Unlock()
-		done(neutronclient.TokenOK)
-	}
-	sentCount := func() int { mu.Lock(); defer mu.Unlock(); return len(sent) }
-	const flood = 30
-	for i := range flood {
+	for i := range 60 {
 		wg.Add(1)
-		go request(neutronclient.TokenRequester{Account: "x", Keystone: gateKeystone, Source: fmt.Sprintf("flood/cloud-%d", i), Turn: "flood"})
-	}
-	waitUntil(t, func() bool { return g.turns.Waiting() == flood-2 })
-	wg.Add(1)
-	go request(requester("calm", "openstack", "name:dave"))
-	waitUntil(t, func() bool { return g.turns.Waiting() == flood-1 })
-	for want := 3; want <= 4; want++ {
-		waitUntil(t, clock.HasWaiters)
-		clock.Step(500 * time.Millisecond)
-		waitUntil(t, func() bool { return sentCount() == want })
-	}
-	mu.Lock()
-	calmAt := -1
-	for i, turn := range sent {
-		if turn == "calm" {
-			calmAt = i
-		}
-	}
-	mu.Unlock()
-	if calmAt < 0 {
-		t.Fatalf("calm's request was not sent within two permits of the flood's burst: %v", sent)
-	}
-	for range flood - 3 {
-		waitUntil(t, clock.HasWaiters)
-		clock.Step(500 * time.Millisecond)
+		go func() {
+			defer wg.Done()
+			c := guesses[i%len(guesses)]
+			c.namespace, c.secret, c.password = fmt.Sprintf("ns-%d", i%7), fmt.Sprintf("s-%d", i), "guess"
+			try(t, gates[i%3], k, c)
+		}()
 	}
 	wg.Wait()
+	t.Logf("60 guesses at alice by 5 spellings through 3 controllers: Keystone refused her %d times in a row", alice.failures)
+	if alice.failures > MaxRefusalsInARow || alice.locked {
+		t.Fatalf("alice refused %d times in a row (locked %v), want at most %d", alice.failures, alice.locked, MaxRefusalsInARow)
+	}
+	if outcome, _ := k.login(simCreds{userName: "alice", domainName: "Default", password: "a-secret"}); outcome != neutronclient.TokenOK {
+		t.Fatal("alice no longer logs in")
+	}
 }
 
-func waitUntil(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out waiting for the gate")
+// Finding 4: the record is bounded for the cluster as a whole, whichever controller
+// writes; a namespace fills only its own share; at the bound a user without an entry is
+// held, and the record stays far below a ConfigMap's 1 MiB.
+func TestTheRecordIsBoundedForTheCluster(t *testing.T) {
+	k := newSimKeystone()
+	record := newMemoryRecord()
+	gates := sharedGates(3, record)
+	held := 0
+	for i := range MaxEntriesPerNamespace + 5 {
+		c := simCreds{namespace: "flood", secret: fmt.Sprint(i), userName: fmt.Sprintf("made-up-%d", i), domainName: "Default", password: "x"}
+		if try(t, gates[i%3], k, c) == "held" {
+			held++
 		}
-		time.Sleep(time.Millisecond)
+	}
+	if held != 5 {
+		t.Errorf("one namespace's %d made-up users: %d held, want the 5 past its bound of %d", MaxEntriesPerNamespace+5, held, MaxEntriesPerNamespace)
+	}
+	if got := try(t, gates[0], k, simCreds{namespace: "calm", secret: "s", userName: "bob", domainName: "Default", password: "b-secret"}); got != neutronclient.TokenOK {
+		t.Errorf("another namespace's valid Secret beside the flood: %s, want ok", got)
+	}
+	// Other namespaces' entries fill the record to its bound (written as a controller
+	// would; the bound counts them whichever controller wrote them).
+	data, version, _ := record.Read(context.Background())
+	fill := map[string]*string{}
+	for i := len(data); i < MaxRecordEntries; i++ {
+		e := entry{Refusals: 1, Name: true, Turn: hashed(fmt.Sprintf("ns-%d", i/MaxEntriesPerNamespace), hashLength)}
+		fill[spellingKey(gateKeystone, fmt.Sprintf("name:filler-%d", i))] = e.encode()
+	}
+	if err := record.Write(context.Background(), version, fill); err != nil {
+		t.Fatal(err)
+	}
+	data, _, _ = record.Read(context.Background())
+	size := 0
+	for key, value := range data {
+		size += len(key) + len(value)
+	}
+	c := simCreds{namespace: "late", secret: "s", userName: "carol", domainName: "Default", password: "c-secret"}
+	who := c.requester(t)
+	_, err := gates[1].Admit(context.Background(), who)
+	t.Logf("the record at its bound: %d entries, %d bytes; a new user: %v", len(data), size, err)
+	if len(data) != MaxRecordEntries {
+		t.Errorf("the record holds %d entries, want its bound %d", len(data), MaxRecordEntries)
+	}
+	if err == nil || !strings.Contains(err.Error(), "its bound for the cluster") {
+		t.Errorf("a new user at the bound: %v, want held at the cluster's bound", err)
+	}
+	// The largest entry the controller writes, times the bound, is far below 1 MiB.
+	full := entry{Refusals: 2, Pending: time.Now().Unix(), Name: true, Turn: strings.Repeat("a", hashLength), Domain: strings.Repeat("b", hashLength),
+		Link: strings.Repeat("c", keyLength), Domains: []string{strings.Repeat("d", hashLength), strings.Repeat("e", hashLength)},
+		Proven: []string{strings.Repeat("f", hashLength), strings.Repeat("1", hashLength), strings.Repeat("2", hashLength), strings.Repeat("3", hashLength)}}
+	b, _ := json.Marshal(full)
+	if worst := MaxRecordEntries * (keyLength + len(b) + 8); worst > 320<<10 {
+		t.Errorf("a full record of the largest entries is %d bytes, want under 320 KiB", worst)
 	}
 }
 
-// A token request of work that defers (a Network's run) does not wait for its turn: its
-// turn is reserved in its ticket and the run is told when to come back, as for the Neutron
-// budget; the next run with that ticket takes the turn once it came, and is admitted.
-func TestDeferredTokenRequestKeepsItsTurnInItsTicket(t *testing.T) {
+// The second refusal a known user may get is kept for credentials that got a token of it:
+// a stranger's guess is held, the owner's renewal goes and resets the count.
+func TestTheLastRefusalIsKeptForCredentialsThatWorked(t *testing.T) {
+	k := newSimKeystone()
+	g := sharedGates(1, newMemoryRecord())[0]
+	owner := simCreds{namespace: "team", secret: "openstack", userName: "alice", domainName: "Default", password: "a-secret"}
+	if got := try(t, g, k, owner); got != neutronclient.TokenOK {
+		t.Fatalf("the owner's first login: %s", got)
+	}
+	guessByID := simCreds{namespace: "hostile", secret: "one", userID: k.users[0].id, password: "guess"}
+	guessByName := simCreds{namespace: "hostile", secret: "two", userName: "alice", domainName: "Default", password: "guess"}
+	if got := try(t, g, k, guessByID); got != neutronclient.TokenRejected {
+		t.Fatalf("the first guess: %s, want rejected", got)
+	}
+	if got := try(t, g, k, guessByName); got != "held" {
+		t.Fatalf("the second guess, by name: %s, want held", got)
+	}
+	if got := try(t, g, k, owner); got != neutronclient.TokenOK {
+		t.Fatalf("the owner's renewal: %s, want ok", got)
+	}
+	if got := try(t, g, k, guessByName); got != neutronclient.TokenRejected {
+		t.Fatalf("a guess after the renewal reset the count: %s, want rejected", got)
+	}
+}
+
+// A name refused in one domain is another user than its namesake in another domain.
+func TestANamesakeInAnotherDomainIsAnotherUser(t *testing.T) {
+	k := newSimKeystone()
+	g := sharedGates(1, newMemoryRecord())[0]
+	try(t, g, k, simCreds{namespace: "a", secret: "s", userName: "bob", domainName: "Default", password: "b-secret"})
+	try(t, g, k, simCreds{namespace: "b", secret: "s", userName: "bob", domainName: "Other", password: "b2-secret"})
+	guess := simCreds{namespace: "hostile", secret: "s", userName: "bob", domainName: "Other", password: "guess"}
+	try(t, g, k, guess)
+	try(t, g, k, simCreds{namespace: "hostile", secret: "t", userID: k.users[2].id, password: "guess"})
+	try(t, g, k, guess)
+	for _, u := range k.users {
+		if u.failures > MaxRefusalsInARow {
+			t.Errorf("%s@%s refused %d times in a row", u.name, u.domainName, u.failures)
+		}
+	}
+}
+
+// A request recorded as under way by a controller that died counts as refused once
+// its time is up, and holds its spelling meanwhile.
+func TestARequestLostWithItsControllerCountsAsRefused(t *testing.T) {
 	clock := clocktesting.NewFakeClock(time.Unix(1e9, 0))
-	var waited time.Duration
-	g := newGate(1, 1, nil, nil, clock)
-	g.OnTurnWait(func(d time.Duration) { waited += d })
-	flood, calm := requester("flood", "s", "a"), requester("calm", "s", "b")
-	if !ask(t, g, flood, neutronclient.TokenOK) { // the burst
-		t.Fatal("the first request was held")
+	record := newMemoryRecord()
+	dead := newGate(1e6, 1e6, nil, nil, clock)
+	dead.KeepRecordIn(record, "r", func(error) {})
+	c := simCreds{namespace: "x", secret: "s", userName: "zz-nobody", domainName: "Default", password: "x"}
+	if _, err := dead.Admit(context.Background(), c.requester(t)); err != nil { // never answered
+		t.Fatal(err)
 	}
+	next := newGate(1e6, 1e6, nil, nil, clock)
+	next.KeepRecordIn(record, "r", func(error) {})
+	c.secret = "t"
+	if _, err := next.Admit(context.Background(), c.requester(t)); err == nil || !strings.Contains(err.Error(), "under way") {
+		t.Fatalf("while the lost request may still be answered: %v, want held as under way", err)
+	}
+	clock.Step(pendingTimeout + time.Second)
+	if _, err := next.Admit(context.Background(), c.requester(t)); err == nil || !strings.Contains(err.Error(), "refused the user lately") {
+		t.Fatalf("after the lost request's time: %v, want held as refused", err)
+	}
+}
 
-	ticket := &neutronclient.Ticket{}
-	ctx := neutronclient.DeferOverBudget(context.Background(), ticket)
-	_, err := g.Admit(ctx, calm)
-	throttled, ok := neutron.AsThrottled(err)
-	if !ok || throttled.Turn != "calm" || throttled.Delay != time.Second {
-		t.Fatalf("Admit with no permit left = %v, want a *ThrottledError for calm's turn in 1s", err)
+// The guarantee, on random traffic: Secrets of many namespaces guess and use every user's
+// spellings through three controllers sharing a raced record; no user is ever refused
+// more than MaxRefusalsInARow times in a row, and right credentials of a user not held by
+// its own refusals get a token.
+func TestNoTrafficLocksAUserOut(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		rng := rand.New(rand.NewPCG(seed, seed))
+		k := newSimKeystone()
+		gates := sharedGates(3, &racingRecord{memoryRecord: newMemoryRecord()})
+		for i := range 250 {
+			u := k.users[rng.IntN(len(k.users))]
+			c := simCreds{namespace: fmt.Sprintf("ns-%d", rng.IntN(5)), secret: fmt.Sprintf("s-%d", rng.IntN(6)), password: "guess"}
+			if rng.IntN(3) == 0 {
+				c.password = u.password
+			}
+			switch rng.IntN(5) {
+			case 0:
+				c.userID = u.id
+			case 1:
+				c.userID = strings.ToUpper(u.id)
+			case 2:
+				c.userName, c.domainID = strings.ToUpper(u.name), u.domainID
+			case 3:
+				c.userName, c.domainName = u.name, u.domainName
+			default:
+				c.userName, c.domainName = fmt.Sprintf("made-up-%d", rng.IntN(4)), "Default"
+			}
+			try(t, gates[i%3], k, c)
+			if k.maxFailures > MaxRefusalsInARow {
+				t.Fatalf("seed %d, request %d (%+v): a user refused %d times in a row", seed, i, c, k.maxFailures)
+			}
+		}
 	}
-	if !ticket.Held() {
-		t.Fatal("the ticket holds no turn after the deferral")
-	}
+}
 
-	clock.Step(time.Second)
-	waitUntil(t, func() bool { return g.turns.Waiting() == 0 })
-	done, err := g.Admit(ctx, calm)
-	if err != nil {
-		t.Fatalf("Admit after the turn came = %v, want admitted", err)
+// After a restart the record alone says whose credentials may spend a known user's last
+// refusal: the owner's Secret is sent, a stranger's is held.
+func TestTheLastRefusalIsKeptForTheOwnerAfterARestart(t *testing.T) {
+	k := newSimKeystone()
+	record := newMemoryRecord()
+	g := sharedGates(1, record)[0]
+	owner := simCreds{namespace: "team", secret: "openstack", userName: "alice", domainName: "Default", password: "a-secret"}
+	try(t, g, k, owner)
+	guess := simCreds{namespace: "hostile", secret: "one", userName: "alice", domainName: "Default", password: "guess"}
+	if got := try(t, g, k, guess); got != neutronclient.TokenRejected {
+		t.Fatalf("the guess: %s, want rejected", got)
 	}
-	done(neutronclient.TokenOK)
-	if ticket.Held() {
-		t.Error("the ticket still holds the turn it used")
+	restarted := sharedGates(1, record)[0]
+	guess.secret = "two"
+	if got := try(t, restarted, k, guess); got != "held" {
+		t.Errorf("a guess after the restart: %s, want held", got)
 	}
-	if waited != time.Second {
-		t.Errorf("turn wait observed = %s, want 1s", waited)
+	if got := try(t, restarted, k, owner); got != neutronclient.TokenOK {
+		t.Errorf("the owner after the restart: %s, want ok", got)
+	}
+}
+
+// An entry the version before wrote keeps its count after an upgrade, and an entry that
+// counts nothing is removed by the next write.
+func TestAnUpgradeForgetsNoRefusal(t *testing.T) {
+	k := newSimKeystone()
+	record := newMemoryRecord()
+	old := `{"keys":["` + spellingKey(gateKeystone, "name:alice") + `"],"refusals":2,"turns":["team"],"keystone":"0123456789abcdef"}`
+	quiet := `{"keys":["x"],"refusals":0}`
+	quietKey := strings.Repeat("0", keyLength)
+	_ = record.Write(context.Background(), "", map[string]*string{spellingKey(gateKeystone, "name:alice"): &old, quietKey: &quiet})
+	g := sharedGates(1, record)[0]
+	if got := try(t, g, k, simCreds{namespace: "x", secret: "s", userName: "alice", domainName: "Default", password: "guess"}); got != "held" {
+		t.Errorf("a user with 2 refusals recorded by the version before: %s, want held", got)
+	}
+	try(t, g, k, simCreds{namespace: "x", secret: "t", userName: "bob", domainName: "Default", password: "b-secret"})
+	if data, _, _ := record.Read(context.Background()); data[quietKey] != "" {
+		t.Errorf("an entry counting nothing is still there: %v", data)
 	}
 }

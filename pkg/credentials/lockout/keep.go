@@ -13,9 +13,9 @@ import (
 
 // KeepInConfigMap makes the gate keep its counts of refused token requests in the
 // ConfigMap namespace/name (written as fieldManager), shared with every controller of the
-// cluster. It returns what reads them back, to run when the process starts leading; until
-// it has, the gate sends no counted request. An empty name keeps the counts in memory
-// only, and returns a func that does nothing.
+// cluster: each counted request reads it and writes what it decided on the version read.
+// It returns what reads it once when the process starts leading, to log what it holds.
+// An empty name keeps the counts in memory only, and returns a func that does nothing.
 func (g *Gate) KeepInConfigMap(ctx context.Context, kubeClient kubernetes.Interface, namespace, name, fieldManager string) func(context.Context) {
 	if name == "" {
 		return func(context.Context) {}
@@ -28,16 +28,19 @@ func (g *Gate) KeepInConfigMap(ctx context.Context, kubeClient kubernetes.Interf
 	})
 	return func(ctx context.Context) {
 		logger := klog.FromContext(ctx)
-		var entries map[string]string
+		var data map[string]string
 		err := startup.DefaultRetry.WaitFor(ctx, where, func(ctx context.Context) (err error) {
-			entries, err = record.Load(ctx)
+			data, _, err = record.Read(ctx)
 			return err
 		})
 		if err != nil {
 			utilruntime.HandleErrorWithContext(ctx, err, "Reading counts of refused token requests", "configMap", where)
 			return
 		}
-		skipped := g.Restore(entries)
-		logger.Info("Read counts of refused token requests", "configMap", where, "users", len(entries)-skipped, "skipped", skipped)
+		entries, skipped := parseEntries(data)
+		g.lockouts.mu.Lock()
+		g.lockouts.noteReadLocked(entries)
+		g.lockouts.mu.Unlock()
+		logger.Info("Read counts of refused token requests", "configMap", where, "users", len(entries), "skipped", len(skipped), "bound", MaxRecordEntries)
 	}
 }

@@ -116,5 +116,5 @@ func GuardAccount(gate *lockout.Gate, own *registry.Own) {
 	if normalized, err := registry.NormalizeAuthURL(keystone); err == nil {
 		keystone = normalized
 	}
-	gate.OwnAccount(keystone, user.ID, user.Name)
+	gate.OwnAccount(keystone, user)
 }

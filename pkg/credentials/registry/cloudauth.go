@@ -3,12 +3,14 @@ package registry
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/gophercloud/gophercloud/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
 )
 
 // This file builds what gophercloud gets from a decoded cloud, as gophercloud's
@@ -208,14 +210,17 @@ func principalOf(method string, opts gophercloud.AuthOptions) string {
 
 // lockoutUserOf names the user whose refusals Keystone counts toward a lockout: only a
 // password's (application credentials and tokens are not locked out), by ID, or by name
-// in lower case whatever its domain (one user spelt in two domains is counted together:
-// too careful rather than not enough).
-func lockoutUserOf(method string, opts gophercloud.AuthOptions) string {
-	switch {
-	case method != methodPassword:
-		return ""
-	case opts.UserID != "":
-		return "id:" + opts.UserID
+// and domain, in the one spelling the lockout gate counts under. A spelling the gate
+// cannot count safely (an ID that is not hex digits and dashes, a name outside printable
+// ASCII or with surrounding spaces) is refused here, before any request.
+func lockoutUserOf(where, method string, opts gophercloud.AuthOptions) (user, domain string, err error) {
+	if method != methodPassword {
+		return "", "", nil
 	}
-	return "name:" + strings.ToLower(opts.Username)
+	user, domain, err = lockout.CanonicalUser(opts.UserID, opts.Username, opts.DomainID, opts.DomainName)
+	if err != nil {
+		return "", "", &Error{Reason: samplecrdv1.ReasonCloudsYAMLInvalid, Err: err,
+			Message: fmt.Sprintf("%s names its password's user in a spelling Keystone's database may take for other users, which the controller cannot count toward Keystone's lockout: %v. Spell it as Keystone shows it (an ID of hex digits and dashes, a name of printable ASCII), or use an application credential", where, err)}
+	}
+	return user, domain, nil
 }

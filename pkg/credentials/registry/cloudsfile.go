@@ -81,11 +81,15 @@ func (f *CloudsFile) Cloud(name string, policy Policy) (Cloud, error) {
 	if err != nil {
 		return Cloud{}, err
 	}
+	lockoutUser, lockoutDomain, err := lockoutUserOf(where, method, auth)
+	if err != nil {
+		return Cloud{}, err
+	}
 	tlsConfig, trust := tlsOf(f.roots, entry.verify)
 	principal := principalOf(method, auth)
 	return Cloud{
 		Credentials: neutronclient.Credentials{Name: where, Auth: auth, Endpoint: endpoint, TLS: tlsConfig, Trust: trust,
-			Requester: neutronclient.TokenRequester{Account: principal, Keystone: authURL, LockoutUser: lockoutUserOf(method, auth)}},
+			Requester: neutronclient.TokenRequester{Account: principal, Keystone: authURL, LockoutUser: lockoutUser, LockoutDomain: lockoutDomain}},
 		Method:      method,
 		Fingerprint: fingerprint(name, f.digest),
 		AuthURL:     authURL,

@@ -74,7 +74,7 @@ func (r *Registry) cloudOf(ctx context.Context, src *Source) (Cloud, error) {
 		case PasswordsAllow:
 		default:
 			cloud.PasswordWarning = fmt.Sprintf(
-				"cloud %s of Secret %s authenticates with a password: used for now, but refused once the operator sets -tenant-passwords=refuse, since Keystone locks a user out after refused logins. Put an application credential (auth_type: v3applicationcredential) into the Secret",
+				"cloud %s of Secret %s authenticates with a password: used for now, but refused once the operator sets -tenant-passwords=refuse (the default from the next version), since Keystone locks a user out after refused logins. Put an application credential (auth_type: v3applicationcredential) into the Secret",
 				displayName(src.Cloud), src.Secret)
 		}
 	}
