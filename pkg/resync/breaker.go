@@ -18,13 +18,21 @@ import (
 // now and then; many at once is what a reused cluster ID looks like (an etcd restore, a
 // copied -cluster-id), and then the "orphans" are a live cluster's networks.
 //
-// It counts per namespace (the one a network's name carries), because namespaces share
-// projects (the controller's own, a delegated one): a namespace with more orphans in a
-// project than max(orphanBreakerMin, orphanBreakerPercent% of its networks there) has none
-// of them collected there, and the other namespaces' are. A reused cluster ID shows in
-// every namespace at once, small ones too, each within its own limit; so the orphans of
-// the namespaces within their limits must also be within the project's limit together
-// (the same formula over all its networks), or none is collected in the project.
+// Namespaces share projects (the controller's own, a delegated one), and a tenant can
+// force-remove its own Networks, so no namespace's orphans may stop another's. The rule,
+// per project and pass, with limit(n) = max(orphanBreakerMin, orphanBreakerPercent% of n):
+//
+//  1. A namespace (the one a network's name carries) with more orphans there than
+//     limit(its networks there) halts alone: none of its orphans is collected.
+//  2. The project halts, and nothing is collected there, when more orphans than
+//     limit(the project's networks of this cluster) are beyond the namespace with the
+//     most: those of the other namespaces within their limits, and those whose name
+//     carries no namespace (this controller names every network after one). That is what
+//     a reused cluster ID looks like: a live cluster's networks in many namespaces at
+//     once, or named otherwise. A namespace's limit is at most the project's, so the
+//     orphans of one namespace, or of two, never halt the project: it takes three at
+//     least (two at their limits and one orphan of a third, say).
+//  3. Everything else is collected.
 const (
 	// reasonOrphanCollectionHalted is the Event on Config.EventTarget when the breaker stops a pass.
 	reasonOrphanCollectionHalted = "OrphanCollectionHalted"
@@ -41,10 +49,22 @@ func orphanLimit(held int) int {
 	return max(orphanBreakerMin, held*orphanBreakerPercent/100)
 }
 
-// tally is what the breaker counted of one namespace, or of a whole project.
+// tally is what the breaker counted of one namespace.
 type tally struct {
 	namespace            string
 	orphans, held, limit int
+}
+
+// projectTally is what the breaker counted of a whole project, for rule 2.
+type projectTally struct {
+	// orphans counts those of the namespaces within their limits (namespaces of them)
+	// and those whose name carries no namespace (unnamed of them).
+	orphans, namespaces, unnamed int
+	// largest is the namespace within its limit with the most orphans, not counted in
+	// beyond.
+	largest tally
+	// beyond is what is judged against limit: orphans less largest's.
+	beyond, held, limit int
 }
 
 // verdict is what the breaker lets a pass collect in a project.
@@ -52,14 +72,14 @@ type verdict struct {
 	collect []orphan
 	// halted are the namespaces over their own limit, by name.
 	halted []tally
-	// whole is set when the other namespaces' orphans together are over the project's
-	// limit: nothing is collected.
-	whole *tally
+	// whole is set when the project halted (rule 2): nothing is collected.
+	whole *projectTally
 }
 
 func (v verdict) stopped() bool { return len(v.halted) > 0 || v.whole != nil }
 
-// judge decides which of the orphans of the project store holds a pass may collect.
+// judge decides which of the orphans of the project store holds a pass may collect, by
+// the rule above.
 func judge(store *neutronstore.Store, orphans []orphan) verdict {
 	held := map[string]int{}
 	for _, uid := range store.Owners() {
@@ -68,20 +88,36 @@ func judge(store *neutronstore.Store, orphans []orphan) verdict {
 		}
 	}
 	byNamespace := map[string][]orphan{}
+	var unnamed []orphan
 	for _, o := range orphans {
-		byNamespace[namespaceOf(o.network)] = append(byNamespace[namespaceOf(o.network)], o)
+		namespace, ok := neutron.OwnerNamespace(o.network)
+		if !ok {
+			unnamed = append(unnamed, o)
+			continue
+		}
+		byNamespace[namespace] = append(byNamespace[namespace], o)
 	}
 	var v verdict
+	project := projectTally{unnamed: len(unnamed), held: store.Len(), limit: orphanLimit(store.Len())}
 	for _, namespace := range slices.Sorted(maps.Keys(byNamespace)) {
 		found := byNamespace[namespace]
-		if limit := orphanLimit(held[namespace]); len(found) > limit {
-			v.halted = append(v.halted, tally{namespace: namespace, orphans: len(found), held: held[namespace], limit: limit})
+		t := tally{namespace: namespace, orphans: len(found), held: held[namespace], limit: orphanLimit(held[namespace])}
+		if t.orphans > t.limit {
+			v.halted = append(v.halted, t)
 			continue
 		}
 		v.collect = append(v.collect, found...)
+		project.namespaces++
+		project.orphans += t.orphans
+		if t.orphans > project.largest.orphans {
+			project.largest = t
+		}
 	}
-	if limit := orphanLimit(store.Len()); len(v.collect) > limit {
-		v.whole = &tally{orphans: len(v.collect), held: store.Len(), limit: limit}
+	v.collect = append(v.collect, unnamed...)
+	project.orphans += len(unnamed)
+	project.beyond = project.orphans - project.largest.orphans
+	if project.beyond > project.limit {
+		v.whole = &project
 		v.collect = nil
 	}
 	return v
@@ -100,17 +136,32 @@ func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project registry.Pro
 		logger.Info("Orphan collection halted for a namespace: more of its orphans than one pass may collect; were its Networks force-removed, or is this cluster ID shared with another cluster (an etcd restore, a copied -cluster-id)?",
 			"namespace", h.namespace, "orphans", h.orphans, "networks", h.held, "limit", h.limit, "clusterID", s.cfg.ClusterID)
 	}
-	if v.whole != nil {
-		logger.Info("Orphan collection halted: more orphans than one pass may collect in the project, though each namespace is within its own limit; is this cluster ID shared with another cluster (an etcd restore, a copied -cluster-id)?",
-			"orphans", v.whole.orphans, "networks", v.whole.held, "limit", v.whole.limit, "clusterID", s.cfg.ClusterID)
+	if w := v.whole; w != nil {
+		logger.Info("Orphan collection halted in the project: orphans in many namespaces, or in networks whose names carry none, more beyond the namespace with the most than one pass may collect; is this cluster ID shared with another cluster (an etcd restore, a copied -cluster-id)?",
+			"orphans", w.orphans, "namespaces", w.namespaces, "unnamed", w.unnamed, "largestNamespace", w.largest.namespace, "largestOrphans", w.largest.orphans,
+			"beyond", w.beyond, "networks", w.held, "limit", w.limit, "clusterID", s.cfg.ClusterID)
 	}
 	if s.cfg.EventTarget == nil {
 		return
 	}
 	var what string
-	if v.whole != nil {
-		what = fmt.Sprintf("Orphan collection halted in %s: %d of its %d networks of cluster ID %s have no Network object, in namespaces each within its own limit, "+
-			"more than one pass may collect there (%d); nothing is collected there", project.Place, v.whole.orphans, v.whole.held, s.cfg.ClusterID, v.whole.limit)
+	if w := v.whole; w != nil {
+		var where []string
+		if w.namespaces > 0 {
+			where = append(where, fmt.Sprintf("%d in %d namespaces each within its own limit", w.orphans-w.unnamed, w.namespaces))
+		}
+		if w.unnamed > 0 {
+			where = append(where, fmt.Sprintf("%d in networks whose names name none", w.unnamed))
+		}
+		what = fmt.Sprintf("Orphan collection halted in %s: %d of its %d networks of cluster ID %s have no Network object (%s)",
+			project.Place, w.orphans, w.held, s.cfg.ClusterID, strings.Join(where, ", "))
+		what += fmt.Sprintf("; the %d beyond the namespace with the most", w.beyond)
+		if w.largest.orphans > 0 {
+			what += fmt.Sprintf(" (%s, %d)", w.largest.namespace, w.largest.orphans)
+		} else {
+			what += " (none)"
+		}
+		what += fmt.Sprintf(" are more than one pass may collect there (%d); nothing is collected there", w.limit)
 		if len(v.halted) > 0 {
 			what += "; namespaces over their own limits besides: " + describeHalted(v.halted)
 		}
@@ -128,11 +179,7 @@ func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project registry.Pro
 func describeHalted(halted []tally) string {
 	var parts []string
 	for _, h := range halted[:min(len(halted), namespacesNamed)] {
-		name := h.namespace
-		if name == "" {
-			name = "(none in the network's name)"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%d of its %d networks, limit %d)", name, h.orphans, h.held, h.limit))
+		parts = append(parts, fmt.Sprintf("%s (%d of its %d networks, limit %d)", h.namespace, h.orphans, h.held, h.limit))
 	}
 	if n := len(halted) - namespacesNamed; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d more", n))
