@@ -12,7 +12,10 @@ import (
 // not only their project's: a network shared with the project is one a Network may import
 // and report. Resolve decides from what they returned. A name finds the project's own
 // networks first: one shared in under the same name is never picked over the project's
-// own, and several of the project's are ambiguous.
+// own, and several of the project's are ambiguous. Once found, the network is followed by
+// its ID (ImportRef.FoundID): a network that takes its name after it is gone is not
+// imported in its place, which would hand the Network, and a power kept without a grant,
+// a network no one chose.
 
 // ImportRef names an imported network, by ID or by exact name, and the subnet of it to
 // report.
@@ -21,6 +24,9 @@ type ImportRef struct {
 	NetworkName string
 	// CIDR chooses the subnet; "" means the network's only one.
 	CIDR string
+	// FoundID is the network the ref resolved to before (the Network's status.networkID),
+	// if any: then the ref names that network alone, as long as it has the ID or name.
+	FoundID string
 }
 
 func (r ImportRef) String() string {
@@ -30,8 +36,11 @@ func (r ImportRef) String() string {
 	return fmt.Sprintf("named %q", r.NetworkName)
 }
 
-// names reports whether n is a network r names.
-func (r ImportRef) names(n Network) bool {
+// Names reports whether n is a network r names.
+func (r ImportRef) Names(n Network) bool {
+	if r.FoundID != "" && !strings.EqualFold(n.ID, r.FoundID) {
+		return false
+	}
 	if r.NetworkID != "" {
 		// Neutron matches IDs case-insensitively (UUIDs in a case-insensitive column), so
 		// an ID spelled in capitals finds the network: it must also be recognised here.
@@ -84,14 +93,19 @@ type Visible struct {
 	Held map[ImportRef]bool
 }
 
-// Resolve returns what ref resolves to. recordedNetworkID is the network that ref resolved
-// to before, if any: its absence now means it was deleted.
-func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
-	var foreign []Network
+// Resolve returns what ref resolves to. When ref found a network before (FoundID), that
+// network's absence now means it is gone, whatever network has its name.
+func (v Visible) Resolve(ref ImportRef) ImportResult {
+	var foreign, instead []Network
 	ours := v.Held[ref]
+	unfound := ref
+	unfound.FoundID = ""
 	for _, n := range v.Networks {
 		switch {
-		case !ref.names(n):
+		case !ref.Names(n):
+			if unfound.Names(n) && !v.carriesMarks(n) {
+				instead = append(instead, n)
+			}
 		case v.carriesMarks(n):
 			ours = true
 		default:
@@ -110,14 +124,18 @@ func (v Visible) Resolve(ref ImportRef, recordedNetworkID string) ImportResult {
 		return ImportResult{Problem: ImportManaged, Message: fmt.Sprintf(
 			"Neutron network %s was created by this cluster's controller for a Network (it carries the cluster's marks) and is managed by that Network; "+
 				"import only networks the controller did not create", ref)}
-	case recordedNetworkID != "" && ref.NetworkID != "":
+	case ref.FoundID != "" && ref.NetworkID != "":
 		return ImportResult{Problem: ImportDeleted, Message: fmt.Sprintf(
 			"imported Neutron network %s is gone: deleted in Neutron, or no longer shared with the credentials' project; "+
-				"the controller never recreates an imported network", recordedNetworkID)}
-	case recordedNetworkID != "":
-		return ImportResult{Problem: ImportDeleted, Message: fmt.Sprintf(
-			"imported Neutron network %s (%s) is gone: deleted in Neutron, or no longer shared with the credentials' project; "+
-				"the controller never recreates an imported network, and imports a network of that name once exactly one exists", recordedNetworkID, ref)}
+				"the controller never recreates an imported network", ref.FoundID)}
+	case ref.FoundID != "":
+		message := fmt.Sprintf("imported Neutron network %s (%s) is gone: deleted or renamed in Neutron, or no longer shared with the credentials' project; "+
+			"the controller never recreates an imported network", ref.FoundID, ref)
+		if len(instead) > 0 {
+			message += fmt.Sprintf(", and does not follow Neutron network %s, which has the name now", idsOf(instead))
+		}
+		return ImportResult{Problem: ImportDeleted, Message: message +
+			": an import follows the network it found by ID; to import another, delete this Network and create it again"}
 	}
 	return ImportResult{Problem: ImportNotFound, Message: fmt.Sprintf(
 		"no Neutron network %s is visible to the credentials (in their project or shared with it); checked again at every Neutron resync", ref)}
@@ -156,7 +174,7 @@ func (v Visible) carriesMarks(n Network) bool {
 func (v Visible) single(ref ImportRef) (Network, bool) {
 	var found []Network
 	for _, n := range v.Networks {
-		if ref.names(n) && !v.carriesMarks(n) {
+		if ref.Names(n) && !v.carriesMarks(n) {
 			found = append(found, n)
 		}
 	}

@@ -41,6 +41,13 @@ func NewShareRequest(networkID, project string) ShareRequest {
 	return ShareRequest{ObjectType: "network", ObjectID: networkID, Action: "access_as_shared", TargetProject: project}
 }
 
+// ProjectKey is the form in which Neutron compares the projects RBAC policies target:
+// its database (MySQL or MariaDB, case-insensitive collation) holds one policy per network,
+// action and target_tenant, with "ABC" and "abc" the same target, and Keystone gives
+// project IDs in lower case. Dashes are not Neutron's to ignore: a UUID spelt with them is
+// another target, which Keystone's 32-hex IDs never match.
+func ProjectKey(project string) string { return strings.ToLower(project) }
+
 // SharingMarked reports whether n carries SharingTag.
 func SharingMarked(n Network) bool { return slices.Contains(n.Tags, SharingTag) }
 

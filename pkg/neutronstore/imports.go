@@ -71,6 +71,10 @@ func (s *Store) listImportedSubnets(ctx context.Context, v *neutron.Visible, ref
 
 // holds reports whether the store knows the network ref names as one of the cluster's.
 func (s *Store) holds(ref neutron.ImportRef) bool {
+	if ref.FoundID != "" {
+		n, _, ok := s.index.Network(strings.ToLower(ref.FoundID))
+		return ok && ref.Names(n)
+	}
 	if ref.NetworkID != "" {
 		return s.index.Has(strings.ToLower(ref.NetworkID))
 	}

@@ -70,8 +70,11 @@ func TestResolveImport(t *testing.T) {
 			wantProblem: neutron.ImportDeleted, wantMessage: []string{"gone is gone", "never recreates"}},
 		{name: "the network found before is gone (by name)", ref: neutron.ImportRef{NetworkName: "nothing"}, recorded: "old",
 			wantProblem: neutron.ImportDeleted, wantMessage: []string{`old (named "nothing") is gone`}},
-		{name: "a name that now means another network: that one", ref: neutron.ImportRef{NetworkName: "app"}, recorded: "old",
-			wantNetwork: "own", wantSubnet: "own-sa"},
+		// Once found, an import follows its network by ID: never another that takes its name.
+		{name: "a name that now means another network: not followed", ref: neutron.ImportRef{NetworkName: "app"}, recorded: "old",
+			wantProblem: neutron.ImportDeleted, wantMessage: []string{`old (named "app") is gone`, "does not follow Neutron network own"}},
+		{name: "a name the network found before now shares with another: still that one", ref: neutron.ImportRef{NetworkName: "twin"}, recorded: "twin-a",
+			wantNetwork: "twin-a", wantSubnet: "twin-a-sa"},
 		{name: "the cluster's own network, by ID", ref: neutron.ImportRef{NetworkID: "net-1"}, wantProblem: neutron.ImportManaged,
 			wantMessage: []string{"carries the cluster's marks"}},
 		{name: "the cluster's own network, by name", ref: neutron.ImportRef{NetworkName: ownName}, wantProblem: neutron.ImportManaged},
@@ -83,13 +86,15 @@ func TestResolveImport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, d := importWorld(t)
 			ctx := context.Background()
-			looked, err := s.LookupImport(ctx, tc.ref)
+			ref := tc.ref
+			ref.FoundID = tc.recorded
+			looked, err := s.LookupImport(ctx, ref)
 			if err != nil {
 				t.Fatal(err)
 			}
 			lookupCalls := d.Calls()
 			d.ClearCalls()
-			listed, err := s.ListVisible(ctx, []neutron.ImportRef{tc.ref, {NetworkName: "app"}, {NetworkID: "twin-a"}})
+			listed, err := s.ListVisible(ctx, []neutron.ImportRef{ref, {NetworkName: "app"}, {NetworkID: "twin-a"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +109,7 @@ func TestResolveImport(t *testing.T) {
 				t.Errorf("LookupImport calls = %q, want %q", lookupCalls, want)
 			}
 			for which, v := range map[string]neutron.Visible{"looked up": looked, "listed": listed} {
-				got := v.Resolve(tc.ref, tc.recorded)
+				got := v.Resolve(ref)
 				if got.Problem != tc.wantProblem || (tc.wantProblem == 0 && (got.Network.ID != tc.wantNetwork || got.Subnet.ID != tc.wantSubnet)) {
 					t.Errorf("%s: Resolve = network %q subnet %q problem %d %q, want network %q subnet %q problem %d",
 						which, got.Network.ID, got.Subnet.ID, got.Problem, got.Message, tc.wantNetwork, tc.wantSubnet, tc.wantProblem)
@@ -142,7 +147,7 @@ func TestListVisibleListsSubnetsInChunks(t *testing.T) {
 		t.Errorf("calls = %q, want one list of networks and two of subnets", got)
 	}
 	for _, ref := range refs {
-		if got := v.Resolve(ref, ""); got.Problem != 0 || got.Subnet.ID != ref.NetworkID+"-s" {
+		if got := v.Resolve(ref); got.Problem != 0 || got.Subnet.ID != ref.NetworkID+"-s" {
 			t.Errorf("%s: %+v", ref, got)
 		}
 	}

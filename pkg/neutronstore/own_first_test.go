@@ -46,7 +46,7 @@ func TestImportByNameFindsTheProjectsOwnFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		for which, v := range map[string]neutron.Visible{"looked up": looked, "listed": listed} {
-			got := v.Resolve(ref, "")
+			got := v.Resolve(ref)
 			if got.Problem != tc.wantProblem || got.Network.ID != tc.want || (tc.want != "" && got.Subnet.ID != tc.want+"-s") {
 				t.Errorf("%s %q: network %q subnet %q problem %d %q; want network %q problem %d",
 					which, tc.name, got.Network.ID, got.Subnet.ID, got.Problem, got.Message, tc.want, tc.wantProblem)

@@ -45,7 +45,7 @@ func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.N
 		if err != nil {
 			return r.status.failed(ctx, network, "", err)
 		}
-		result = visible.Resolve(ref, network.Status.NetworkID)
+		result = visible.Resolve(ref)
 	}
 	return r.status.imported(ctx, network, result)
 }
@@ -83,7 +83,7 @@ func (r *Reconciler) RecheckImports(ctx context.Context, project registry.Projec
 			// Refused before any lookup; a grant, not Neutron, changes that.
 			continue
 		}
-		result := visible.Resolve(ImportRef(network), network.Status.NetworkID)
+		result := visible.Resolve(ImportRef(network))
 		if equality.Semantic.DeepEqual(network.Status, *importedStatus(network, result)) {
 			continue
 		}

@@ -204,10 +204,12 @@ func Recorded(network *samplecrdv1.Network) neutronstore.Recorded {
 	return rec
 }
 
-// ImportRef returns the network, and the subnet of it, that a Network imports.
+// ImportRef returns the network, and the subnet of it, that a Network imports: once found
+// (status.networkID), that network alone.
 func ImportRef(network *samplecrdv1.Network) neutron.ImportRef {
 	return neutron.ImportRef{
 		NetworkID: network.Spec.Import.NetworkID, NetworkName: network.Spec.Import.NetworkName, CIDR: network.Spec.CIDR,
+		FoundID: network.Status.NetworkID,
 	}
 }
 

@@ -19,20 +19,24 @@ import (
 var projectID = regexp.MustCompile(`^[0-9A-Za-z_-]{1,64}$`)
 
 // desiredSharing returns the projects spec shares the network with, checked as the CRD
-// checks them: they go to Neutron as they are.
+// checks them, each once in the form Neutron compares them in (neutron.ProjectKey): a
+// project spelt twice, which the CRD's set admits, is one share, and a share re-spelt is
+// the policy it has.
 func desiredSharing(spec samplecrdv1.NetworkSpec) ([]string, error) {
 	if len(spec.SharedWith) > 16 {
 		return nil, fmt.Errorf("sharedWith lists %d projects: at most 16", len(spec.SharedWith))
 	}
 	out := make([]string, 0, len(spec.SharedWith))
-	for _, p := range spec.SharedWith {
+	for i, p := range spec.SharedWith {
 		if !projectID.MatchString(string(p)) {
 			return nil, fmt.Errorf("sharedWith item %q is not an OpenStack project ID (letters, digits, \"-\" and \"_\"; \"*\" is every project, which only an admin may share with)", string(p))
 		}
-		if slices.Contains(out, string(p)) {
+		if slices.Contains(spec.SharedWith[:i], p) {
 			return nil, fmt.Errorf("sharedWith lists project %s twice", p)
 		}
-		out = append(out, string(p))
+		if project := neutron.ProjectKey(string(p)); !slices.Contains(out, project) {
+			out = append(out, project)
+		}
 	}
 	return out, nil
 }
@@ -71,18 +75,26 @@ func NeedsShares(want neutron.Desired, got neutron.Observed) bool {
 }
 
 // sharesToChange returns the projects of want that no policy shares with, and the policies
-// to delete: those of projects want does not list, and a second one of a project.
+// to delete: those of projects want does not list, and a second one of a project. Projects
+// compare as Neutron compares them, whatever their spelling here or in Neutron: a policy
+// made in another is the same share, kept, and nothing is made for it again.
 func sharesToChange(want []string, got []neutron.RBACPolicy) (share []string, unshare []neutron.RBACPolicy) {
+	wanted := map[string]bool{}
+	for _, project := range want {
+		wanted[neutron.ProjectKey(project)] = true
+	}
 	seen := map[string]bool{}
 	for _, p := range got {
-		if !slices.Contains(want, p.TargetProject) || seen[p.TargetProject] {
+		project := neutron.ProjectKey(p.TargetProject)
+		if !wanted[project] || seen[project] {
 			unshare = append(unshare, p)
 			continue
 		}
-		seen[p.TargetProject] = true
+		seen[project] = true
 	}
 	for _, project := range want {
-		if !seen[project] {
+		if key := neutron.ProjectKey(project); !seen[key] {
+			seen[key] = true
 			share = append(share, project)
 		}
 	}

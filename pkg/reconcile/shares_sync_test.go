@@ -7,6 +7,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -16,7 +17,9 @@ import (
 // policy each, and keep them so: in the create, after a change of the list, after a
 // policy deleted or made by hand, after a lost reply. They also turn port security on and
 // off in place. The network's sharing mark (neutron.SharingTag) rides on the create's tag
-// call and stays until the last policy is gone.
+// call and stays until the last policy is gone. A project compares as Neutron compares it,
+// in every mode of the grants: re-spelt in capitals, or listed in two spellings, it is one
+// share with the policy it has, and a kept one gets nothing new.
 func sharingCases() []syncCase {
 	off := false
 	return []syncCase{{
@@ -135,6 +138,83 @@ func sharingCases() []syncCase {
 		wantWrites: []string{writeStatus, writeStatus, writeStatus},
 		wantEvents: []string{"Warning NeutronUnavailable", "Normal Provisioned"},
 	}, {
+		name:       "a kept share re-spelt in capitals, warned: the policy kept, nothing made",
+		object:     withShareInStatus(WithGeneration(WithSharedWith(RealizedNetwork("respelt", "10.40.0.0/24", ""), "TEAM-B"), 2), "team-b", "rbac-b"),
+		neutron:    putShareOf("rbac-b", "team-b"),
+		before:     grant(grants.Powers{}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantPolicies(t, f.Neutron, "net-of-respelt", "rbac-b team-b")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantReady("10.40.0.1")(t, got)
+			wantCondition(t, got, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, "spec.sharedWith project team-b (allow.sharedWith)")
+			wantSharesStatus(t, got, "team-b rbac-b")
+		},
+	}, {
+		name:       "a kept share re-spelt in capitals, granted: the policy kept, nothing made",
+		object:     withShareInStatus(WithGeneration(WithSharedWith(RealizedNetwork("respelt", "10.40.0.0/24", ""), "TEAM-B"), 2), "team-b", "rbac-b"),
+		neutron:    putShareOf("rbac-b", "team-b"),
+		before:     grant(grants.Powers{SharedWith: []string{"team-b"}, Identities: []string{"ops"}}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus},
+		wantEvents: []string{"Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantPolicies(t, f.Neutron, "net-of-respelt", "rbac-b team-b")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantReady("10.40.0.1")(t, got)
+			wantSharesStatus(t, got, "team-b rbac-b")
+		},
+	}, {
+		name:       "a kept share whose policy Neutron holds in capitals, warned: the same share, nothing made",
+		object:     withShareInStatus(WithSharedWith(RealizedNetwork("capital", "10.40.0.0/24", ""), "team-b"), "TEAM-B", "rbac-b"),
+		neutron:    putShareOf("rbac-b", "TEAM-B"),
+		before:     grant(grants.Powers{}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus},
+		wantEvents: []string{"Warning KeptWithoutGrant"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantPolicies(t, f.Neutron, "net-of-capital", "rbac-b TEAM-B")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantReady("10.40.0.1")(t, got)
+			wantSharesStatus(t, got, "TEAM-B rbac-b")
+		},
+	}, {
+		name:       "a kept share listed twice in two spellings, warned: its one policy kept, nothing made",
+		object:     withShareInStatus(WithGeneration(WithSharedWith(RealizedNetwork("twice", "10.40.0.0/24", ""), "team-b", "TEAM-B"), 2), "team-b", "rbac-b"),
+		neutron:    putShareOf("rbac-b", "team-b"),
+		before:     grant(grants.Powers{}),
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantPolicies(t, f.Neutron, "net-of-twice", "rbac-b team-b")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			WantReady("10.40.0.1")(t, got)
+			wantSharesStatus(t, got, "team-b rbac-b")
+		},
+	}, {
+		name:       "a new Network listing a project twice in two spellings, granted: one policy, in lower case",
+		object:     WithSharedWith(NewNetwork("twice", "10.40.0.0/24", ""), "TEAM-B", "team-b"),
+		before:     grant(grants.Powers{SharedWith: []string{"team-b"}, Identities: []string{"ops"}}),
+		want:       succeeds,
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantCalls:  []string{"create network", "tag network", "create subnet", "create rbac policy"},
+		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal NetworkShared", "Normal Provisioned"},
+		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
+			wantShares(t, f.Neutron, f.Neutron.Networks()[0].ID, "team-b")
+		},
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			if projects := sharedProjects(got); !slices.Equal(projects, []string{"team-b"}) {
+				t.Errorf("status.sharedWith lists %v, want team-b once", got.Status.SharedWith)
+			}
+		},
+	}, {
 		name:       "port security turned on in the spec: one PUT with only port_security_enabled",
 		object:     WithGeneration(WithPortSecurity(RealizedNetwork("secured", "10.40.0.0/24", ""), ptr.To(true)), 2),
 		neutron:    putRealizedNetworkWith(func(n *neutron.Network) { n.PortSecurityEnabled = ptr.To(false) }),
@@ -155,6 +235,48 @@ func putRealizedNetworkWith(change func(*neutron.Network)) func(*neutronfake.Dri
 		net := d.Networks()[0]
 		change(&net)
 		d.PutNetwork(net)
+	}
+}
+
+// putShareOf is PutShared with one policy, id, sharing the network with project.
+func putShareOf(id, project string) func(*neutronfake.Driver, neutron.Owner) {
+	return PutShared(func(d *neutronfake.Driver, netID string) {
+		d.PutShare(neutron.RBACPolicy{ID: id, ObjectID: netID, TargetProject: project})
+	})
+}
+
+// withShareInStatus records in n's status its share with project by policy, as a pass
+// left it.
+func withShareInStatus(n *samplecrdv1.Network, project, policy string) *samplecrdv1.Network {
+	n.Status.SharedWith = append(n.Status.SharedWith, samplecrdv1.ProjectShare{ProjectID: project, RBACPolicyID: policy})
+	return n
+}
+
+// wantPolicies checks the RBAC policies that share netID, each "<id> <target>": which
+// policies, not only which projects, so that one deleted and made again shows.
+func wantPolicies(t *testing.T, d *neutronfake.Driver, netID string, policies ...string) {
+	t.Helper()
+	var got []string
+	for _, p := range d.Shares() {
+		if p.ObjectID == netID {
+			got = append(got, p.ID+" "+p.TargetProject)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, policies) {
+		t.Errorf("network %s has RBAC policies %q, want %q", netID, got, policies)
+	}
+}
+
+// wantSharesStatus checks status.sharedWith, each "<project> <policy>".
+func wantSharesStatus(t *testing.T, n *samplecrdv1.Network, shares ...string) {
+	t.Helper()
+	var got []string
+	for _, s := range n.Status.SharedWith {
+		got = append(got, s.ProjectID+" "+s.RBACPolicyID)
+	}
+	if !slices.Equal(got, shares) {
+		t.Errorf("status.sharedWith = %q, want %q", got, shares)
 	}
 }
 

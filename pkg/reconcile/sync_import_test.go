@@ -1,11 +1,13 @@
 package reconcile_test
 
 import (
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials/grants"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -17,6 +19,28 @@ func withImportProblem(n *samplecrdv1.Network, reason string) *samplecrdv1.Netwo
 	n.Status.ObservedGeneration = n.Generation
 	SetReadyCondition(&n.Status, n.Generation, metav1.ConditionFalse, reason, "looked up before")
 	return n
+}
+
+// foundBefore is n as a look of an earlier generation left it: the network it found,
+// networkID, in its status.
+func foundBefore(n *samplecrdv1.Network, networkID string) *samplecrdv1.Network {
+	n.Status.NetworkID = networkID
+	return n
+}
+
+// wantNotFollowed checks that an import whose network found is gone says so, and names,
+// without importing it, the network that took its name.
+func wantNotFollowed(found, newcomer string) func(*testing.T, *samplecrdv1.Network) {
+	return func(t *testing.T, got *samplecrdv1.Network) {
+		t.Helper()
+		WantNotReady(samplecrdv1.ReasonImportedNetworkDeleted, "imported Neutron network "+found+` (named "app") is gone`)(t, got)
+		if c := ReadyCondition(t, got); !strings.Contains(c.Message, "not follow Neutron network "+newcomer) {
+			t.Errorf("Ready message %q does not say that %s is not followed", c.Message, newcomer)
+		}
+		if got.Status.NetworkID != found || got.Status.SubnetID != "" {
+			t.Errorf("status names network %q subnet %q, want still %q and no subnet", got.Status.NetworkID, got.Status.SubnetID, found)
+		}
+	}
 }
 
 // wantForeignUntouched checks that the networks the controller did not create are as
@@ -32,7 +56,8 @@ func wantForeignUntouched(t *testing.T, f *Fixture, _ neutron.Owner) {
 
 // importCases resolve spec.import: by ID or name, the subnet by cidr or the only one, each
 // problem with its own reason (terminal for the workqueue: the Neutron resync looks again),
-// never a write to Neutron, and no lookup for an import already Ready.
+// never a write to Neutron, and no lookup for an import already Ready. A network once
+// found is followed by its ID: never another that takes its name, granted or kept.
 func importCases() []syncCase {
 	return []syncCase{{
 		name:        "import by ID: Ready with the network's only subnet, read-only, no finalizer",
@@ -131,6 +156,44 @@ func importCases() []syncCase {
 		wantCalls:  []string{"list networks"},
 		wantEvents: []string{"Warning NeutronUnavailable"},
 		wantObject: WantNotReady(samplecrdv1.ReasonNeutronUnavailable, "list networks"),
+	}, {
+		name:        "an import by name whose network was replaced by another of that name, granted: not followed, ImportedNetworkDeleted names both",
+		object:      foundBefore(ImportedNetwork("replaced", samplecrdv1.NetworkImport{NetworkName: "app"}, ""), "ext-old"),
+		neutron:     func(d *neutronfake.Driver, _ neutron.Owner) { PutForeign(d, "ext-new", "app", "10.60.0.0/24") },
+		before:      grant(grants.Powers{Import: true, Identities: []string{"ops"}}),
+		want:        stops,
+		wantWrites:  []string{writeStatus},
+		wantCalls:   []string{"list networks"},
+		wantEvents:  []string{"Warning ImportedNetworkDeleted"},
+		wantNeutron: wantForeignUntouched,
+		wantObject:  wantNotFollowed("ext-old", "ext-new"),
+	}, {
+		name:        "a kept import by name whose network was replaced by another of that name, warned: not followed, nothing new acquired",
+		object:      foundBefore(ImportedNetwork("replaced", samplecrdv1.NetworkImport{NetworkName: "app"}, ""), "ext-old"),
+		neutron:     func(d *neutronfake.Driver, _ neutron.Owner) { PutForeign(d, "ext-new", "app", "10.60.0.0/24") },
+		before:      grant(grants.Powers{}),
+		want:        stops,
+		wantWrites:  []string{writeStatus, writeStatus},
+		wantCalls:   []string{"list networks"},
+		wantEvents:  []string{"Warning KeptWithoutGrant", "Warning ImportedNetworkDeleted"},
+		wantNeutron: wantForeignUntouched,
+		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
+			wantNotFollowed("ext-old", "ext-new")(t, got)
+			wantCondition(t, got, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, "spec.import (allow.import)")
+		},
+	}, {
+		name:   "an import by name whose network now has a twin of its name: still that one, by ID",
+		object: foundBefore(ImportedNetwork("twinned", samplecrdv1.NetworkImport{NetworkName: "app"}, ""), "ext-old"),
+		neutron: func(d *neutronfake.Driver, _ neutron.Owner) {
+			PutForeign(d, "ext-old", "app", "10.60.0.0/24")
+			PutForeign(d, "ext-new", "app", "10.61.0.0/24")
+		},
+		want:        succeeds,
+		wantWrites:  []string{writeStatus},
+		wantCalls:   []string{"list networks", "list subnets"},
+		wantEvents:  []string{"Normal Imported"},
+		wantNeutron: wantForeignUntouched,
+		wantObject:  WantImported("ext-old", "ext-old-0", "10.60.0.1"),
 	}, {
 		name:        "an import Ready for its generation: no Neutron call, no write (the resync looks again)",
 		object:      ReadyImport("settled", "ext-4"),

@@ -11,8 +11,9 @@ import (
 
 // The Neutron resync looks at every import with one list of networks and one of subnets,
 // and hands what changed to the worker, which records it without a call of its own: a
-// network deleted under its import, a name that now exists, a name now taken twice. An
-// import whose network is as its status says is not queued.
+// network deleted under its import, a name that now exists. An import whose network is as
+// its status says is not queued, even when another network takes its name: an import
+// follows the network it found by ID.
 func TestNeutronResyncRechecksImports(t *testing.T) {
 	deletedUnder := networktest.ReadyImport("deleted-under", "ext-gone")
 	unchanged := networktest.ReadyImport("unchanged", "ext-stays")
@@ -48,8 +49,8 @@ func TestNeutronResyncRechecksImports(t *testing.T) {
 	if got := f.Neutron.Calls(); !slices.Equal(got, wantResync) {
 		t.Errorf("resync calls = %q, want the fill's two lists and one list each of networks and subnets for all imports", got)
 	}
-	if n := len(f.queued); n != 3 {
-		t.Errorf("queue length = %d, want the 3 imports that changed", n)
+	if n := len(f.queued); n != 2 {
+		t.Errorf("queue length = %d, want the 2 imports that changed", n)
 	}
 	f.drain()
 	if got := f.Neutron.Calls(); !slices.Equal(got, wantResync) {
@@ -57,10 +58,10 @@ func TestNeutronResyncRechecksImports(t *testing.T) {
 	}
 	networktest.WantNotReady(samplecrdv1.ReasonImportedNetworkDeleted, "ext-gone is gone")(t, f.Refresh("default", "deleted-under"))
 	networktest.WantImported("later-1", "later-1-0", "10.71.0.1")(t, f.Refresh("default", "missing"))
-	networktest.WantNotReady(samplecrdv1.ReasonImportAmbiguous, "twin-1, twin-2")(t, f.Refresh("default", "doubled"))
+	networktest.WantImported("twin-1", "twin-1-0", "10.70.0.1")(t, f.Refresh("default", "doubled"))
 	networktest.WantImported("ext-stays", "ext-stays-0", "10.60.0.1")(t, f.Refresh("default", "unchanged"))
 	events := f.Events()
-	for _, e := range []string{"Warning ImportedNetworkDeleted", "Normal Imported", "Warning ImportAmbiguous"} {
+	for _, e := range []string{"Warning ImportedNetworkDeleted", "Normal Imported"} {
 		if !slices.Contains(networktest.EventKinds(events), e) {
 			t.Errorf("Events %q lack %q", events, e)
 		}

@@ -55,8 +55,9 @@ func (d *Driver) ShareNetwork(_ context.Context, req neutron.ShareRequest) (neut
 		return neutron.RBACPolicy{}, notFound("create rbac policy")
 	}
 	for _, p := range d.policies {
-		if p.ObjectID == req.ObjectID && p.TargetProject == req.TargetProject {
-			// As Neutron: one policy per network, action and target.
+		if p.ObjectID == req.ObjectID && neutron.ProjectKey(p.TargetProject) == neutron.ProjectKey(req.TargetProject) {
+			// As Neutron: one policy per network, action and target, a target in
+			// capitals the same (neutron.ProjectKey).
 			return neutron.RBACPolicy{}, &neutron.Error{Op: "create rbac policy", Kind: neutron.KindConflict, Code: 409, Type: "DuplicateRbacPolicy",
 				Message: "An RBAC policy already exists with those values."}
 		}
