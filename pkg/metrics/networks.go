@@ -58,7 +58,7 @@ func (m *Metrics) CountNetworks(states []NetworkState, count func() map[NetworkS
 func (m *Metrics) CountNetworksWithoutGrant(powers []string, count func() map[string]int) {
 	m.registry.MustRegister(&leaderCounts[string]{
 		desc: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "networks_without_grant"),
-			"Networks that keep in effect a power no ClusterIdentity grants any more (condition GrantMissing), by power: retain, sharedWith, existingRouter, import. -grant-enforcement=enforce would withdraw all but retain. Exported by the leader only.",
+			"Networks that keep in effect a power no ClusterIdentity grants any more (condition GrantMissing), by power: retain, sharedWith, existingRouter, import, qosPolicy. -grant-enforcement=enforce would withdraw all but retain. Exported by the leader only.",
 			[]string{"power"}, nil),
 		keys:    powers,
 		labels:  func(p string) []string { return []string{p} },

@@ -40,6 +40,10 @@ type Driver interface {
 	// ListNamed lists the resources of collection c the caller can see, its own and
 	// those shared with it, by IDs or Name: what an attribute's Reference names.
 	ListNamed(ctx context.Context, c Collection, filter Filter) ([]Named, error)
+	// DefaultQoSPolicy returns the ID of the project's default QoS policy (qos-default's
+	// is_default), which Neutron gives a network made without one; "" when the project
+	// has none, or Neutron has no qos-default. A member may read it of its own project.
+	DefaultQoSPolicy(ctx context.Context, projectID string) (string, error)
 	// ListPorts lists ports by ProjectID, NetworkIDs and SubnetID.
 	ListPorts(ctx context.Context, filter Filter) ([]Port, error)
 	// ProjectQuota returns the project's quota of each resource with its use, which a

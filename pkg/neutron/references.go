@@ -26,13 +26,20 @@ type Named struct {
 func (n Named) Project() string { return n.ProjectID }
 
 // Reference is an attribute that names a resource of Collection by ID or by name. A pass
-// resolves Ref to the ID of one resource its project can see (ResolvedID) before
-// comparing and sending it. In a desired state a nil *Reference is not managed; one that
-// names nothing is "none", sent as null.
+// resolves Ref to the ID of one resource its project can see (ResolvedID, and its name
+// ResolvedName, which a grant by name needs) before comparing and sending it. In a
+// desired state a nil *Reference is not managed; one that names nothing is "none", sent
+// as null, unless it is ProjectDefault.
 type Reference struct {
 	Collection Collection
 	Ref        Ref
-	ResolvedID string
+	// ProjectDefault, with an empty Ref, is what Neutron gives a new network: the
+	// project's default QoS policy (the qos-default extension), resolved to "" when the
+	// project has none. A PUT of null would strip the default instead: Neutron applies it
+	// only when it creates the network.
+	ProjectDefault bool
+	ResolvedID     string
+	ResolvedName   string
 }
 
 // MarshalJSON sends the resolved ID, or null for none.

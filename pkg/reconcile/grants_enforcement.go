@@ -48,8 +48,8 @@ func (p *pass) withhold() {
 }
 
 // keepInEffect decides, once Neutron is observed, what of the withheld stays: the Retain
-// mark in every mode, the shares made before in warn mode. The rest is withheld: not
-// made, or undone.
+// mark in every mode, the shares and the QoS policy set before in warn mode. The rest is
+// withheld: not made, or undone.
 func (p *pass) keepInEffect() {
 	var withheld []string
 	if p.ungrantedRetain {
@@ -71,6 +71,9 @@ func (p *pass) keepInEffect() {
 	}
 	if len(denied) > 0 {
 		withheld = append(withheld, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(denied, ", ")))
+	}
+	if qos := p.withholdQoS(); qos != "" {
+		withheld = append(withheld, qos)
 	}
 	p.withheld = append(withheld, p.withheld...)
 }
@@ -137,8 +140,8 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.N
 // withdrawUngranted carries out an operator's withdrawal on a Network no pass reaches: one
 // its tenant paused, or whose namespace lost the controller's own cloud. What its status
 // shows in effect that powers do not allow is withdrawn in enforce mode (the RBAC policies
-// deleted, the subnets detached from the existing router) and kept and reported in warn
-// mode; nothing else of the spec is done.
+// deleted, the subnets detached from the existing router, the QoS policy set back to the
+// project's default) and kept and reported in warn mode; nothing else of the spec is done.
 func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers,
 	tenantOf func(context.Context, *samplecrdv1.Network) (registry.Tenant, error)) (*samplecrdv1.Network, error) {
 	if powers.Unfenced {
@@ -161,17 +164,25 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 	if router != nil && (router.Owned || powers.AllowsRouter(router.RouterID, "")) {
 		router = nil
 	}
-	if len(shares) == 0 && router == nil {
+	// Without the store, by ID alone: it never fails.
+	qos, _ := ungrantedQoS(ctx, nil, network, powers)
+	if len(shares) == 0 && router == nil && qos == "" {
 		return r.grantMissing(ctx, network, kept)
 	}
-	if r.enforcement == grants.Warn && router == nil {
+	if r.enforcement == grants.Warn && router == nil && (qos == "" || !namesQoSPolicies(powers)) {
 		for _, project := range shares {
 			kept = append(kept, keptPower{grants.PowerSharedWith, "spec.sharedWith project " + project + " (allow.sharedWith)"})
+		}
+		if qos != "" {
+			kept = append(kept, keptPower{grants.PowerQoSPolicy, qosText(qos, "")})
 		}
 		return r.grantMissing(ctx, network, kept)
 	}
 	tenant, err := tenantOf(ctx, network)
 	if err != nil {
+		return nil, err
+	}
+	if qos, err = ungrantedQoS(ctx, tenant.Store, network, powers); err != nil {
 		return nil, err
 	}
 	if router != nil {
@@ -191,9 +202,15 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 		if router != nil {
 			kept = append(kept, keptPower{grants.PowerExistingRouter, "spec.router.existing router " + router.RouterID + " (allow.existingRouters)"})
 		}
+		if qos != "" {
+			kept = append(kept, keptPower{grants.PowerQoSPolicy, qosText(qos, "")})
+		}
 		return r.grantMissing(ctx, network, kept)
 	}
-	network, err = r.withdraw(ctx, tenant.Store, network, shares, router)
+	if len(shares) == 0 && router == nil && qos == "" {
+		return r.grantMissing(ctx, network, kept)
+	}
+	network, err = r.withdraw(ctx, tenant.Store, network, shares, router, qos)
 	if err != nil {
 		return nil, err
 	}
@@ -201,9 +218,11 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 }
 
 // withdraw deletes the RBAC policies that share the Network's own network with shares,
-// and detaches its subnets from router, all found in Neutron (the status only says what
-// to look for), then records it: Ready=False, NotGranted.
-func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, shares []string, router *samplecrdv1.RouterStatus) (*samplecrdv1.Network, error) {
+// detaches its subnets from router and sets its QoS policy qos back to the project's
+// default, all found in Neutron (the status only says what to look for), then records it:
+// Ready=False, NotGranted.
+func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, shares []string, router *samplecrdv1.RouterStatus,
+	qos string) (*samplecrdv1.Network, error) {
 	logger := klog.FromContext(ctx)
 	observed, err := store.Observe(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
@@ -248,6 +267,12 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 	if router != nil {
 		withdrawn = append(withdrawn, "spec.router.existing router "+router.RouterID+" (allow.existingRouters)")
 	}
+	if qos != "" {
+		if err := r.withdrawQoS(ctx, store, network, observed.Network, qos); err != nil {
+			return nil, err
+		}
+		withdrawn = append(withdrawn, qosText(qos, ""))
+	}
 	f := &Failure{Reason: samplecrdv1.ReasonNotGranted, Terminal: true, Message: truncate(fmt.Sprintf(
 		"namespace %s uses a project the cluster's operator hands out, and no grant allows %s any more: withdrawn (-grant-enforcement is enforce), whatever the spec or a pause says; "+
 			"ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them, or remove them from the spec",
@@ -259,6 +284,9 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 	status.SharedWith = slices.DeleteFunc(status.SharedWith, func(s samplecrdv1.ProjectShare) bool { return slices.Contains(unshared, s.ProjectID) })
 	if router != nil {
 		status.Router = nil
+	}
+	if qos != "" {
+		status.QoSPolicyID = ""
 	}
 	return r.status.write(ctx, network, status)
 }

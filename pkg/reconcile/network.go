@@ -30,8 +30,9 @@ func desiredNetwork(network *samplecrdv1.Network, sharedWith []string) (neutron.
 	case qos != nil:
 		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies, Ref: *qos}
 	case network.Status.QoSPolicyID != "":
-		// The spec no longer names the policy it set: the network is to have none.
-		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies}
+		// The spec no longer names the policy it set: the network is to have what a new
+		// one gets, the project's default (resolveDefaults), never a null over it.
+		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies, ProjectDefault: true}
 	}
 	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled, QoSPolicy: qosPolicy},
 		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}, nil

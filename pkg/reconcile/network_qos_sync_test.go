@@ -11,7 +11,9 @@ import (
 )
 
 // qosCases set, change and remove the network's QoS policy (spec.qosPolicy), repair it,
-// and refuse a name that matches no policy, or several, before any write.
+// and refuse a name that matches no policy, or several, before any write. A removal gives
+// the network what Neutron gives a new one: the default policy of the network's project,
+// looked up then, or none; never a null over the default.
 func qosCases() []syncCase {
 	policies := func(d *neutronfake.Driver) {
 		d.PutNamed(neutron.QoSPolicies, neutron.Named{ID: "q-gold", Name: "gold", ProjectID: "p-other"}, true)
@@ -34,6 +36,8 @@ func qosCases() []syncCase {
 	changed, changedNeutron := realizedWithQoS("qos-changed", "10.41.0.0/24", &samplecrdv1.NeutronRef{Name: "silver"}, "q-gold")
 	removed, removedNeutron := realizedWithQoS("qos-removed", "10.42.0.0/24", nil, "q-gold")
 	drifted, driftedNeutron := realizedWithQoS("qos-drifted", "10.43.0.0/24", &samplecrdv1.NeutronRef{Name: "gold"}, "q-silver")
+	removedToDefault, removedToDefaultNeutron := realizedWithQoS("qos-removed-default", "10.46.0.0/24", nil, "q-gold")
+	removedNoDefault, removedNoDefaultNeutron := realizedWithQoS("qos-removed-no-default", "10.47.0.0/24", nil, "q-gold")
 	return []syncCase{{
 		name:        "new Network with a QoS policy by name: one lookup, created with it",
 		object:      withQoS(NewNetwork("qos-new", "10.40.0.0/24", ""), &samplecrdv1.NeutronRef{Name: "gold"}),
@@ -55,14 +59,45 @@ func qosCases() []syncCase {
 		wantNeutron: wantNetworkQoS("q-silver"),
 		wantObject:  wantReadyWithQoS("q-silver"),
 	}, {
-		name:        "QoS policy removed from spec: one PUT setting none, status forgets it",
-		object:      removed,
-		neutron:     removedNeutron,
+		name:       "QoS policy removed from spec: one PUT setting none, status forgets it",
+		object:     removed,
+		neutron:    removedNeutron,
+		want:       succeeds,
+		wantWrites: []string{writeStatus, writeStatus},
+		// The lookup of the project's default, which it has none of.
+		wantCalls:   []string{"list qos/policies", "update network"},
+		wantEvents:  []string{"Normal NetworkUpdated", "Normal Provisioned"},
+		wantNeutron: wantQoSSent("", `{"qos_policy_id":null}`),
+		wantObject:  wantReadyWithQoS(""),
+	}, {
+		name:   "QoS policy removed from spec, the project has a default policy: the default's ID sent, never null",
+		object: removedToDefault,
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			removedToDefaultNeutron(d, owner)
+			networkInProject(d, "p-own")
+			d.PutDefaultQoSPolicy(neutron.Named{ID: "q-cap", Name: "bandwidth-cap", ProjectID: "p-own"}, false)
+		},
+		want: succeeds,
+		// The next pass leaves the default alone: the policy is the project's, not the spec's.
+		retry:       succeeds,
+		wantWrites:  []string{writeStatus, writeStatus},
+		wantCalls:   []string{"list qos/policies", "update network"},
+		wantEvents:  []string{"Normal NetworkUpdated", "Normal Provisioned"},
+		wantNeutron: wantQoSSent("q-cap", `{"qos_policy_id":"q-cap"}`),
+		wantObject:  wantReadyWithQoS(""),
+	}, {
+		name:   "QoS policy removed from spec, no default in the project (another project's shared default is not its): null sent",
+		object: removedNoDefault,
+		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
+			removedNoDefaultNeutron(d, owner)
+			networkInProject(d, "p-own")
+			d.PutDefaultQoSPolicy(neutron.Named{ID: "q-theirs", Name: "their-cap", ProjectID: "p-other"}, true)
+		},
 		want:        succeeds,
 		wantWrites:  []string{writeStatus, writeStatus},
-		wantCalls:   []string{"update network"},
+		wantCalls:   []string{"list qos/policies", "update network"},
 		wantEvents:  []string{"Normal NetworkUpdated", "Normal Provisioned"},
-		wantNeutron: wantNetworkQoS(""),
+		wantNeutron: wantQoSSent("", `{"qos_policy_id":null}`),
 		wantObject:  wantReadyWithQoS(""),
 	}, {
 		name:        "QoS policy changed in Neutron by hand: put back",
@@ -120,4 +155,22 @@ func wantReadyWithQoS(id string) func(*testing.T, *samplecrdv1.Network) {
 			t.Errorf("Ready %v, status.qosPolicyID %q; want Ready with %q", got.IsReady(), got.Status.QoSPolicyID, id)
 		}
 	}
+}
+
+// wantQoSSent checks that the network ends with QoS policy id, set by the one PUT body.
+func wantQoSSent(id, body string) func(*testing.T, *Fixture, neutron.Owner) {
+	return func(t *testing.T, f *Fixture, owner neutron.Owner) {
+		wantNetworkQoS(id)(t, f, owner)
+		if got := f.Neutron.Bodies("update network"); len(got) != 1 || got[0] != body {
+			t.Errorf("update network bodies = %q, want one: %s", got, body)
+		}
+	}
+}
+
+// networkInProject puts the one network Neutron holds into project, as Neutron reports
+// the project of every network.
+func networkInProject(d *neutronfake.Driver, project string) {
+	net := d.Networks()[0]
+	net.ProjectID = project
+	d.PutNetwork(net)
 }

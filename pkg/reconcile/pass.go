@@ -217,7 +217,7 @@ func ImportRef(network *samplecrdv1.Network) neutron.ImportRef {
 // attributes name by ID or by name (neutron.Reference), before Diff compares them.
 func (p *pass) resolveReferences(ctx context.Context) error {
 	for _, ref := range neutron.References(&p.desired.Network.NetworkAttrs) {
-		id, err := p.store.Resolve(ctx, ref.Collection, ref.Ref)
+		found, err := p.store.ResolveNamed(ctx, ref.Collection, ref.Ref)
 		var re *neutron.ReferenceError
 		if errors.As(err, &re) {
 			re.Field = ref.Field
@@ -225,7 +225,7 @@ func (p *pass) resolveReferences(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		ref.ResolvedID = id
+		ref.ResolvedID, ref.ResolvedName = found.ID, found.Name
 	}
 	return nil
 }
@@ -242,8 +242,12 @@ func (p *pass) forgetReferences(err error) {
 }
 
 // ResolveCached resolves the references of desired from what store remembers, asking
-// no one. It reports false when one was not looked up yet: the next pass does.
+// no one. It reports false when one was not looked up yet, or is the project's default,
+// which is never remembered: the next pass looks it up.
 func ResolveCached(store *neutronstore.Store, desired *neutron.Desired) bool {
+	if q := desired.Network.QoSPolicy; q != nil && q.ProjectDefault {
+		return false
+	}
 	for _, ref := range neutron.References(&desired.Network.NetworkAttrs) {
 		id, ok := store.CachedResolve(ref.Collection, ref.Ref)
 		if !ok {

@@ -99,6 +99,9 @@ func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network
 		return r.status.failed(ctx, network, network.Status.NetworkID, err)
 	}
 	p.keepInEffect()
+	if err := p.resolveDefaults(ctx); err != nil {
+		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+	}
 	p.changes = Diff(p.desired, p.observed)
 	p.attachNothingNew()
 	if p.changes.Immutable != "" {

@@ -18,14 +18,15 @@ import (
 )
 
 // A namespace on the controller's own cloud, whose project other namespaces share, asks
-// for the four powers that reach beyond its own resources: deletionPolicy Retain,
-// sharedWith another project, an import and the operator's router of the project. With no
-// grant each is refused (NotGranted) and nothing is made; with a ClusterIdentity granting
-// them they work. With the grant taken away in the default mode (warn) nothing is
-// withdrawn and each says so (GrantMissing); a Retain Network deleted then waits, its
-// network untouched. After a switch to enforce the share (of a paused Network) and the
-// interface are withdrawn, the import is refused, and the Retain Network still waits,
-// until its deletionPolicy says Delete.
+// for the five powers that reach beyond its own resources: deletionPolicy Retain,
+// sharedWith another project, an import, the operator's router of the project and a QoS
+// policy of the project. With no grant each is refused (NotGranted) and nothing is made;
+// with a ClusterIdentity granting them they work. With the grant taken away in the
+// default mode (warn) nothing is withdrawn and each says so (GrantMissing); a Retain
+// Network deleted then waits, its network untouched. After a switch to enforce the share
+// (of a paused Network) and the interface are withdrawn, the QoS policy is taken off (the
+// project has no default policy), the import is refused, and the Retain Network still
+// waits, until its deletionPolicy says Delete.
 func TestGrantsInTheSharedProject(t *testing.T) {
 	t.Parallel()
 	ks := LocalKeystone(t)
@@ -35,6 +36,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	asMember := ks.DriverAs(t, MemberCloud)
 	edge := ks.CreateRouterAs(t, MemberCloud, "edge-"+sfx)
 	outside, _ := createOutsideNetwork(t, "outside-"+sfx, project, false, "10.84.9.0/24")
+	gold := createQoSPolicy(t, "gold-"+sfx, project)
 	identity := GrantPowers(t, ns, samplecrdv1.IdentityAllow{})
 	clusterID := NewClusterID(t)
 	args := append(ks.ControllerArgs(MemberCloud), "-retry-max-delay=3s")
@@ -45,8 +47,10 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 		"shared":   {SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.84.1.0/24"}, SharedWith: []samplecrdv1.ProjectID{samplecrdv1.ProjectID(teamB)}},
 		"imported": {Import: &samplecrdv1.NetworkImport{NetworkID: outside.ID}},
 		"routed":   {SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.84.2.0/24"}, Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{Name: edge.Name}}},
+		"qos":      {SubnetFields: samplecrdv1.SubnetFields{CIDR: "10.84.3.0/24"}, QoSPolicy: &samplecrdv1.NeutronRef{Name: "gold-" + sfx}},
 	}
-	grantOf := map[string]string{"kept": "allow.retain", "shared": "allow.sharedWith", "imported": "allow.import", "routed": "allow.existingRouters"}
+	grantOf := map[string]string{"kept": "allow.retain", "shared": "allow.sharedWith", "imported": "allow.import", "routed": "allow.existingRouters",
+		"qos": "allow.qosPolicies"}
 	for name, spec := range specs {
 		CreateNetworkWithSpec(t, ns, name, spec)
 	}
@@ -60,7 +64,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	wantInterfaces(t, asMember, edge.ID)
 
 	SetGrant(t, identity, samplecrdv1.IdentityAllow{Retain: true, Import: true, SharedWith: []samplecrdv1.ProjectID{samplecrdv1.ProjectID(teamB)},
-		ExistingRouters: []samplecrdv1.NeutronRef{{ID: edge.ID}}})
+		ExistingRouters: []samplecrdv1.NeutronRef{{ID: edge.ID}}, QoSPolicies: []samplecrdv1.NeutronRef{{Name: "gold-" + sfx}}})
 	kept := WaitReady(t, ns, "kept", 90*time.Second)
 	if n, _ := GetNeutronNetwork(t, kept.Status.NetworkID); !slices.Contains(n.Tags, neutron.RetainTag) {
 		t.Errorf("network %s of the granted Retain Network has tags %v, want %s", n.ID, n.Tags, neutron.RetainTag)
@@ -79,6 +83,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	}
 	routed := WaitRouted(t, ns, "routed", edge.ID, 1)
 	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
+	qos := waitQoS(t, ns, "qos", gold)
 	waitIdentityStatus(t, identity, samplecrdv1.IdentityReasonGranting, 1, int32(len(specs)))
 
 	// Taken away while the controller warns: everything in effect stays, each Network
@@ -105,7 +110,11 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 		t.Errorf("warn mode: network %s is shared by %+v, want its one policy kept", shared.Status.NetworkID, policies)
 	}
 	wantInterfaces(t, asMember, edge.ID, routed.Status.SubnetID)
-	t.Logf("warn: network %s still shared by %d policy; router %s still has subnet %s", shared.Status.NetworkID, len(policies), edge.ID, routed.Status.SubnetID)
+	if got := neutronQoS(t, qos.Status.NetworkID); got != gold {
+		t.Errorf("warn mode: network %s has QoS policy %q, want %s kept", qos.Status.NetworkID, got, gold)
+	}
+	t.Logf("warn: network %s still shared by %d policy; router %s still has subnet %s; network %s still has QoS policy %s",
+		shared.Status.NetworkID, len(policies), edge.ID, routed.Status.SubnetID, qos.Status.NetworkID, gold)
 
 	// A Retain Network deleted without its grant is neither kept nor deleted: it waits.
 	DeleteNetwork(t, ns, "kept")
@@ -131,11 +140,14 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 		}
 		return nil
 	})
-	for _, name := range []string{"shared", "routed", "imported"} {
+	for _, name := range []string{"shared", "routed", "imported", "qos"} {
 		n := WaitReason(t, ns, name, 90*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonNotGranted)
 		t.Logf("enforce: %s is NotGranted: %s", name, n.ReadyCondition().Message)
 	}
 	wantInterfaces(t, asMember, edge.ID)
+	if got := neutronQoS(t, qos.Status.NetworkID); got != "" {
+		t.Errorf("enforce: network %s has QoS policy %q, want none (the project has no default policy)", qos.Status.NetworkID, got)
+	}
 	if n, found := GetNeutronNetwork(t, kept.Status.NetworkID); !found || !slices.Contains(n.Tags, neutron.RetainTag) {
 		t.Errorf("enforce: the waiting Retain Network's network %s: found %v, tags %v; want it kept with its Retain mark", kept.Status.NetworkID, found, n.Tags)
 	} else {
@@ -149,7 +161,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 		t.Errorf("network %s outlives its Network, deleted with deletionPolicy Delete", kept.Status.NetworkID)
 	}
 	MustKubectl(t, "-n", ns, "annotate", "network", "shared", samplecrdv1.AnnotationReconcile+"-")
-	for _, name := range []string{"shared", "routed", "imported"} {
+	for _, name := range []string{"shared", "routed", "imported", "qos"} {
 		DeleteNetwork(t, ns, name)
 		WaitGone(t, ns, name, 60*time.Second)
 	}

@@ -71,10 +71,12 @@ func patchQoS(t *testing.T, ns, name, qos string) {
 	}
 }
 
-// spec.qosPolicy on the real Neutron, with the controller as the project's member user:
-// set by name, changed to another by id, put back after a change by hand, removed; a name
-// no policy has, or two have, and another project's policy until Neutron shares it with
-// the project, each get their reason and no network; import refuses it at admission.
+// spec.qosPolicy on the real Neutron, with the controller as the project's member user
+// and the policies granted (allow.qosPolicies: the project is the controller's own, which
+// namespaces share): set by name, changed to another by id, put back after a change by
+// hand, removed; a name no policy has, or two have, and another project's policy until
+// Neutron shares it with the project, each get their reason and no network; import
+// refuses it at admission.
 func TestQoSPolicy(t *testing.T) {
 	t.Parallel()
 	ks := LocalKeystone(t)
@@ -87,6 +89,7 @@ func TestQoSPolicy(t *testing.T) {
 	foreign := createQoSPolicy(t, "foreign-"+sfx, "other-project-"+sfx)
 
 	ns := NewNamespace(t)
+	GrantPowers(t, ns, samplecrdv1.IdentityAllow{QoSPolicies: []samplecrdv1.NeutronRef{{Name: "gold-" + sfx}, {ID: silver}, {ID: foreign}}})
 	ctrl := StartController(t, ControllerOptions{Namespaces: []string{ns}, Args: append(ks.ControllerArgs(MemberCloud), "-neutron-resync-period=2s"), Env: ks.ControllerEnv()})
 	spec := func(cidr string, ref samplecrdv1.NeutronRef) samplecrdv1.NetworkSpec {
 		return samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}, QoSPolicy: &ref}

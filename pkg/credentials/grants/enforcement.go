@@ -11,10 +11,11 @@ type Enforcement string
 
 const (
 	// Warn keeps a power in effect without a grant (a share, an interface on an existing
-	// router, an import) and reports it.
+	// router, an import, a QoS policy) and reports it.
 	Warn Enforcement = "warn"
 	// Enforce withdraws it: the share is deleted, the interface removed, the import
-	// refused.
+	// refused, the QoS policy replaced by what Neutron gives a new network (the
+	// project's default policy, or none).
 	Enforce Enforcement = "enforce"
 )
 
@@ -37,7 +38,8 @@ const (
 	PowerSharedWith     = "sharedWith"
 	PowerExistingRouter = "existingRouter"
 	PowerImport         = "import"
+	PowerQoSPolicy      = "qosPolicy"
 )
 
 // PowerNames are every power a grant gives.
-var PowerNames = []string{PowerRetain, PowerSharedWith, PowerExistingRouter, PowerImport}
+var PowerNames = []string{PowerRetain, PowerSharedWith, PowerExistingRouter, PowerImport, PowerQoSPolicy}

@@ -1,7 +1,8 @@
 // Package grants decides what the Networks of a namespace may do in a project that other
 // namespaces share with them: the powers the ClusterIdentity objects selecting the
 // namespace allow. Making a network, its subnets and its own router needs no grant;
-// deletionPolicy Retain, spec.import, spec.sharedWith and spec.router.existing do.
+// deletionPolicy Retain, spec.import, spec.sharedWith, spec.router.existing and
+// spec.qosPolicy do.
 package grants
 
 import (
@@ -23,6 +24,8 @@ type Powers struct {
 	SharedWith []string
 	// ExistingRouters are the routers, by id or by name, spec.router.existing may name.
 	ExistingRouters []samplecrdv1.NeutronRef
+	// QoSPolicies are the QoS policies, by id or by name, spec.qosPolicy may name.
+	QoSPolicies []samplecrdv1.NeutronRef
 	// RoutersPerNamespace bounds the namespace's routers of their own; nil: no bound.
 	RoutersPerNamespace *int32
 	// Identities name the ClusterIdentity objects the powers come from, for messages.
@@ -50,10 +53,19 @@ func (p Powers) AllowsShare(project string) bool {
 // name: one the project holds, found by what the spec names. A grant by name allows the
 // router of that name only, a grant by id the router of that id only.
 func (p Powers) AllowsRouter(id, name string) bool {
-	if p.Unfenced {
-		return true
-	}
-	return slices.ContainsFunc(p.ExistingRouters, func(r samplecrdv1.NeutronRef) bool {
+	return p.Unfenced || listed(p.ExistingRouters, id, name)
+}
+
+// AllowsQoSPolicy reports whether the network may have the QoS policy with this id and
+// name: one the project sees, found by what the spec names. As with routers, a grant by
+// name allows the policy of that name only, a grant by id the policy of that id only.
+func (p Powers) AllowsQoSPolicy(id, name string) bool {
+	return p.Unfenced || listed(p.QoSPolicies, id, name)
+}
+
+// listed reports whether refs name the resource with this id and name.
+func listed(refs []samplecrdv1.NeutronRef, id, name string) bool {
+	return slices.ContainsFunc(refs, func(r samplecrdv1.NeutronRef) bool {
 		return (r.ID != "" && strings.EqualFold(r.ID, id)) || (r.Name != "" && r.Name == name)
 	})
 }
@@ -69,6 +81,7 @@ func (p *Powers) add(identity string, allow samplecrdv1.IdentityAllow) {
 		}
 	}
 	p.ExistingRouters = append(p.ExistingRouters, allow.ExistingRouters...)
+	p.QoSPolicies = append(p.QoSPolicies, allow.QoSPolicies...)
 	if bound := allow.RoutersPerNamespace; bound != nil && (p.RoutersPerNamespace == nil || *bound > *p.RoutersPerNamespace) {
 		p.RoutersPerNamespace = bound
 	}

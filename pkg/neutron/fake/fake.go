@@ -191,6 +191,13 @@ func (d *Driver) CreateNetwork(_ context.Context, req neutron.NetworkRequest) (n
 	}
 	n := neutron.Network{ID: d.newID("net"), CreatedAt: d.now(), ProjectID: d.project}
 	d.apply("create network", &n, req)
+	if n.QoSPolicyID == nil {
+		// As Neutron's qos-default: a network made without a policy gets the project's
+		// default. Only a create does; a PUT of null leaves the network without one.
+		if id := d.defaultQoSPolicy(n.ProjectID); id != "" {
+			n.QoSPolicyID = &id
+		}
+	}
 	d.networks[n.ID] = n
 	if err := d.lostReply("create network"); err != nil {
 		return neutron.Network{}, err

@@ -96,6 +96,14 @@ type IdentityAllow struct {
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=32
 	ExistingRouters []NeutronRef `json:"existingRouters,omitempty"`
+	// QoSPolicies lists the QoS policies the project sees (its own, or those Neutron
+	// shares with it), by id or by name, that spec.qosPolicy may name. A policy sets the
+	// bandwidth of every port of the network, so it is the operator's to hand out: a
+	// grant by id allows that policy only, a grant by name the policy of that name only.
+	// +optional
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=32
+	QoSPolicies []NeutronRef `json:"qosPolicies,omitempty"`
 	// RoutersPerNamespace bounds the routers of their own (spec.router.externalNetwork)
 	// the Networks of one selected namespace may have in the project; a Network past it
 	// is refused. Where several identities select a namespace, the largest bound applies;

@@ -194,6 +194,11 @@ func (in *IdentityAllow) DeepCopyInto(out *IdentityAllow) {
 		*out = make([]NeutronRef, len(*in))
 		copy(*out, *in)
 	}
+	if in.QoSPolicies != nil {
+		in, out := &in.QoSPolicies, &out.QoSPolicies
+		*out = make([]NeutronRef, len(*in))
+		copy(*out, *in)
+	}
 	if in.RoutersPerNamespace != nil {
 		in, out := &in.RoutersPerNamespace, &out.RoutersPerNamespace
 		*out = new(int32)

@@ -40,6 +40,11 @@ type IdentityAllowApplyConfiguration struct {
 	// spec.router.existing may name. A router the controller made for a Network is never
 	// one, whatever this says.
 	ExistingRouters []NeutronRefApplyConfiguration `json:"existingRouters,omitempty"`
+	// QoSPolicies lists the QoS policies the project sees (its own, or those Neutron
+	// shares with it), by id or by name, that spec.qosPolicy may name. A policy sets the
+	// bandwidth of every port of the network, so it is the operator's to hand out: a
+	// grant by id allows that policy only, a grant by name the policy of that name only.
+	QoSPolicies []NeutronRefApplyConfiguration `json:"qosPolicies,omitempty"`
 	// RoutersPerNamespace bounds the routers of their own (spec.router.externalNetwork)
 	// the Networks of one selected namespace may have in the project; a Network past it
 	// is refused. Where several identities select a namespace, the largest bound applies;
@@ -88,6 +93,19 @@ func (b *IdentityAllowApplyConfiguration) WithExistingRouters(values ...*Neutron
 			panic("nil value passed to WithExistingRouters")
 		}
 		b.ExistingRouters = append(b.ExistingRouters, *values[i])
+	}
+	return b
+}
+
+// WithQoSPolicies adds the given value to the QoSPolicies field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the QoSPolicies field.
+func (b *IdentityAllowApplyConfiguration) WithQoSPolicies(values ...*NeutronRefApplyConfiguration) *IdentityAllowApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithQoSPolicies")
+		}
+		b.QoSPolicies = append(b.QoSPolicies, *values[i])
 	}
 	return b
 }

@@ -68,9 +68,13 @@ type NetworkSpecApplyConfiguration struct {
 	// QoSPolicy sets the network's Neutron QoS policy, by exactly one of id and name: a
 	// policy of the Network's project, or one Neutron shares with it. Neutron gives its
 	// rules to the network's ports. A name must match exactly one policy the project can
-	// see (ReferenceNotFound, ReferenceAmbiguous). It changes in place; removing it removes
-	// the policy from the network; a change made in Neutron by hand is undone. Omitted from
-	// the start, the network's policy is left alone.
+	// see (ReferenceNotFound, ReferenceAmbiguous). In a project the cluster's operator
+	// hands out (the controller's own cloud, or a ClusterIdentity's) the policy needs a
+	// ClusterIdentity's allow.qosPolicies (NotGranted). It changes in place; removing it
+	// gives the network what Neutron gives a new one: the project's default QoS policy,
+	// or none when the project has no default. A change made in Neutron by hand is
+	// undone. Omitted from the start, the network's policy is left alone (a new network
+	// gets the project's default from Neutron).
 	QoSPolicy *NeutronRefApplyConfiguration `json:"qosPolicy,omitempty"`
 	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
 	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the

@@ -67,7 +67,8 @@ type NetworkStatusApplyConfiguration struct {
 	// when Neutron has no port security extension.
 	PortSecurityEnabled *bool `json:"portSecurityEnabled,omitempty"`
 	// QoSPolicyID is the ID of the QoS policy spec.qosPolicy set on the network, as
-	// Neutron reports it; empty without spec.qosPolicy.
+	// Neutron reports it; empty without spec.qosPolicy, and while no grant allows the
+	// policy it names and the policy is not kept.
 	QoSPolicyID *string `json:"qosPolicyID,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
 	// an import, as Neutron reports it.
