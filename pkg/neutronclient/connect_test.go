@@ -52,8 +52,8 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 	if p := c.Place(); p.ProjectID != "p1" || p.Region != "RegionOne" || p.Trust != creds.Trust {
 		t.Errorf("place %+v, want project p1 in RegionOne with trust %q", p, creds.Trust)
 	}
-	if u := c.User(); u != (TokenUser{ID: "u-1", Name: "alice"}) {
-		t.Errorf("token user %+v, want u-1 alice", u)
+	if u := c.User(); u != (TokenUser{ID: "u-1", Name: "alice", DomainID: "default"}) {
+		t.Errorf("token user %+v, want u-1 alice of domain default", u)
 	}
 	if want := []string{"admit ns/s", "done ok", "authenticated ns/s u-1 alice"}; fmt.Sprint(gate.told) != fmt.Sprint(want) {
 		t.Errorf("the gate was told %q, want %q", gate.told, want)

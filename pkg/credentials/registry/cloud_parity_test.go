@@ -58,7 +58,7 @@ func TestAuthOptionsMatchGophercloud(t *testing.T) {
       project_domain_id: default
 `, "", "public"},
 		{"user ID and project ID", `
-    auth: {auth_url: "https://keystone.example.com:5000/v3", user_id: u-1, password: pw, project_id: p-1}
+    auth: {auth_url: "https://keystone.example.com:5000/v3", user_id: 0a1b-2c3d, password: pw, project_id: p-1}
     interface: internal
 `, "", "internal"},
 		{"domain for both", `

@@ -132,7 +132,7 @@ func TestParseCloudReadsOpenstacksdkSpellings(t *testing.T) {
 
 func TestPrincipalNamesTheAccount(t *testing.T) {
 	for _, tt := range []struct{ auth, authType, want string }{
-		{"      user_id: u-1\n      password: x\n", "", testAuthURL + ` user_id="u-1"`},
+		{"      user_id: 0a1b-2c3d\n      password: x\n", "", testAuthURL + ` user_id="0a1b-2c3d"`},
 		{"      application_credential_name: ci\n      application_credential_secret: x\n      username: bob\n      user_domain_id: d\n",
 			"    auth_type: v3applicationcredential\n", testAuthURL + ` application_credential_name="ci" user_domain_id="d" username="bob"`},
 		{"      application_credential_name: ci\n      application_credential_secret: x\n      user_id: u-2\n",
