@@ -18,6 +18,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
+	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
 // options are the command-line flags.
@@ -101,7 +102,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
 	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
 	fs.StringVar(&o.grantEnforcement, "grant-enforcement", string(grants.Warn), "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
-	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(registry.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word. The next version's default is refuse. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap, and refuses user spellings Keystone's database may take for another user; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
+	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(registry.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word; the next version refuses passwords unless told otherwise. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap, and refuses user spellings Keystone's database may take for another user; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
 	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
@@ -131,7 +132,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.DurationVar(&o.retryMaxDelay, "retry-max-delay", 2*time.Minute, "Longest delay between retries of a failed Network; after an outage everything converges within it.")
 
 	fs.BoolVar(&o.leaderElect, "leader-elect", true, "Elect a leader through a Lease so that only one replica reconciles.")
-	fs.IntVar(&o.shards, "shards", 1, fmt.Sprintf("Number of shards the namespaces are cut into, by a hash of their name (1 to %d). With 1, one elected replica reconciles every Network; with more, each shard has a Lease of its own, named after -leader-elect-lease-name, every replica holds its share of the shards and reconciles their Networks only, watching only those where the apiserver filters by shard (feature gate ShardedListAndWatch), and the Neutron and Keystone rates are split by the shards held. Needs -leader-elect; every replica must run with the same value.", maxShards))
+	fs.IntVar(&o.shards, "shards", 1, fmt.Sprintf("Number of shards the namespaces are cut into, by a hash of their name (1 to %d). With 1, one elected replica reconciles every Network; with more, each shard has a Lease of its own, named after -leader-elect-lease-name, every replica holds its share of the shards and reconciles their Networks only, watching only those where the apiserver filters by shard (feature gate ShardedListAndWatch), and the Neutron and Keystone rates are split by the shards held. Needs -leader-elect; every replica must run with the same value, and -neutron-burst, -neutron-project-burst and -keystone-auth-burst must each be at least the number of shards.", maxShards))
 	fs.StringVar(&o.leaseName, "leader-elect-lease-name", "network-controller", "Name of the leader election Lease.")
 	fs.StringVar(&o.leaseNamespace, "leader-elect-namespace", "", "Namespace of the leader election Lease. Default: $POD_NAMESPACE, else kube-system.")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a standby waits after the last renewal before taking over.")
@@ -235,6 +236,17 @@ func (o *options) validate() error {
 	}
 	if o.shards > 1 && !o.leaderElect {
 		errs = append(errs, errors.New("-shards above 1 needs -leader-elect: each shard is held by a Lease"))
+	}
+	if o.shards > 1 {
+		// The replicas' bursts must add up to at most the cloud's, each holder's at least 1.
+		for _, b := range []struct {
+			flag  string
+			burst int
+		}{{"-neutron-burst", o.neutronBurst}, {"-neutron-project-burst", o.neutronProjectBurst}, {"-keystone-auth-burst", o.keystoneAuthBurst}} {
+			if err := (shard.Budget{Burst: b.burst}).CheckSplit(o.shards); err != nil {
+				errs = append(errs, fmt.Errorf("%s with -shards=%d: %w", b.flag, o.shards, err))
+			}
+		}
 	}
 	if o.metricsCertDir != "" && !o.metricsSecure {
 		errs = append(errs, errors.New("-metrics-cert-dir needs -metrics-secure"))

@@ -45,6 +45,7 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{[]string{"-neutron-endpoint=http://x/", "-own-cloud-namespace-selector=team in (a"}, []string{"-own-cloud-namespace-selector"}},
 		{[]string{"-neutron-endpoint=http://x/", "-grant-enforcement=audit"}, []string{"-grant-enforcement", `"audit"`, "warn or enforce"}},
 		{[]string{"-neutron-endpoint=http://x/", "-tenant-passwords=never"}, []string{"-tenant-passwords", `"never"`, "warn, refuse or allow"}},
+		{[]string{"-neutron-endpoint=http://x/", "-leader-elect", "-shards=32"}, []string{"-keystone-auth-burst with -shards=32", "a burst of 20 cannot be split over 32 shards"}},
 	}
 	for _, tt := range tests {
 		o := parseOptions(t, tt.args...)

@@ -2,7 +2,6 @@ package shard
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -12,8 +11,6 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	coordinationclient "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -31,25 +28,6 @@ const (
 	roleReplica = "replica"
 )
 
-// Config is what a Holder needs.
-type Config struct {
-	// Namespace holds the Leases; Name is the group's name, which every Lease's name starts with.
-	Namespace, Name string
-	// Shards is the number of shards.
-	Shards int
-	// Identity names this replica in the Leases' holderIdentity.
-	Identity string
-	// FieldManager names the Holder's writes.
-	FieldManager string
-	// As leader election has them: a Lease not renewed for LeaseDuration (as this
-	// replica's clock measures from when it saw the last renewal) is free; a holder that
-	// cannot renew within RenewDeadline has lost its shard; every RetryPeriod the Holder
-	// renews and looks again.
-	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
-	// Clock is the Holder's time; nil is the real one.
-	Clock clock.Clock
-}
-
 // Work is what the holder of a shard does with it.
 type Work interface {
 	// Start starts the shard's work and returns once it runs (its informers synced); an
@@ -58,7 +36,8 @@ type Work interface {
 	// Stop stops the shard's work and returns once the items in flight have finished.
 	Stop(ctx context.Context, s Shard)
 	// Lost is told that the shard's Lease could not be renewed in time or was taken: its
-	// items in flight may go on beside another holder's, which only an exit prevents.
+	// items in flight may go on beside another holder's, which only an exit prevents. It
+	// must stop the work within LeaseDuration-RenewDeadline (see deadline.go).
 	Lost(s Shard)
 }
 
@@ -68,7 +47,7 @@ type Holder struct {
 	cfg    Config
 	leases coordinationclient.LeaseInterface
 	work   Work
-	clock  clock.Clock
+	clock  clock.WithDelayedExecution
 
 	// seen holds, for each Lease name, its holder and renewal as last read and when this
 	// replica saw them change: a Lease's age is measured on this replica's clock.
@@ -96,8 +75,11 @@ type seenLease struct {
 
 // heldShard is a shard whose Lease this replica holds.
 type heldShard struct {
-	lease   *coordinationv1.Lease
-	renewed time.Time
+	lease *coordinationv1.Lease
+	// renewed is when the last confirmed write of the Lease was sent; deadline fires
+	// RenewDeadline after it and gives the shard up unless it was renewed since.
+	renewed  time.Time
+	deadline clock.Timer
 	// startDone is closed when Work.Start returned, with startErr.
 	startDone chan struct{}
 	startErr  error
@@ -124,11 +106,15 @@ func (s *heldShard) settling() bool {
 	return !closed(s.startDone) || (s.stopping && !closed(s.stopDone))
 }
 
-// NewHolder returns a Holder of cfg's shards through leases, running work.
+// NewHolder returns a Holder of cfg's shards through leases, running work. It panics on
+// a cfg that fails Validate: the flags cfg comes from are checked before.
 func NewHolder(cfg Config, leases coordinationclient.LeasesGetter, work Work) *Holder {
-	c := cfg.Clock
-	if c == nil {
-		c = clock.RealClock{}
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	var c clock.WithDelayedExecution = clock.RealClock{}
+	if cfg.Clock != nil {
+		c = cfg.Clock
 	}
 	return &Holder{cfg: cfg, leases: leases.Leases(cfg.Namespace), work: work, clock: c,
 		seen: map[string]seenLease{}, held: map[int]*heldShard{}, holders: map[int]string{}}
@@ -199,16 +185,16 @@ func (h *Holder) Run(ctx context.Context) {
 // take or give up shards by the plan.
 func (h *Holder) tick(ctx, writeCtx context.Context) {
 	logger := klog.FromContext(ctx)
-	now := h.clock.Now()
-	list, err := h.leases.List(ctx, metav1.ListOptions{
-		LabelSelector: labels.SelectorFromSet(labels.Set{LabelGroup: h.cfg.Name}).String(),
-		ShardSelector: Shard{Index: 0, Count: 1}.Selector().String(),
-	})
+	// Renewals first: nothing else the look does may delay them.
+	h.renewHeld(writeCtx)
+	list, err := h.list(ctx)
 	if err != nil {
-		logger.Info("Cannot read the shard Leases; renewing what is held", "err", err)
-		h.renewHeld(writeCtx, now)
+		logger.Info("Cannot read the shard Leases; renewed what is held", "err", err)
 		return
 	}
+	// After the list returned: the renewals it shows were sent before, so a Lease's age
+	// counted from here is never more than its holder's own count.
+	now := h.clock.Now()
 	if !h.probed && h.served != nil {
 		h.probed = true
 		h.served(list.ShardInfo != nil)
@@ -220,7 +206,6 @@ func (h *Holder) tick(ctx, writeCtx context.Context) {
 		h.observe(l, now)
 	}
 	h.renewReplica(writeCtx, byName[h.replicaLeaseName()], now)
-	h.renewHeld(writeCtx, now)
 	if !h.announced {
 		h.announced = true
 		return
@@ -271,7 +256,7 @@ func (h *Holder) tick(ctx, writeCtx context.Context) {
 	h.otherCount = ""
 	p := planOf(v)
 	for _, i := range p.acquire {
-		h.acquire(ctx, writeCtx, Shard{Index: i, Count: h.cfg.Shards}, byName[ShardLeaseName(h.cfg.Name, Shard{Index: i, Count: h.cfg.Shards})], now)
+		h.acquire(ctx, writeCtx, Shard{Index: i, Count: h.cfg.Shards}, byName[ShardLeaseName(h.cfg.Name, Shard{Index: i, Count: h.cfg.Shards})])
 	}
 	if len(p.giveUp) > 0 && !busy {
 		// One at a time, once nothing starts or stops: the plan is made again after it.
@@ -308,64 +293,9 @@ func holderOf(l *coordinationv1.Lease) string {
 	return *l.Spec.HolderIdentity
 }
 
-// renewReplica renews (or creates) the replica's own Lease: its renewals tell the other
-// replicas that this one takes a share of the shards.
-func (h *Holder) renewReplica(ctx context.Context, current *coordinationv1.Lease, now time.Time) {
-	lease := current.DeepCopy()
-	if lease == nil {
-		lease = h.newLease(h.replicaLeaseName(), map[string]string{LabelRole: roleReplica})
-	}
-	h.stamp(lease, now, lease.Spec.AcquireTime == nil)
-	if _, err := h.write(ctx, lease, current == nil); err != nil {
-		klog.FromContext(ctx).Info("Cannot renew the replica's Lease", "lease", lease.Name, "err", err)
-	}
-}
-
-// renewHeld renews each held shard's Lease, releases those whose work stopped, and tells
-// Work of a shard lost: one taken by another holder, or not renewed within RenewDeadline.
-func (h *Holder) renewHeld(ctx context.Context, now time.Time) {
-	logger := klog.FromContext(ctx)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for i, held := range h.held {
-		s := Shard{Index: i, Count: h.cfg.Shards}
-		lease := held.lease.DeepCopy()
-		if closed(held.stopDone) {
-			lease.Spec.HolderIdentity = ptr("")
-			lease.Spec.LeaseDurationSeconds = ptr(int32(1))
-			lease.Spec.RenewTime = &metav1.MicroTime{Time: now}
-			if _, err := h.write(ctx, lease, false); err != nil && !apierrors.IsConflict(err) {
-				logger.Info("Cannot release the shard's Lease; it lapses instead", "shard", s, "lease", lease.Name, "err", err)
-			}
-			delete(h.held, i)
-			logger.Info("Gave up shard", "shard", s, "lease", lease.Name)
-			continue
-		}
-		h.stamp(lease, now, false)
-		written, err := h.write(ctx, lease, false)
-		if err == nil {
-			held.lease, held.renewed = written, now
-			continue
-		}
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
-			logger.Error(err, "Another replica took the shard's Lease", "shard", s, "lease", lease.Name)
-			delete(h.held, i)
-			h.work.Lost(s)
-			continue
-		}
-		if now.Sub(held.renewed) >= h.cfg.RenewDeadline {
-			logger.Error(err, "Could not renew the shard's Lease in time", "shard", s, "lease", lease.Name, "renewDeadline", h.cfg.RenewDeadline)
-			delete(h.held, i)
-			h.work.Lost(s)
-			continue
-		}
-		logger.Info("Cannot renew the shard's Lease yet; retrying", "shard", s, "lease", lease.Name, "err", err)
-	}
-}
-
 // acquire takes the shard's Lease (current: as listed, nil when it does not exist) and
 // starts its work.
-func (h *Holder) acquire(ctx, writeCtx context.Context, s Shard, current *coordinationv1.Lease, now time.Time) {
+func (h *Holder) acquire(ctx, writeCtx context.Context, s Shard, current *coordinationv1.Lease) {
 	logger := klog.FromContext(ctx)
 	lease := current.DeepCopy()
 	if lease == nil {
@@ -373,18 +303,24 @@ func (h *Holder) acquire(ctx, writeCtx context.Context, s Shard, current *coordi
 	} else {
 		lease.Spec.LeaseTransitions = ptr(ptrValue(lease.Spec.LeaseTransitions) + 1)
 	}
-	h.stamp(lease, now, true)
+	sent := h.clock.Now()
+	h.stamp(lease, sent, true)
 	written, err := h.write(writeCtx, lease, current == nil)
 	if err != nil {
 		// Another replica was quicker: the next look sees it.
 		logger.V(2).Info("Did not take the shard's Lease", "shard", s, "lease", lease.Name, "err", err)
 		return
 	}
-	logger.Info("Took shard; starting its work", "shard", s, "lease", lease.Name, "previousHolder", holderOf(current))
-	held := &heldShard{lease: written, renewed: now, startDone: make(chan struct{}), stopDone: make(chan struct{})}
+	held := &heldShard{lease: written, renewed: sent, startDone: make(chan struct{}), stopDone: make(chan struct{})}
 	h.mu.Lock()
+	if !h.armLocked(logger, s, held) {
+		h.mu.Unlock()
+		logger.Info("Took the shard's Lease too late to work it; it lapses", "shard", s, "lease", lease.Name)
+		return
+	}
 	h.held[s.Index] = held
 	h.mu.Unlock()
+	logger.Info("Took shard; starting its work", "shard", s, "lease", lease.Name, "previousHolder", holderOf(current))
 	go func() {
 		err := h.work.Start(ctx, s)
 		h.mu.Lock()
@@ -427,64 +363,35 @@ func (h *Holder) stopLocked(ctx context.Context, s Shard, held *heldShard) {
 	}()
 }
 
-// stopAll stops the work of every held shard, releases their Leases and deletes the
-// replica's own, once the holder's context is done.
+// stopAll stops the work of every held shard and releases each Lease once its work
+// stopped, renewing the others meanwhile: a stop that outlasted the Lease would let
+// another replica take the shard beside the items still in flight. Then it deletes the
+// replica's own Lease.
 func (h *Holder) stopAll(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	h.mu.Lock()
-	var stopping []chan struct{}
 	for i, held := range h.held {
 		h.stopLocked(ctx, Shard{Index: i, Count: h.cfg.Shards}, held)
-		stopping = append(stopping, held.stopDone)
 	}
 	h.mu.Unlock()
-	for _, done := range stopping {
-		<-done
+	for {
+		h.renewHeld(ctx)
+		h.mu.Lock()
+		var stopping []chan struct{}
+		for _, held := range h.held {
+			stopping = append(stopping, held.stopDone)
+		}
+		h.mu.Unlock()
+		if len(stopping) == 0 {
+			break
+		}
+		select {
+		case <-stopping[0]:
+		case <-h.clock.After(h.cfg.RetryPeriod):
+		}
 	}
-	h.renewHeld(ctx, h.clock.Now())
-	err := h.leases.Delete(ctx, h.replicaLeaseName(), metav1.DeleteOptions{})
-	if err != nil && !apierrors.IsNotFound(err) {
+	if err := h.deleteLease(ctx, h.replicaLeaseName()); err != nil && !apierrors.IsNotFound(err) {
 		logger.Info("Cannot delete the replica's Lease; it lapses instead", "lease", h.replicaLeaseName(), "err", err)
 	}
 	logger.Info("Released every shard")
-}
-
-func (h *Holder) newLease(name string, extra map[string]string) *coordinationv1.Lease {
-	l := map[string]string{LabelGroup: h.cfg.Name}
-	for k, v := range extra {
-		l[k] = v
-	}
-	return &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: h.cfg.Namespace, Labels: l}}
-}
-
-// stamp makes lease this replica's, renewed now (acquired now too when acquired).
-func (h *Holder) stamp(lease *coordinationv1.Lease, now time.Time, acquired bool) {
-	lease.Spec.HolderIdentity = ptr(h.cfg.Identity)
-	lease.Spec.LeaseDurationSeconds = ptr(int32(h.cfg.LeaseDuration / time.Second))
-	lease.Spec.RenewTime = &metav1.MicroTime{Time: now}
-	if acquired {
-		lease.Spec.AcquireTime = &metav1.MicroTime{Time: now}
-	}
-}
-
-// write creates lease or updates it at the version it was read at: a replica that read
-// an older version loses the race.
-func (h *Holder) write(ctx context.Context, lease *coordinationv1.Lease, create bool) (*coordinationv1.Lease, error) {
-	if create {
-		return h.leases.Create(ctx, lease, metav1.CreateOptions{FieldManager: h.cfg.FieldManager})
-	}
-	if lease.ResourceVersion == "" {
-		return nil, errors.New("the Lease has no resourceVersion to update at")
-	}
-	return h.leases.Update(ctx, lease, metav1.UpdateOptions{FieldManager: h.cfg.FieldManager})
-}
-
-func ptr[T any](v T) *T { return &v }
-
-func ptrValue[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
 }

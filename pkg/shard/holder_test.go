@@ -22,11 +22,13 @@ import (
 )
 
 // recordedWork notes, in one timeline for every replica, when each replica's work of a
-// shard started and stopped.
+// shard started and stopped, and when it was told a shard was lost.
 type recordedWork struct {
 	who      string
 	timeline *timeline
-	lost     []Shard
+
+	mu   sync.Mutex
+	lost []Shard
 }
 
 type timeline struct {
@@ -55,7 +57,31 @@ func (w *recordedWork) Stop(_ context.Context, s Shard) {
 	w.timeline.add(w.who + " stop " + s.String())
 }
 
-func (w *recordedWork) Lost(s Shard) { w.lost = append(w.lost, s) }
+func (w *recordedWork) Lost(s Shard) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.lost = append(w.lost, s)
+	w.timeline.add(w.who + " lost " + s.String())
+}
+
+func (w *recordedWork) lostShards() []Shard {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.lost)
+}
+
+// eventually waits for cond: what a Holder does when its clock is stepped runs on
+// goroutines of its own.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
 
 // leaseClient is a fake clientset that versions Leases as the apiserver does: each write
 // gets a new resourceVersion, and an update naming another than the stored one conflicts.
@@ -89,10 +115,17 @@ type replica struct {
 	work   *recordedWork
 }
 
+// The replicas' Lease timings, the controller's defaults.
+const (
+	leaseDuration = 15 * time.Second
+	renewDeadline = 10 * time.Second
+	retryPeriod   = 2 * time.Second
+)
+
 func newReplica(client *fake.Clientset, clock *clocktesting.FakeClock, t *timeline, who string, shards int) replica {
 	w := &recordedWork{who: who, timeline: t}
 	h := NewHolder(Config{Namespace: "system", Name: "network-controller", Shards: shards, Identity: who, FieldManager: "test",
-		LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Clock: clock}, client.CoordinationV1(), w)
+		LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod, Clock: clock}, client.CoordinationV1(), w)
 	return replica{holder: h, work: w}
 }
 
@@ -133,7 +166,8 @@ func indexes(shards []Shard) []int {
 
 // Two replicas share four shards: the first takes them all, gives two up once the
 // second shows, and the second takes each only after the first's work of it stopped;
-// when the first dies without a word, the second takes its shards once their Leases lapse.
+// when the first stops renewing without a word, it gives its shards up at its renew
+// deadline, and the second takes them only once their Leases lapse, after that.
 func TestShardHandover(t *testing.T) {
 	client, clock, tl := leaseClient(), clocktesting.NewFakeClock(time.Unix(1_000_000, 0)), &timeline{}
 	a, b := newReplica(client, clock, tl, "a", 4), newReplica(client, clock, tl, "b", 4)
@@ -159,7 +193,12 @@ func TestShardHandover(t *testing.T) {
 		}
 	}
 
-	// a dies: no renewal, no release. b waits for the Leases to lapse on its own clock.
+	if lost := a.work.lostShards(); len(lost) != 0 {
+		t.Fatalf("a lost %v while it renewed", lost)
+	}
+
+	// a renews no more, nor releases. b waits for the Leases to lapse on its own clock.
+	lastRenewal := clock.Now()
 	clock.Step(2 * time.Second)
 	b.tick(t)
 	if got := indexes(b.holder.Held()); !slices.Equal(got, heldB) {
@@ -167,13 +206,23 @@ func TestShardHandover(t *testing.T) {
 	}
 	for range 9 {
 		clock.Step(2 * time.Second)
+		if clock.Since(lastRenewal) >= renewDeadline {
+			eventually(t, "a gives its shards up at its renew deadline", func() bool { return len(a.work.lostShards()) == len(heldA) })
+		}
 		b.tick(t)
 	}
 	if got := indexes(b.holder.Held()); !slices.Equal(got, []int{0, 1, 2, 3}) {
 		t.Fatalf("b holds %v once a's Leases lapsed, want every shard", got)
 	}
-	if len(a.work.lost) != 0 || len(b.work.lost) != 0 {
-		t.Fatalf("lost shards: a %v, b %v", a.work.lost, b.work.lost)
+	events = tl.all()
+	for _, i := range heldA {
+		lost, start := slices.Index(events, fmt.Sprintf("a lost %d/4", i)), slices.Index(events, fmt.Sprintf("b start %d/4", i))
+		if lost < 0 || start < lost {
+			t.Fatalf("b started shard %d before a gave it up: %v", i, events)
+		}
+	}
+	if lost := b.work.lostShards(); len(lost) != 0 {
+		t.Fatalf("b lost %v", lost)
 	}
 }
 
@@ -223,8 +272,8 @@ func TestShardLost(t *testing.T) {
 	}
 	clock.Step(2 * time.Second)
 	a.tick(t)
-	if !slices.Equal(a.work.lost, []Shard{{0, 1}}) {
-		t.Fatalf("lost %v, want shard 0/1", a.work.lost)
+	if lost := a.work.lostShards(); !slices.Equal(lost, []Shard{{0, 1}}) {
+		t.Fatalf("lost %v, want shard 0/1", lost)
 	}
 
 	b := newReplica(leaseClient(), clock, tl, "b", 1)
@@ -235,13 +284,13 @@ func TestShardLost(t *testing.T) {
 		clock.Step(2 * time.Second)
 		b.tick(t)
 	}
-	if len(b.work.lost) != 0 {
-		t.Fatalf("lost %v within the renew deadline", b.work.lost)
+	if lost := b.work.lostShards(); len(lost) != 0 {
+		t.Fatalf("lost %v within the renew deadline", lost)
 	}
 	clock.Step(2 * time.Second)
 	b.tick(t)
-	if !slices.Equal(b.work.lost, []Shard{{0, 1}}) {
-		t.Fatalf("lost %v after the renew deadline, want shard 0/1", b.work.lost)
+	if lost := b.work.lostShards(); !slices.Equal(lost, []Shard{{0, 1}}) {
+		t.Fatalf("lost %v after the renew deadline, want shard 0/1", lost)
 	}
 }
 

@@ -220,7 +220,7 @@ func (v view) roomReason(r request) string {
 func (v view) admitted(r request, linked string) entry {
 	e := v.entries[r.key]
 	e.Proven, e.Domains = slices.Clone(e.Proven), slices.Clone(e.Domains) // shared with the parsed record
-	if e.Pending != 0 { // lost with its controller: it counts as refused
+	if e.Pending != 0 {                                                   // lost with its controller: it counts as refused
 		e.Refusals = min(e.Refusals+1, MaxRefusalsInARow)
 	}
 	e.Pending = v.now.Unix()
