@@ -36,10 +36,13 @@ type lockouts struct {
 	onHeldCount func(int)
 	now         func() time.Time
 
-	// decide is held by one read-decide-write of this process at a time, so that the
-	// process's own writes never conflict with each other.
-	decide sync.Mutex
-	// parser is guarded by decide.
+	// qmu guards queue and writing: the changes waiting, and whether a goroutine is
+	// deciding and writing batches of them (one at a time, so that the process's own
+	// writes never conflict with each other).
+	qmu     sync.Mutex
+	queue   []*queuedChange
+	writing bool
+	// parser is used by the one goroutine writing.
 	parser entryParser
 
 	mu sync.Mutex
@@ -185,51 +188,107 @@ func (l *lockouts) setIdle(key string) {
 
 // change reads the record, lets decide turn it into the entries to write, and writes
 // them on the version read; on a conflict with another writer it reads and decides again.
-func (l *lockouts) change(ctx context.Context, who neutronclient.TokenRequester, decide func(view) (map[string]entry, error)) error {
-	l.decide.Lock()
-	defer l.decide.Unlock()
+// Changes asked for meanwhile are decided together, in order, on one read and written in
+// one write: a flood of token requests costs the record one read and one write per batch,
+// not per request, so a quiet namespace's request does not wait behind each of them.
+func (l *lockouts) change(_ context.Context, who neutronclient.TokenRequester, decide func(view) (map[string]entry, error)) error {
+	q := &queuedChange{who: who, decide: decide, done: make(chan error, 1)}
+	l.qmu.Lock()
+	l.queue = append(l.queue, q)
+	lead := !l.writing
+	l.writing = true
+	l.qmu.Unlock()
+	if lead {
+		l.writeBatches()
+	}
+	return <-q.done
+}
+
+// queuedChange is a change waiting for the batch it is decided in.
+type queuedChange struct {
+	who    neutronclient.TokenRequester
+	decide func(view) (map[string]entry, error)
+	done   chan error
+}
+
+// writeBatches decides and writes the queued changes, batch after batch, until none waits.
+func (l *lockouts) writeBatches() {
+	for {
+		l.qmu.Lock()
+		batch := l.queue
+		l.queue = nil
+		if len(batch) == 0 {
+			l.writing = false
+			l.qmu.Unlock()
+			return
+		}
+		l.qmu.Unlock()
+		errs := l.decideBatch(batch)
+		for i, q := range batch {
+			q.done <- errs[i]
+		}
+	}
+}
+
+// decideBatch decides batch on one read of the record and writes what it decided in one
+// write, deciding again on a conflict. It returns each change's outcome.
+func (l *lockouts) decideBatch(batch []*queuedChange) []error {
+	ctx := context.Background() // the record's calls have their own timeouts
+	errs := make([]error, len(batch))
 	for attempt := 1; ; attempt++ {
 		data, version, err := l.record.Read(ctx)
 		if err != nil {
-			l.onError(fmt.Errorf("reading %s for a token request of %s: %w", l.where, who.Account, err))
-			return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller could not read its record of refused token requests (its log says why); retrying", who.Account)}
+			l.onError(fmt.Errorf("reading %s for token requests: %w", l.where, err))
+			for i, q := range batch {
+				errs[i] = &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller could not read its record of refused token requests (its log says why); retrying", q.who.Account)}
+			}
+			return errs
 		}
-		entries, skipped := l.parser.parse(data)
+		read, skipped := l.parser.parse(data)
+		entries := maps.Clone(read)
 		l.mu.Lock()
-		l.noteReadLocked(entries)
+		l.noteReadLocked(read)
 		v := l.viewLocked(entries)
 		l.mu.Unlock()
-		decided, err := decide(v)
-		if err != nil || len(decided) == 0 {
-			return err
-		}
 		changes := map[string]*string{}
-		for i, key := range skipped {
-			if i == maxCleanedPerWrite {
-				break
-			}
-			changes[key] = nil // nothing the controller counts by
-		}
-		for key, e := range decided {
-			changes[key] = e.encode()
-		}
-		err = l.record.Write(ctx, version, changes)
-		if err == nil {
-			l.mu.Lock()
+		for i, q := range batch {
+			decided, err := q.decide(v)
+			errs[i] = err
 			for key, e := range decided {
+				changes[key] = e.encode()
 				if e.empty() {
-					delete(entries, key)
+					delete(entries, key) // seen so by the next change of the batch
 				} else {
 					entries[key] = e
 				}
 			}
+		}
+		if len(changes) == 0 {
+			return errs
+		}
+		for i, key := range skipped {
+			if i == maxCleanedPerWrite {
+				break
+			}
+			if _, ok := changes[key]; !ok {
+				changes[key] = nil // nothing the controller counts by
+			}
+		}
+		err = l.record.Write(ctx, version, changes)
+		if err == nil {
+			l.mu.Lock()
 			l.noteReadLocked(entries)
 			l.mu.Unlock()
-			return nil
+			return errs
 		}
 		if !apierrors.IsConflict(err) || attempt >= maxDecideConflicts {
-			l.onError(fmt.Errorf("recording a token request of %s in %s: %w", who.Account, l.where, err))
-			return &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller could not record the request first (its log says why); retrying", who.Account)}
+			l.onError(fmt.Errorf("recording token requests in %s: %w", l.where, err))
+			for i, q := range batch {
+				if errs[i] == nil {
+					errs[i] = &AccountHeldError{fmt.Sprintf("not asking Keystone for a token for %s: the controller could not record the request first (its log says why); retrying", q.who.Account)}
+				}
+			}
+			return errs
 		}
 	}
 }

@@ -340,3 +340,45 @@ func TestAnUpgradeForgetsNoRefusal(t *testing.T) {
 		t.Errorf("an entry counting nothing is still there: %v", data)
 	}
 }
+
+// slowRecord takes a while to write, as an apiserver under load does, and counts writes.
+type slowRecord struct {
+	*memoryRecord
+	mu     sync.Mutex
+	writes int
+}
+
+func (r *slowRecord) Write(ctx context.Context, version string, changes map[string]*string) error {
+	time.Sleep(20 * time.Millisecond)
+	r.mu.Lock()
+	r.writes++
+	r.mu.Unlock()
+	return r.memoryRecord.Write(ctx, version, changes)
+}
+
+// A flood of token requests does not cost the record a read and a write per request:
+// the changes waiting meanwhile are decided together and written in one write, so a
+// quiet namespace's request waits behind a batch, not behind each request of the flood.
+func TestAFloodIsRecordedInBatches(t *testing.T) {
+	k := newSimKeystone()
+	record := &slowRecord{memoryRecord: newMemoryRecord()}
+	g := sharedGates(1, record)[0]
+	const flood = 40
+	var wg sync.WaitGroup
+	for i := range flood {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			try(t, g, k, simCreds{namespace: "flood", secret: fmt.Sprint(i), userName: fmt.Sprintf("made-up-%d", i), domainName: "Default", password: "x"})
+		}()
+	}
+	wg.Wait()
+	data, _, _ := record.Read(context.Background())
+	t.Logf("%d refused requests of made-up users: %d entries recorded in %d writes", flood, len(data), record.writes)
+	if len(data) != flood {
+		t.Errorf("%d entries, want %d", len(data), flood)
+	}
+	if record.writes >= flood { // 2 changes per request: recorded before, answered after
+		t.Errorf("%d writes for %d requests' %d changes, want them batched", record.writes, flood, 2*flood)
+	}
+}
