@@ -47,12 +47,12 @@ func TestSupportTraces(t *testing.T) {
 	var line string
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "neutron-server's log line of "+neutronID, func() error {
 		for _, l := range NeutronLogLinesSince(t, ks.NeutronLog, mark) {
-			if strings.Contains(l, " "+neutronID+" ") && strings.Contains(l, "neutron.wsgi") {
+			if _, ok := serverlog.ParseNeutronRequest(l); ok && strings.Contains(l, " "+neutronID+" ") {
 				line = l
 				return nil
 			}
 		}
-		return fmt.Errorf("no neutron.wsgi line names %s", neutronID)
+		return fmt.Errorf("no access line names %s", neutronID)
 	})
 	t.Logf("neutron-server: %s", line)
 	r, _ := serverlog.ParseNeutronRequest(line)

@@ -23,10 +23,10 @@ func (r NeutronRequest) String() string {
 }
 
 // neutronRequestLine matches the line neutron-server's WSGI layer writes once per answered
-// request:
+// request; its logger is neutron.wsgi on 2022.2 and neutron.api.wsgi on later releases:
 //
 //	... INFO neutron.wsgi [None req-ID USER PROJECT - - default default] 127.0.0.1 "GET /v2.0/networks HTTP/1.1" status: 200 ...
-var neutronRequestLine = regexp.MustCompile(`neutron\.wsgi \[([^\]]*)\] \S+ "([A-Z]+) (\S+) HTTP/[0-9.]+" status: ([0-9]+)`)
+var neutronRequestLine = regexp.MustCompile(`neutron(?:\.api)?\.wsgi \[([^\]]*)\] \S+ "([A-Z]+) (\S+) HTTP/[0-9.]+" status: ([0-9]+)`)
 
 // ParseNeutronRequest returns the request a neutron-server log line records, if it is one.
 func ParseNeutronRequest(line string) (NeutronRequest, bool) {

@@ -18,6 +18,11 @@ func TestParseNeutronRequest(t *testing.T) {
 		{`2026-11-24 06:12:51.345 16908 INFO neutron.wsgi [-] 127.0.0.1 "GET / HTTP/1.1" status: 200  len: 228 time: 0.0025461`,
 			NeutronRequest{Method: "GET", Path: "/", Status: "200"}, true},
 		{`2026-11-23 09:42:04.415 18912 INFO neutron.wsgi [-] (18912) wsgi starting up on http://127.0.0.1:59696`, NeutronRequest{}, false},
+		// 2025.1 and later: the logger is neutron.api.wsgi.
+		{`2026-12-06 08:29:23.533 12531 INFO neutron.api.wsgi [req-e0c61636 req-8954dcc8 12c5e465 ae04731d - - default default] 127.0.0.1 "POST /v2.0/subnets HTTP/1.1" status: 400  len: 344 time: 0.0768700`,
+			NeutronRequest{Method: "POST", Path: "/v2.0/subnets", Status: "400", ProjectID: "ae04731d"}, true},
+		{`2026-12-06 08:29:23.527 12531 INFO neutron.pecan_wsgi.hooks.translation [req-e0c61636 req-8954dcc8 12c5e465 ae04731d - - default default] POST failed (client error): The server could not comply`,
+			NeutronRequest{}, false},
 	}
 	for _, tc := range cases {
 		got, ok := ParseNeutronRequest(tc.line)
