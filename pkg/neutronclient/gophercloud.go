@@ -222,8 +222,11 @@ func (c *Client) ListNamed(ctx context.Context, coll neutron.Collection, f neutr
 	return out, err
 }
 
-// namedFields are the fields a lookup of what an attribute names reads.
-var namedFields = []string{"id", "name", "project_id"}
+// namedFields are the fields a lookup of what an attribute names reads, and shared: where
+// the policy that lets a member see another project's resource reads it (a QoS policy
+// shared with the project on 2025.1 and later), a list that leaves it out hides the
+// resource. A collection without the attribute ignores it.
+var namedFields = []string{"id", "name", "project_id", "shared"}
 
 func (c *Client) ListPorts(ctx context.Context, f neutron.Filter) ([]neutron.Port, error) {
 	var out []neutron.Port

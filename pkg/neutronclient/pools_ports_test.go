@@ -69,7 +69,9 @@ func TestListSubnetPools(t *testing.T) {
 }
 
 // What an attribute names is listed from its collection by IDs or name, with only the
-// fields of neutron.Named, and never by project: a shared one is another project's.
+// fields of neutron.Named and shared, and never by project: a shared one is another
+// project's, and Neutron 2025.1 hides a QoS policy shared with a member's project from a
+// list whose fields leave out shared.
 func TestListNamed(t *testing.T) {
 	c, got := recordingNeutron(t, http.StatusOK, `{"policies": [{"id": "q1", "name": "gold", "project_id": "p", "rules": []}]}`)
 	policies := neutron.Collection{Path: "qos/policies", Key: "policies", Noun: "QoS policy"}
@@ -83,7 +85,7 @@ func TestListNamed(t *testing.T) {
 	if _, err := c.ListNamed(context.Background(), policies, neutron.Filter{IDs: []string{"q1"}}); err != nil {
 		t.Fatal(err)
 	}
-	const fields = "fields=id&fields=name&fields=project_id"
+	const fields = "fields=id&fields=name&fields=project_id&fields=shared"
 	wantRequests(t, *got,
 		request{"GET", "/v2.0/qos/policies?name=gold&" + fields, ""},
 		request{"GET", "/v2.0/qos/policies?id=q1&" + fields, ""})
