@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Run a real OpenStack Keystone (Debian's keystone, Zed, under uwsgi) on loopback,
-# plus neutron-servers that authenticate through it (regions RegionOne and RegionTwo),
-# for `make run` and the e2e tests.
+# Run a real OpenStack Keystone (Debian's keystone under uwsgi) on loopback, plus
+# neutron-servers that authenticate through it (regions RegionOne and RegionTwo), for
+# `make run` and the e2e tests. OPENSTACK_RELEASE says whose, as for hack/local-neutron.sh:
+# both run in the root file system of that release (hack/lib/openstack-release.sh), with
+# the policy defaults it ships (the policy file is empty).
 #
 # Usage: hack/local-keystone.sh {install|start|stop|status|reset|env|serve PORT ACCESS_LOG}
 #
-#   install  apt-get install the needed Debian packages (no-op when installed).
+#   install  apt-get install the host's clients (python3-openstackclient,
+#            python3-keystoneclient, curl) and build the release's root when it is
+#            missing or stale (no-op when both are there).
 #   start    start the local Neutron's MariaDB (hack/local-neutron.sh start), then
 #            Keystone, seed it, start the Keystone-authenticated neutron-servers of both
 #            regions (hack/local-neutron.sh start-keystone) and write clouds.yaml.
@@ -14,7 +18,8 @@
 #            hack/local-neutron.sh (its stop stops them); the Keystone-authenticated
 #            ones keep running and answer 503 until Keystone is back, as on a cloud
 #            whose Keystone is down.
-#   status   exit 0 if Keystone answers, 1 otherwise.
+#   status   exit 0 if Keystone answers and runs OPENSTACK_RELEASE (the build of its root
+#            that this start would run), 1 otherwise.
 #   reset    stop Keystone and the Keystone-authenticated neutron-servers and delete
 #            the state folder (the keystone and neutron_region_two databases stay in the
 #            local Neutron's MariaDB until `hack/local-neutron.sh reset`).
@@ -90,6 +95,8 @@ NEUTRON_KEYSTONE_PORT="${NEUTRON_KEYSTONE_PORT:-19697}"
 NEUTRON_REGION_TWO_PORT="${NEUTRON_REGION_TWO_PORT:-19698}"
 EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-3600}"
 STATE_DIR="${KEYSTONE_STATE_DIR:-${REPO_ROOT}/_output/local/keystone}"
+# The release's commands see both state folders at their own paths, wherever they are.
+in_release_binds "${STATE_DIR}" "${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}"
 START_TIMEOUT="${KEYSTONE_START_TIMEOUT:-60}"
 HOST=127.0.0.1
 AUTH_URL="http://${HOST}:${PORT}/v3"
@@ -106,8 +113,9 @@ REGION_TWO=RegionTwo
 REGION_TWO_NETWORK_URL="http://${HOST}:${NEUTRON_REGION_TWO_PORT}/"
 export NEUTRON_KEYSTONE_PORT NEUTRON_REGION_TWO_PORT
 
-PACKAGES=(keystone uwsgi-core uwsgi-plugin-python3 python3-keystoneclient python3-openstackclient curl)
-# Debian's python; a python on PATH (pyenv, venv) lacks the OpenStack libraries.
+# On the host: the clients (the servers are the release's, hack/lib/openstack-release.sh).
+PACKAGES=(python3-keystoneclient python3-openstackclient curl)
+# Debian's python with the clients' libraries; a python on PATH (pyenv, venv) lacks them.
 PYTHON=/usr/bin/python3
 
 LOG_DIR="${STATE_DIR}/log"
@@ -119,8 +127,9 @@ NODE_CLOUDS_YAML="${STATE_DIR}/clouds-node.yaml"
 APPCRED_ID_FILE="${STATE_DIR}/team-b-appcred-id"
 PIDFILE="${RUN_DIR}/keystone.pid"
 SETTINGSFILE="${RUN_DIR}/keystone.settings"
-# What a running Keystone must have been started with: the port, the token lifetime, and
-# this script (which writes its configuration).
+# What a running Keystone must have been started with: the port, the token lifetime,
+# this script (which writes its configuration) and the release's root it runs from
+# (cmd_start adds it once hack/local-neutron.sh start has made sure the root is built).
 SETTINGS="${PORT} ${EXPIRATION} $(sha256sum "${BASH_SOURCE[0]}" | cut -c1-16)"
 SERVICE_PORT="${KEYSTONE_SERVICE_PORT:-15001}"
 SERVICE_AUTH_URL="http://${HOST}:${SERVICE_PORT}/v3"
@@ -212,7 +221,7 @@ keystone_manage() {
   shift
   # keystone-manage prints a harmless "Exception ignored ... getcurrent" traceback at
   # exit; its exit code is what counts.
-  if ! keystone-manage --config-file "${CONF}" "$@" >>"${LOG_DIR}/keystone-manage.log" 2>&1; then
+  if ! "${IN_RELEASE[@]}" keystone-manage --config-file "${CONF}" "$@" >>"${LOG_DIR}/keystone-manage.log" 2>&1; then
     tail -n 30 "${LOG_DIR}/keystone-manage.log" >&2 || true
     die "keystone-manage ${what} failed"
   fi
@@ -237,7 +246,7 @@ prepare_db() {
 # so clients can be told apart. One thread per process: Keystone's libraries use eventlet,
 # whose locks hang uwsgi's worker for good ("greenlet.error: cannot switch to a different
 # thread") when two threads share them.
-UWSGI_KEYSTONE=(uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term
+UWSGI_KEYSTONE=("${IN_RELEASE[@]}" uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term
   --add-header "Connection: close" --need-app --wsgi-file /usr/bin/keystone-wsgi-public
   --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"')
 
@@ -293,6 +302,7 @@ start_service_keystone() {
 
 cmd_install() {
   install_packages "${PACKAGES[@]}"
+  ensure_release_root
 }
 
 cmd_start() {
@@ -301,6 +311,7 @@ cmd_start() {
   local t_installed=${SECONDS}
   # MariaDB (and the noauth Neutron) come from hack/local-neutron.sh.
   neutron_script start >/dev/null
+  SETTINGS="${SETTINGS} $(release_build_id)"
   take_lock "${STATE_DIR}/.lock"
   mkdir -p "${LOG_DIR}" "${RUN_DIR}"
   make_passwords
@@ -308,11 +319,14 @@ cmd_start() {
   . "${PASSWORDS}"
   local db_url
   db_url="$(neutron_script db-url keystone)"
+  if keystone_running && [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" != "${SETTINGS}" ]; then
+    # Another release's Keystone has another schema: db_sync below, before it starts.
+    log "keystone runs with other settings ($(cat "${SETTINGSFILE}" 2>/dev/null)); restarting it"
+    stop_keystone
+  fi
   if ! keystone_running; then
     write_conf "${db_url}"
     prepare_db
-  elif [ "$(cat "${SETTINGSFILE}" 2>/dev/null)" != "${SETTINGS}" ]; then
-    write_conf "${db_url}"
   fi
   start_keystone
   seeded || seed
@@ -334,6 +348,12 @@ cmd_stop() {
 
 cmd_status() {
   if api_answers; then
+    local running
+    running="$(cat "${SETTINGSFILE}" 2>/dev/null || true)"
+    if [[ "${running}" != *" $(release_build_id)" ]]; then
+      log "keystone answers on ${AUTH_URL}, but was not started for OpenStack $(release_build_id) (its settings: ${running:-unknown})"
+      return 1
+    fi
     log "keystone answers on ${AUTH_URL}"
     return 0
   fi

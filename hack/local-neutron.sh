@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Run a real OpenStack Neutron API server (Debian's neutron-server) on loopback,
 # backed by a private MariaDB (unix socket only), for e2e tests and `make run`.
+# OPENSTACK_RELEASE (2022.2, 2025.1 (the default) or newest) says whose: the servers run
+# in a root file system of that release's Debian suite (hack/lib/openstack-release.sh),
+# built at the first start and kept outside the clone.
 #
-# Usage: hack/local-neutron.sh {install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}
+# Usage: hack/local-neutron.sh {install|start|stop|status|versions|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}
 #
-#   install  apt-get install the needed Debian packages (no-op when installed).
+#   install  apt-get install the host's clients (curl, python3, mariadb-client) and build
+#            the release's root when it is missing or stale (no-op when both are there).
 #   start    install if needed, then start MariaDB + neutron-server from the
 #            private state folder and wait until the API answers. Idempotent: a
 #            server that runs with the config this script generates is left running;
-#            one that runs with an older neutron.conf or ml2_conf.ini is restarted, and
-#            the Keystone-authenticated ones (which read them too) with it.
-#   stop     stop neutron-server and MariaDB (by PID file). Idempotent.
-#   status   exit 0 if the API answers, 1 otherwise.
+#            one that runs with an older neutron.conf or ml2_conf.ini (or from another
+#            release's root) is restarted, and the Keystone-authenticated ones (which
+#            read them too) with it. Prints the release and its packages' versions.
+#   versions print the release and the versions of its servers' packages (one line).
+#   stop     stop neutron-server and MariaDB (by PID file), whichever release they run.
+#            Idempotent.
+#   status   exit 0 if the API answers and runs OPENSTACK_RELEASE (the build of its root
+#            that this start would run), 1 otherwise.
 #   reset    stop and delete the state folder.
 #   db-url NAME     create database NAME in the private MariaDB (which must run) if
 #                   missing and print its SQLAlchemy URL (hack/local-keystone.sh uses it).
@@ -45,13 +53,19 @@
 #   NEUTRON_START_TIMEOUT  seconds to wait for the API (default 60)
 #   NEUTRON_KEYSTONE_PORT  port of the Keystone-authenticated server (default 19697)
 #   NEUTRON_REGION_TWO_PORT  port of region RegionTwo's server (default 19698)
-#   NEUTRON_API_WORKERS  API worker processes of the shared noauth server (default 0: the
-#                   one process serves every request, and keeps to one core of a 2-core
-#                   machine, the other left to the apiserver and etcd the controller writes
-#                   to; Neutron's own default is one per core). The servers of serve and
-#                   start-keystone always run in one process: tests stop them by PID.
+#   NEUTRON_API_WORKERS  API worker processes of the shared noauth server (default the
+#                   fewest the release takes: 0 on 2022.2, where the server's own process
+#                   serves every request, 1 on later releases, which refuse 0 and serve
+#                   in one child process; either way the API keeps to one core of a
+#                   2-core machine, the other left to the apiserver and etcd the
+#                   controller writes to; Neutron's own default is one per core). The
+#                   servers of serve and start-keystone run with that fewest too; tests
+#                   stop them by process group.
+#   OPENSTACK_RELEASE, OPENSTACK_RELEASE_CACHE, OPENSTACK_RELEASE_MIRROR,
+#   OPENSTACK_NEWEST_MAX_DAYS  which release, and where and how its root is built
+#                   (hack/lib/openstack-release.sh)
 #
-# The server (Neutron 21 / Zed on Debian 12) runs with auth_strategy=noauth
+# The server runs with auth_strategy=noauth
 # (every request is admin in project "fake_project_id"), core_plugin=ml2 with
 # network type "local" and no mechanism drivers or agents (ports stay DOWN,
 # unbound), transport_url=fake:/ (no RabbitMQ), quotas unlimited (-1).
@@ -62,8 +76,8 @@
 # service plugin "qos" and the ML2 extension driver qos are on, so QoS policies can be
 # made, shared (RBAC, object type qos_policy) and set on networks (qos_policy_id); with no
 # agent, their rules are enforced nowhere.
-# The tag extension (standard-attr-tag) is on; note that this Neutron rejects
-# "tags" in POST bodies (set them with PUT .../tags afterwards).
+# The tag extension (standard-attr-tag) is on; note that Neutron rejects "tags" in the
+# POST body of a network or subnet on every release (set them with PUT .../tags afterwards).
 # Subnet pools: `start` makes sure the cloud has two shared subnet pools, made by the
 # (noauth) admin, so that every project, the Keystone tests' member users included,
 # can allocate subnets from them as on a real cloud: "ipv6-pool" (2001:db8:a000::/40,
@@ -95,14 +109,17 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/local-service.sh"
 
 PORT="${NEUTRON_PORT:-19696}"
 STATE_DIR="${NEUTRON_STATE_DIR:-${REPO_ROOT}/_output/local/neutron}"
+# The release's commands see the state folder at its own path, wherever it is.
+in_release_binds "${STATE_DIR}"
 START_TIMEOUT="${NEUTRON_START_TIMEOUT:-60}"
 HOST=127.0.0.1
 ENDPOINT="http://${HOST}:${PORT}/"
 
-# python3-keystonemiddleware (python3-neutron depends on it, and it on python3-pycadf):
-# its audit middleware runs in the Keystone-authenticated servers.
-PACKAGES=(neutron-server python3-keystonemiddleware mariadb-server mariadb-client python3-pymysql curl)
-# Debian's python (neutron-server brings it); a python on PATH (pyenv, venv) may be another.
+# On the host: the clients of the scripts and the tests (the servers are the release's,
+# hack/lib/openstack-release.sh). mariadb-client: tests read the private MariaDB.
+PACKAGES=(curl python3 mariadb-client)
+# Debian's python, for the standard-library scripts below; a python on PATH (pyenv,
+# venv) may be another.
 PYTHON=/usr/bin/python3
 
 # The shared subnet pools: name, IP version, prefix, default, min and max prefix length.
@@ -128,12 +145,16 @@ RUN_DIR="${STATE_DIR}/run"
 NEUTRON_CONF="${STATE_DIR}/neutron.conf"
 # The shared noauth server's own settings, read after NEUTRON_CONF by it alone.
 SHARED_CONF="${STATE_DIR}/neutron-server-shared.conf"
-API_WORKERS="${NEUTRON_API_WORKERS:-0}"
+API_WORKERS="${NEUTRON_API_WORKERS:-${RELEASE_API_WORKERS_MIN}}"
 ML2_CONF="${STATE_DIR}/ml2_conf.ini"
 NEUTRON_PIDFILE="${RUN_DIR}/neutron-server.pid"
 NEUTRON_PORTFILE="${RUN_DIR}/neutron-server.port"
-DB_CREATED_STAMP="${STATE_DIR}/.db-created"
-DB_STAMP="${STATE_DIR}/.db-migrated"
+# Per release: each has a MariaDB datadir of its own (hack/lib/mariadb.sh), since a
+# schema is migrated forwards only.
+DB_CREATED_STAMP="${STATE_DIR}/.db-created-${OPENSTACK_RELEASE}"
+DB_STAMP="${STATE_DIR}/.db-migrated-${OPENSTACK_RELEASE}"
+# Which build of which release the running servers were started from (release_build_id).
+RUNNING_RELEASE_FILE="${RUN_DIR}/release"
 
 case "${PORT}" in
   '' | *[!0-9]*) die "NEUTRON_PORT must be a number, got '${PORT}'" ;;
@@ -150,13 +171,14 @@ api_answers() {
 
 # ---------------------------------------------------------------- neutron ---
 
+# find_api_paste: the path, inside the release's root, of Neutron's api-paste.ini.
 find_api_paste() {
   local f
   # The pristine packaged copy first (/etc/neutron's is a local conffile).
   for f in /usr/share/neutron-common/api-paste.ini /etc/neutron/api-paste.ini; do
-    [ -f "$f" ] && { echo "$f"; return 0; }
+    [ -f "${RELEASE_ROOT}$f" ] && { echo "$f"; return 0; }
   done
-  die "cannot find Neutron's api-paste.ini"
+  die "cannot find Neutron's api-paste.ini in ${RELEASE_ROOT}"
 }
 
 # write_neutron_conf: writes neutron.conf and ml2_conf.ini, which every neutron-server
@@ -168,6 +190,7 @@ write_neutron_conf() {
   api_paste="$(find_api_paste)" || exit 1
   cat >"${NEUTRON_CONF}.tmp" <<EOF
 # Generated by hack/local-neutron.sh -- do not edit, rewritten on every start.
+# OpenStack $(release_build_id) (a server started from another build is restarted).
 [DEFAULT]
 host = local-neutron
 bind_host = ${HOST}
@@ -181,7 +204,7 @@ core_plugin = ml2
 service_plugins = router,qos
 api_paste_config = ${api_paste}
 transport_url = fake:/
-api_workers = 0
+api_workers = ${RELEASE_API_WORKERS_MIN}
 rpc_workers = 0
 rpc_state_report_workers = 0
 periodic_fuzzy_delay = 0
@@ -249,7 +272,7 @@ EOF
 }
 
 neutron_version() {
-  dpkg-query -W -f='${Version}' python3-neutron 2>/dev/null || echo unknown
+  dpkg-query --admindir="${RELEASE_ROOT}/var/lib/dpkg" -W -f='${Version}' python3-neutron 2>/dev/null || echo unknown
 }
 
 prepare_db() {
@@ -263,7 +286,7 @@ prepare_db() {
     return 0
   fi
   log "running neutron-db-manage upgrade heads"
-  if ! neutron-db-manage --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" \
+  if ! "${IN_RELEASE[@]}" neutron-db-manage --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" \
     upgrade heads >"${LOG_DIR}/neutron-db-manage.log" 2>&1; then
     tail -n 40 "${LOG_DIR}/neutron-db-manage.log" >&2 || true
     log "neutron-db-manage failed"
@@ -274,6 +297,29 @@ prepare_db() {
 
 STARTED_NEUTRON=0
 
+# neutron_api_argv PORT CONF...: sets NEUTRON_API to the command of a Neutron API server
+# on PORT that reads the CONFs: the release's neutron-server where its packages ship one
+# (it takes the port from the CONFs), else Neutron's WSGI application under uWSGI, as
+# those releases serve it, with the access line of every request that neutron-server
+# wrote (hack/lib/neutron_uwsgi.py; its --lazy-apps worker opens its own database
+# connections). Either way, the server's command line holds the CONFs' paths, by which
+# the PID files' checks know it.
+neutron_api_argv() {
+  local port=$1 conf args=()
+  shift
+  for conf in "$@"; do
+    args+=(--config-file "${conf}")
+  done
+  if [ -x "${RELEASE_ROOT}/usr/bin/neutron-server" ]; then
+    NEUTRON_API=("${IN_RELEASE[@]}" neutron-server "${args[@]}")
+  else
+    NEUTRON_API=("${IN_RELEASE[@]}" uwsgi --plugins python3 --master --processes 1 --threads 1
+      --lazy-apps --die-on-term --need-app --http11-socket "${HOST}:${port}"
+      --add-header "Connection: close" --disable-logging
+      --pythonpath "${SCRIPT_DIR}/lib" --module neutron_uwsgi:application --pyargv "${args[*]}")
+  fi
+}
+
 start_neutron() {
   clean_stale_pidfile "${NEUTRON_PIDFILE}" neutron-server
   if ! pid_alive "${NEUTRON_PIDFILE}" neutron-server >/dev/null; then
@@ -282,8 +328,8 @@ start_neutron() {
       fail_start
     fi
     log "starting neutron-server on ${ENDPOINT}"
-    start_detached "${NEUTRON_PIDFILE}" "${LOG_DIR}/neutron-server.out" \
-      neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${SHARED_CONF}"
+    neutron_api_argv "${PORT}" "${NEUTRON_CONF}" "${ML2_CONF}" "${SHARED_CONF}"
+    start_detached "${NEUTRON_PIDFILE}" "${LOG_DIR}/neutron-server.out" "${NEUTRON_API[@]}"
     echo "${PORT}" >"${NEUTRON_PORTFILE}"
     STARTED_NEUTRON=1
   fi
@@ -438,12 +484,14 @@ fail_start() {
 
 cmd_install() {
   install_packages "${PACKAGES[@]}"
+  ensure_release_root
 }
 
 cmd_start() {
   # apt-get's output goes to stderr: stdout is the endpoint only.
   cmd_install >&2
   take_lock "${STATE_DIR}/.lock"
+  log "the local cloud runs $(release_versions_line)"
   mkdir -p "${MYSQL_DIR}" "${LOG_DIR}" "${RUN_DIR}" "${STATE_DIR}/tmp" \
     "${STATE_DIR}/lib" "${STATE_DIR}/lock"
   clean_stale_pidfile "${NEUTRON_PIDFILE}" neutron-server
@@ -486,6 +534,7 @@ cmd_start() {
   ensure_subnet_pools || { log "making the shared subnet pools failed"; fail_start; }
   ensure_public_network || { log "making the external network failed"; fail_start; }
   start_keystone_servers
+  release_build_id >"${RUNNING_RELEASE_FILE}"
   log "neutron API is up (logs: ${LOG_DIR})"
   echo "${ENDPOINT}"
 }
@@ -496,12 +545,23 @@ cmd_stop() {
   stop_keystone_servers
   stop_proc neutron-server "${NEUTRON_PIDFILE}" neutron-server
   stop_mysql
-  rm -f "${NEUTRON_PORTFILE}"
+  rm -f "${NEUTRON_PORTFILE}" "${RUNNING_RELEASE_FILE}"
+}
+
+cmd_versions() {
+  [ -f "${RELEASE_VERSIONS_FILE}" ] || die "OpenStack ${OPENSTACK_RELEASE}'s root is not built yet (${RELEASE_ROOT}): run '$0 start'"
+  release_versions_line
 }
 
 cmd_status() {
   if api_answers; then
-    log "neutron API answers on ${ENDPOINT}"
+    local running
+    running="$(cat "${RUNNING_RELEASE_FILE}" 2>/dev/null || true)"
+    if [ "${running}" != "$(release_build_id)" ]; then
+      log "neutron API answers on ${ENDPOINT}, but runs OpenStack ${running:-(unknown)}, not $(release_build_id)"
+      return 1
+    fi
+    log "neutron API answers on ${ENDPOINT} (OpenStack ${running})"
     return 0
   fi
   log "neutron API does not answer on ${ENDPOINT}"
@@ -527,7 +587,8 @@ cmd_serve() {
   conf="$(dirname "${log_file}")/neutron-server-${port}.conf"
   printf '[DEFAULT]\nbind_port = %s\nlog_dir = %s\nlog_file = %s\n' \
     "${port}" "$(dirname "${log_file}")" "$(basename "${log_file}")" >"${conf}"
-  exec neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${conf}"
+  neutron_api_argv "${port}" "${NEUTRON_CONF}" "${ML2_CONF}" "${conf}"
+  exec "${NEUTRON_API[@]}"
 }
 
 cmd_reset() {
@@ -538,4 +599,4 @@ cmd_reset() {
   log "removed ${STATE_DIR}"
 }
 
-dispatch '{install|start|stop|status|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}' "$@"
+dispatch '{install|start|stop|status|versions|reset|db-url NAME|start-keystone|stop-keystone|serve PORT LOG_FILE}' "$@"

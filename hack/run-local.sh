@@ -10,6 +10,8 @@
 #               runs as the member-role user of project k8s through
 #               _output/local/keystone/clouds.yaml, cloud "k8s" -- the production path.
 #               NOAUTH=1 uses the local Neutron without Keystone instead.
+#               OPENSTACK_RELEASE picks the local cloud's release: 2022.2, 2025.1 (the
+#               default) or newest (hack/lib/openstack-release.sh).
 #
 # What this script started is stopped again when the controller exits, unless
 # KEEP_RUNNING=1. Extra arguments after the binary go to the controller.
@@ -71,17 +73,20 @@ fi
 
 neutron_flags=()
 local_cloud=0
+local_neutron=0
 if [[ -n "${OS_CLOUD:-}" ]]; then
     neutron_flags=(-os-cloud "${OS_CLOUD}")
 elif [[ -n "${NEUTRON_ENDPOINT:-}" ]]; then
     neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
 elif [[ "${NOAUTH:-0}" == 1 ]]; then
     start_local neutron
+    local_neutron=1
     NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
     neutron_flags=(-neutron-endpoint "${NEUTRON_ENDPOINT}")
 else
     start_keystone
     local_cloud=1
+    local_neutron=1
     export OS_CLIENT_CONFIG_FILE="${REPO_ROOT}/_output/local/keystone/clouds.yaml"
     neutron_flags=(-os-cloud k8s)
 fi
@@ -103,6 +108,9 @@ spec:
 YAML
 fi
 
+if [[ "${local_neutron}" == 1 ]]; then
+    echo "run-local: the local cloud runs $(hack/local-neutron.sh versions)"
+fi
 cat <<MSG
 
 run-local: starting the controller. In another terminal:

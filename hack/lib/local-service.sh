@@ -13,6 +13,8 @@ source "${SCRIPT_DIR}/lib/apt.sh"
 source "${SCRIPT_DIR}/lib/proc.sh"
 # shellcheck source=hack/lib/lock.sh
 source "${SCRIPT_DIR}/lib/lock.sh"
+# shellcheck source=hack/lib/openstack-release.sh
+source "${SCRIPT_DIR}/lib/openstack-release.sh"
 
 # dispatch USAGE [COMMAND [ARG...]]: runs cmd_COMMAND ARG... (dashes in COMMAND read as
 # underscores) when COMMAND is one of those USAGE lists ("{start|db-url NAME|...}"), so

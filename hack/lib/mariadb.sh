@@ -5,10 +5,14 @@
 #
 # Needs STATE_DIR, LOG_DIR, RUN_DIR, START_TIMEOUT, fail_start and hack/lib/{log,proc}.sh.
 
-MYSQL_DIR="${STATE_DIR}/mysql"
+# One datadir per OpenStack release: a release's schemas (and its MariaDB's files) are
+# upgraded forwards only, so going back to another release finds its own data.
+MYSQL_DIR="${STATE_DIR}/mysql-${OPENSTACK_RELEASE}"
 MY_CNF="${STATE_DIR}/my.cnf"
 MYSQL_PIDFILE="${RUN_DIR}/mariadbd.pid"
-MYSQL_INIT_STAMP="${STATE_DIR}/.mysql-initialized"
+# The release build (release_build_id) the running mariadbd was started from.
+MYSQL_RELEASE_FILE="${RUN_DIR}/mariadbd.release"
+MYSQL_INIT_STAMP="${STATE_DIR}/.mysql-initialized-${OPENSTACK_RELEASE}"
 
 # A unix socket path must fit in sun_path (108 bytes incl. NUL); fall back to
 # a short per-state-dir path under /tmp for deeply nested checkouts.
@@ -49,7 +53,7 @@ EOT
 }
 
 mysql_client() {
-  mariadb --defaults-file="${MY_CNF}" "$@"
+  "${IN_RELEASE[@]}" mariadb --defaults-file="${MY_CNF}" "$@"
 }
 
 mysql_answers() {
@@ -72,7 +76,7 @@ init_mysql() {
   mkdir -p "${MYSQL_DIR}"
   local user_opt=()
   [ "$(id -u)" != 0 ] || user_opt=(--user=root)
-  if ! mariadb-install-db --defaults-file="${MY_CNF}" "${user_opt[@]}" \
+  if ! "${IN_RELEASE[@]}" mariadb-install-db --defaults-file="${MY_CNF}" "${user_opt[@]}" \
     --auth-root-authentication-method=normal --skip-test-db \
     >"${LOG_DIR}/mariadb-install-db.log" 2>&1; then
     tail -n 40 "${LOG_DIR}/mariadb-install-db.log" >&2 || true
@@ -85,13 +89,19 @@ init_mysql() {
 # started it), and waits until it answers; calls fail_start (the script's) when it does not.
 start_mysql() {
   clean_stale_pidfile "${MYSQL_PIDFILE}" mariadbd
+  if pid_alive "${MYSQL_PIDFILE}" mariadbd >/dev/null &&
+    [ "$(cat "${MYSQL_RELEASE_FILE}" 2>/dev/null)" != "$(release_build_id)" ]; then
+    log "mariadbd runs from another OpenStack release's root ($(cat "${MYSQL_RELEASE_FILE}" 2>/dev/null)); restarting it from $(release_build_id)"
+    stop_mysql
+  fi
   if pid_alive "${MYSQL_PIDFILE}" mariadbd >/dev/null && mysql_answers; then
     return 0
   fi
   if ! pid_alive "${MYSQL_PIDFILE}" mariadbd >/dev/null; then
     rm -f "${MYSQL_SOCK}"
     log "starting mariadbd (socket ${MYSQL_SOCK})"
-    start_detached "${MYSQL_PIDFILE}" "${LOG_DIR}/mariadbd.out" mariadbd --defaults-file="${MY_CNF}"
+    start_detached "${MYSQL_PIDFILE}" "${LOG_DIR}/mariadbd.out" "${IN_RELEASE[@]}" mariadbd --defaults-file="${MY_CNF}"
+    release_build_id >"${MYSQL_RELEASE_FILE}"
     # shellcheck disable=SC2034 # read by the sourcing script
     STARTED_MYSQL=1
   fi
@@ -103,7 +113,7 @@ start_mysql() {
 
 stop_mysql() {
   stop_proc mariadbd "${MYSQL_PIDFILE}" mariadbd
-  rm -f "${RUN_DIR}/mariadbd.own.pid"
+  rm -f "${RUN_DIR}/mariadbd.own.pid" "${MYSQL_RELEASE_FILE}"
 }
 
 # remove_mysql_sock: after the state folder is gone, the socket that lived outside it.

@@ -12,7 +12,7 @@
 # middleware after authtoken in the keystone pipeline (see write_audit_config).
 #
 # Needs HOST, PORT, STATE_DIR, LOG_DIR, RUN_DIR, NEUTRON_CONF, ML2_CONF, MYSQL_PIDFILE,
-# START_TIMEOUT, neutron_version, find_api_paste, fail_start, mysql_client,
+# START_TIMEOUT, neutron_version, neutron_api_argv, find_api_paste, fail_start, mysql_client,
 # mysql_database_url (hack/lib/mariadb.sh, called only), replace_changed
 # (hack/lib/local-service.sh) and hack/lib/{log,proc,lock}.sh.
 
@@ -32,7 +32,7 @@ R2_CONF="${STATE_DIR}/neutron-region-two.conf"
 R2_PIDFILE="${RUN_DIR}/neutron-server-region-two.pid"
 R2_DB=neutron_region_two
 # Neutron's version whose schema database R2_DB has (as DB_STAMP for database neutron).
-R2_DB_STAMP="${STATE_DIR}/.db-region-two-migrated"
+R2_DB_STAMP="${STATE_DIR}/.db-region-two-migrated-${OPENSTACK_RELEASE}"
 # The api-paste.ini of both servers (the noauth one reads Neutron's own) and the audit
 # map of the audit middleware in it: see write_audit_config.
 KS_API_PASTE="${STATE_DIR}/api-paste-keystone.ini"
@@ -72,7 +72,7 @@ write_audit_config() {
         $0 = line
       }
       { print }
-      END { exit added == 1 ? 0 : 1 }' "${api_paste}" ||
+      END { exit added == 1 ? 0 : 1 }' "${RELEASE_ROOT}${api_paste}" ||
       die "found no keystone pipeline with authtoken in ${api_paste}"
     cat <<EOF
 
@@ -203,7 +203,7 @@ prepare_region_two_db() {
   mysql_client -e "CREATE DATABASE IF NOT EXISTS ${R2_DB}" ||
     fail_keystone_servers "cannot create database ${R2_DB}"
   log "running neutron-db-manage upgrade heads on region two's database ${R2_DB}"
-  if ! neutron-db-manage --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${R2_CONF}" \
+  if ! "${IN_RELEASE[@]}" neutron-db-manage --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${R2_CONF}" \
     upgrade heads >"${LOG_DIR}/neutron-db-manage-region-two.log" 2>&1; then
     tail -n 40 "${LOG_DIR}/neutron-db-manage-region-two.log" >&2 || true
     fail_keystone_servers "neutron-db-manage failed on database ${R2_DB}"
@@ -237,8 +237,8 @@ launch_keystone_server() {
     fail_keystone_servers "something else already answers on ${KS_ENDPOINT}; set NEUTRON_KEYSTONE_PORT"
   fi
   log "starting the Keystone-authenticated neutron-server on ${KS_ENDPOINT}"
-  start_detached "${KS_PIDFILE}" "${LOG_DIR}/neutron-server-keystone.out" \
-    neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${KS_CONF}"
+  neutron_api_argv "${KS_PORT}" "${NEUTRON_CONF}" "${ML2_CONF}" "${KS_CONF}"
+  start_detached "${KS_PIDFILE}" "${LOG_DIR}/neutron-server-keystone.out" "${NEUTRON_API[@]}"
   KS_LAUNCHED=1
 }
 
@@ -252,8 +252,8 @@ launch_region_two_server() {
   # The database may be new (a new MariaDB datadir) or behind a newer Neutron.
   prepare_region_two_db
   log "starting region RegionTwo's neutron-server on ${R2_ENDPOINT} (database ${R2_DB})"
-  start_detached "${R2_PIDFILE}" "${LOG_DIR}/neutron-server-region-two.out" \
-    neutron-server --config-file "${NEUTRON_CONF}" --config-file "${ML2_CONF}" --config-file "${R2_CONF}"
+  neutron_api_argv "${R2_PORT}" "${NEUTRON_CONF}" "${ML2_CONF}" "${R2_CONF}"
+  start_detached "${R2_PIDFILE}" "${LOG_DIR}/neutron-server-region-two.out" "${NEUTRON_API[@]}"
   R2_LAUNCHED=1
 }
 
