@@ -242,13 +242,19 @@ prepare_db() {
   fi
 }
 
-# Keystone under uwsgi, without its port and logs. The request log carries the user agent,
-# so clients can be told apart. One thread per process: Keystone's libraries use eventlet,
-# whose locks hang uwsgi's worker for good ("greenlet.error: cannot switch to a different
-# thread") when two threads share them.
-UWSGI_KEYSTONE=("${IN_RELEASE[@]}" uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term
-  --add-header "Connection: close" --need-app --wsgi-file /usr/bin/keystone-wsgi-public
-  --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"')
+# uwsgi_keystone: sets UWSGI_KEYSTONE, Keystone under uwsgi, without its port and logs.
+# The request log carries the user agent, so clients can be told apart. One thread per
+# process: Keystone's libraries use eventlet, whose locks hang uwsgi's worker for good
+# ("greenlet.error: cannot switch to a different thread") when two threads share them.
+# The application is the release's keystone-wsgi-public script where it ships one, else
+# its module keystone.wsgi.api (the newest releases ship only that).
+uwsgi_keystone() {
+  local app=(--module keystone.wsgi.api:application)
+  [ ! -f "${RELEASE_ROOT}/usr/bin/keystone-wsgi-public" ] || app=(--wsgi-file /usr/bin/keystone-wsgi-public)
+  UWSGI_KEYSTONE=("${IN_RELEASE[@]}" uwsgi --plugins python3,logfile --master --processes 2 --threads 1 --die-on-term
+    --add-header "Connection: close" --need-app "${app[@]}"
+    --logformat '%(ltime) %(addr) %(method) %(uri) %(status) %(msecs)ms ua="%(uagent)"')
+}
 
 start_keystone() {
   if keystone_running; then
@@ -262,6 +268,7 @@ start_keystone() {
     die "something else already answers on ${AUTH_URL} (not our keystone); set KEYSTONE_PORT"
   fi
   log "starting keystone on ${AUTH_URL} (token lifetime ${EXPIRATION} s)"
+  uwsgi_keystone
   start_detached "${PIDFILE}" "${LOG_DIR}/uwsgi.out" \
     "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF}" --http11-socket "${HOST}:${PORT}" \
     --logger "file:${LOG_DIR}/uwsgi.log" --req-logger "file:${LOG_DIR}/keystone-access.log"
@@ -288,6 +295,7 @@ start_service_keystone() {
     die "something else already answers on ${SERVICE_AUTH_URL} (not our keystone); set KEYSTONE_SERVICE_PORT"
   fi
   log "starting the Keystone of the neutron-servers on ${SERVICE_AUTH_URL}"
+  uwsgi_keystone
   start_detached "${SERVICE_PIDFILE}" "${LOG_DIR}/uwsgi-service.out" \
     "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF} --config-file ${SERVICE_CONF}" \
     --http11-socket "${HOST}:${SERVICE_PORT}" \
@@ -367,6 +375,7 @@ cmd_serve() {
   case "${access_log}" in /*) ;; *) die "serve needs an absolute request log path, got '${access_log}'" ;; esac
   [ "${port}" != "${PORT}" ] || die "port ${port} is the shared Keystone's"
   [ -f "${CONF}" ] || die "no ${CONF}: run '$0 start' first"
+  uwsgi_keystone
   exec "${UWSGI_KEYSTONE[@]}" --pyargv "--config-file ${CONF}" --http11-socket "${HOST}:${port}" \
     --logger "file:${access_log%.log}-uwsgi.log" --req-logger "file:${access_log}"
 }
