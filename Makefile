@@ -22,11 +22,11 @@ build: ## Build the controller binary into _output/bin (from vendor/, no network
 	CGO_ENABLED=0 go build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 .PHONY: run
-run: build ## Start local Kubernetes, Keystone and Neutron if none is configured, install the CRD, run the controller as a member-role user.
+run: build ## Start local Kubernetes, Keystone and Neutron (OPENSTACK_RELEASE: 2025.1, 2022.2 or newest) if none is configured, install the CRD, run the controller as a member-role user.
 	hack/run-local.sh $(BIN)
 
 .PHONY: test
-test: ## Everything CI runs: verify, unit, monitoring, e2e and the node e2e, with the local servers starting meanwhile; prints each step's time.
+test: ## Everything CI runs: verify, unit, monitoring, e2e and the node e2e, the compat sets on the other OpenStack releases and the oldest Kubernetes; prints each step's time.
 	hack/test.sh all
 
 .PHONY: verify
@@ -89,8 +89,9 @@ undeploy: ## Remove what make deploy installed (the node and the servers keep ru
 	hack/deploy-local.sh remove
 
 .PHONY: stop
-stop: ## Stop the local node, Kubernetes, Keystone and Neutron started by make run or make deploy.
+stop: ## Stop the local node, Kubernetes (both versions), Keystone and Neutron (whichever OpenStack release runs) started by make run, make deploy or make test.
 	hack/local-node.sh stop
 	hack/local-kube.sh stop
+	LOCAL_KUBE_VERSION=oldest hack/local-kube.sh stop
 	hack/local-keystone.sh stop
 	hack/local-neutron.sh stop

@@ -3,7 +3,7 @@
 # kube-controller-manager: no kubelet or scheduler, so Pods stay Pending) on
 # 127.0.0.1 for the end-to-end tests and `make run`.
 #
-# Usage: hack/local-kube.sh build|start|stop|status|reset|serve-apiserver PORT
+# Usage: hack/local-kube.sh build|start|stop|status|reset|kubeconfig|serve-apiserver PORT
 #
 #   build   build etcd, kube-apiserver and kube-controller-manager into
 #           _output/bin (each skipped when its stamp of hack/tools matches)
@@ -14,6 +14,7 @@
 #           KILL after 10 s)
 #   status  exit 0 when running and ready, 1 otherwise
 #   reset   stop and delete _output/local/kube (binaries are kept)
+#   kubeconfig  print the path of the admin kubeconfig that start writes
 #   serve-apiserver PORT [ADDRESS]  run one more kube-apiserver on the running etcd, with
 #           the same flags and certificates, on PORT (of ADDRESS, default 127.0.0.1), in
 #           the foreground (exec: its PID is this one's; stop it with SIGTERM). A test
@@ -30,6 +31,11 @@
 #                         false (default true: lists and watches filtered by shard)
 #   LOCAL_KUBE_STATE      state folder (default _output/local/kube): another one, with
 #                         other ports, is a second cluster (hack/node-e2e.sh)
+#   LOCAL_KUBE_VERSION    newest (default: hack/tools' Kubernetes) or oldest (the oldest
+#                         release README claims, from hack/tools/kube-oldest: the
+#                         servers kube-apiserver-oldest and kube-controller-manager-oldest,
+#                         a cluster of their own by default: state _output/local/kube-oldest,
+#                         ports 36443, 36257, 32379 and 32380, so that both can run at once)
 #
 # Outputs (repo-root relative):
 #   _output/bin/{etcd,kube-apiserver,kube-controller-manager}  binaries (+ *.stamp)
@@ -48,17 +54,23 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS_DIR="${ROOT}/hack/tools"
 BIN_DIR="${ROOT}/_output/bin"
 LOCAL_DIR="${ROOT}/_output/local"
-STATE_DIR="${LOCAL_KUBE_STATE:-${LOCAL_DIR}/kube}"
+KUBE_VERSION="${LOCAL_KUBE_VERSION:-newest}"
+case "${KUBE_VERSION}" in
+  newest) SERVER_SUFFIX= DEFAULT_STATE="${LOCAL_DIR}/kube" DEFAULT_PORTS=(16443 16257 12379 12380) ;;
+  oldest) SERVER_SUFFIX=-oldest DEFAULT_STATE="${LOCAL_DIR}/kube-oldest" DEFAULT_PORTS=(36443 36257 32379 32380) ;;
+  *) echo "local-kube: error: LOCAL_KUBE_VERSION must be newest or oldest, got '${KUBE_VERSION}'" >&2; exit 1 ;;
+esac
+STATE_DIR="${LOCAL_KUBE_STATE:-${DEFAULT_STATE}}"
 PKI_DIR="${STATE_DIR}/pki"
 LOCK_FILE="${STATE_DIR}.lock"
 KUBECONFIG_FILE="${STATE_DIR}/kubeconfig"
 TOKEN_FILE="${PKI_DIR}/tokens.csv"
 KCM_KUBECONFIG="${STATE_DIR}/kube-controller-manager.kubeconfig"
 
-KUBE_PORT="${LOCAL_KUBE_PORT:-16443}"
-KCM_PORT="${LOCAL_KCM_PORT:-16257}"
-ETCD_PORT="${LOCAL_ETCD_PORT:-12379}"
-ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-12380}"
+KUBE_PORT="${LOCAL_KUBE_PORT:-${DEFAULT_PORTS[0]}}"
+KCM_PORT="${LOCAL_KCM_PORT:-${DEFAULT_PORTS[1]}}"
+ETCD_PORT="${LOCAL_ETCD_PORT:-${DEFAULT_PORTS[2]}}"
+ETCD_PEER_PORT="${LOCAL_ETCD_PEER_PORT:-${DEFAULT_PORTS[3]}}"
 TIMEOUT="${LOCAL_KUBE_TIMEOUT:-90}"
 SHARDED_WATCH="${LOCAL_KUBE_SHARDED_WATCH:-true}"
 HOST=127.0.0.1
@@ -77,14 +89,23 @@ source "${ROOT}/hack/lib/lock.sh"
 cmd_build() {
   local start=${SECONDS}
   build_one etcd
-  build_one kube-apiserver
-  build_one kube-controller-manager
+  build_one "kube-apiserver${SERVER_SUFFIX}"
+  build_one "kube-controller-manager${SERVER_SUFFIX}"
   log "build done in $((SECONDS - start))s"
 }
 
 # -------------------------------------------------------------- helpers ----
 
 pid_file() { echo "${STATE_DIR}/$1.pid"; }
+
+# server_bin NAME: the binary of server NAME (etcd, kube-apiserver or
+# kube-controller-manager) for LOCAL_KUBE_VERSION.
+server_bin() {
+  case "$1" in
+    etcd) echo "${BIN_DIR}/etcd" ;;
+    *) echo "${BIN_DIR}/$1${SERVER_SUFFIX}" ;;
+  esac
+}
 
 # pid_of NAME: prints the PID of our running NAME, or fails. A PID counts only
 # if that process's argv[0] is our binary, so a reused PID is never touched.
@@ -95,7 +116,7 @@ pid_of() {
   pid="$(cat "${f}" 2>/dev/null || true)"
   [[ "${pid}" =~ ^[0-9]+$ ]] || return 1
   argv0="$({ tr '\0' '\n' <"/proc/${pid}/cmdline"; } 2>/dev/null | head -n1 || true)"
-  [[ "${argv0}" == "${BIN_DIR}/$1" ]] || return 1
+  [[ "${argv0}" == "$(server_bin "$1")" ]] || return 1
   echo "${pid}"
 }
 
@@ -201,7 +222,7 @@ launch() {
   STARTED+=("${name}")
   # shellcheck disable=SC2016 # $$, $0 and $@ are the inner shell's
   setsid nohup bash -c 'echo $$ >"$0.tmp" && mv -f "$0.tmp" "$0" && exec "$@"' \
-    "${pf}" "${BIN_DIR}/${name}" "$@" >>"${STATE_DIR}/${name}.log" 2>&1 </dev/null 9>&- &
+    "${pf}" "$(server_bin "${name}")" "$@" >>"${STATE_DIR}/${name}.log" 2>&1 </dev/null 9>&- &
   for ((i = 0; i < 100; i++)); do
     pid_of "${name}" >/dev/null && return 0
     sleep 0.05
@@ -247,7 +268,8 @@ wait_for() {
 #  - --shutdown-send-retry-after: shut the HTTP server down after 2 s instead of
 #    waiting up to 60 s for open watches on SIGTERM.
 #  - --feature-gates=ShardedListAndWatch: lists and watches filtered by a shard
-#    selector, which the controller's -shards asks for (alpha in 1.36, off by default).
+#    selector, which the controller's -shards asks for (alpha in 1.36, off by default);
+#    the oldest release has no such gate, and refuses gates it does not know.
 # No flag holds a space, so callers may split the output on words.
 apiserver_flags() {
   local port=$1 address=${2:-${HOST}} reconciler=none
@@ -264,7 +286,7 @@ apiserver_flags() {
     --service-cluster-ip-range=10.96.0.0/24 \
     --endpoint-reconciler-type="${reconciler}" \
     --shutdown-send-retry-after=true \
-    --feature-gates=ShardedListAndWatch="${SHARDED_WATCH}" \
+    $([[ "${KUBE_VERSION}" == oldest ]] || echo --feature-gates=ShardedListAndWatch="${SHARDED_WATCH}") \
     --profiling=false
 }
 
@@ -277,7 +299,7 @@ cmd_serve_apiserver() {
   [[ "${port}" != "${KUBE_PORT}" ]] || die "port ${port} is the shared kube-apiserver's"
   is_running || die "the local control plane is not running: run '$0 start' first"
   # shellcheck disable=SC2046 # apiserver_flags prints words without spaces
-  exec "${BIN_DIR}/kube-apiserver" $(apiserver_flags "${port}" "${address}")
+  exec "$(server_bin kube-apiserver)" $(apiserver_flags "${port}" "${address}")
 }
 
 cmd_start() {
@@ -427,6 +449,7 @@ case "${1:-}" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   reset) cmd_reset ;;
+  kubeconfig) echo "${KUBECONFIG_FILE}" ;;
   serve-apiserver) cmd_serve_apiserver "${2:-}" "${3:-}" ;;
   -h | --help | help) usage ;;
   *) usage >&2; exit 2 ;;

@@ -1,7 +1,9 @@
 # Sourced by hack/local-kube.sh, hack/local-node.sh and hack/helm.sh: builds etcd, the
 # Kubernetes servers (kube-apiserver, kube-controller-manager; for the node kubelet,
 # kube-proxy, kube-scheduler and the Pods' pause), and helm from the modules under
-# hack/tools into _output/bin, each only when the stamp of its sources changed.
+# hack/tools into _output/bin, each only when the stamp of its sources changed. The
+# servers named NAME-oldest are those of the oldest Kubernetes README claims, from the
+# module hack/tools/kube-oldest (hack/local-kube.sh with LOCAL_KUBE_VERSION=oldest).
 #
 # Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
 
@@ -21,6 +23,8 @@ stamp_of() {
   case "$1" in
     kube-apiserver | kube-controller-manager | kubelet | kube-proxy | kube-scheduler | pause)
       files=(go.mod go.sum "$1/main.go") ;;
+    kube-apiserver-oldest | kube-controller-manager-oldest)
+      files=(kube-oldest/go.mod kube-oldest/go.sum "kube-oldest/${1%-oldest}/main.go") ;;
     etcd) files=(etcd/go.mod etcd/go.sum etcd/main.go) ;;
     helm) files=(helm/go.mod helm/go.sum helm/tools.go) ;;
     *) die "unknown binary $1" ;;
@@ -29,6 +33,19 @@ stamp_of() {
     echo "recipe=${BUILD_RECIPE}"
     (cd "${TOOLS_DIR}" && sha256sum "${files[@]}")
   } | sha256sum | cut -d' ' -f1
+}
+
+# kube_version_ldflags MODDIR: the -X flags that make the servers built from MODDIR report
+# the k8s.io/kubernetes version its go.mod pins (as a release build does).
+kube_version_ldflags() {
+  local v major minor x
+  v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "$1/go.mod")"
+  [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in ${1#"${ROOT}"/}/go.mod"
+  major="${v#v}"; major="${major%%.*}"
+  minor="${v#v*.}"; minor="${minor%%.*}"
+  for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    printf ' %s' "-X ${x}.gitVersion=${v} -X ${x}.gitMajor=${major} -X ${x}.gitMinor=${minor} -X ${x}.gitTreeState=clean"
+  done
 }
 
 build_one() {
@@ -45,16 +62,12 @@ build_one() {
       # same version.
       moddir="${TOOLS_DIR}"
       pkg="./${name}"
-      local v major minor
-      v="$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ { print $2; exit }' "${TOOLS_DIR}/go.mod")"
-      [[ -n "${v}" ]] || die "cannot find the k8s.io/kubernetes version in hack/tools/go.mod"
-      major="${v#v}"; major="${major%%.*}"
-      minor="${v#v*.}"; minor="${minor%%.*}"
-      local x
-      for x in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-        ldflags+=" -X ${x}.gitVersion=${v} -X ${x}.gitMajor=${major} -X ${x}.gitMinor=${minor}"
-        ldflags+=" -X ${x}.gitTreeState=clean"
-      done
+      ldflags+="$(kube_version_ldflags "${moddir}")"
+      ;;
+    kube-apiserver-oldest | kube-controller-manager-oldest)
+      moddir="${TOOLS_DIR}/kube-oldest"
+      pkg="./${name%-oldest}"
+      ldflags+="$(kube_version_ldflags "${moddir}")"
       ;;
     etcd)
       moddir="${TOOLS_DIR}/etcd"
@@ -71,7 +84,7 @@ build_one() {
   esac
   mkdir -p "${BIN_DIR}"
   case "${name}" in
-    kube-apiserver) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..." ;;
+    kube-apiserver | kube-apiserver-oldest) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold)..." ;;
     kube-controller-manager) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
     kubelet) log "building ${name} (about 4-5 minutes on 2 cores when the Go build cache is cold, under 1 minute after kube-apiserver's build)..." ;;
     helm) log "building ${name} (about 3 minutes on 2 cores when the Go build cache is cold)..." ;;
