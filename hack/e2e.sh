@@ -12,8 +12,9 @@
 # the `serve` commands of hack/local-neutron.sh and hack/local-kube.sh), and
 # E2E_LOCAL_KEYSTONE=1 with what `hack/local-keystone.sh env` prints (KEYSTONE_AUTH_URL,
 # KEYSTONE_CLOUDS_YAML, ..., NEUTRON_REGION_TWO_ENDPOINT). The exit code is go test's; its
-# output is kept in _output/e2e/go-test.log, and the failing tests' own last lines are
-# printed again at the end.
+# output is kept in E2E_LOG, and the failing tests' own last lines are printed again at the
+# end. The OpenStack release and the Kubernetes version the tests ran on are printed before
+# them and kept in E2E_LOG.servers.
 #
 # The container test (TestContainerImage) needs the image built from the Dockerfile: it is
 # built here in the background (hack/image.sh, tracked files only, local base images) while
@@ -33,6 +34,11 @@
 #   KEYSTONE_PORT, NEUTRON_KEYSTONE_PORT, NEUTRON_REGION_TWO_PORT  as hack/local-keystone.sh
 #                 (15000, 19697, 19698)
 #   KEYSTONE_TOKEN_EXPIRATION  token lifetime in seconds for the tests (default 45)
+#   OPENSTACK_RELEASE  the local cloud's release: 2022.2, 2025.1 (default) or newest; a
+#                 running cloud of another release is restarted in this one
+#   LOCAL_KUBE_VERSION  newest (default) or oldest: the Kubernetes of the local control
+#                 plane (hack/local-kube.sh; the oldest is a cluster of its own)
+#   E2E_LOG       where go test's output goes (default _output/e2e/go-test.log)
 set -euo pipefail
 
 # shellcheck source=hack/lib/uses-local-servers.sh
@@ -120,23 +126,30 @@ hack/local-keystone.sh start >/dev/null
 eval "$(hack/local-keystone.sh env | sed 's/^/export /')"
 export E2E_LOCAL_KEYSTONE=1
 
-export KUBECONFIG="${ROOT}/_output/local/kube/kubeconfig"
+KUBECONFIG="$(hack/local-kube.sh kubeconfig)"
+export KUBECONFIG
 export NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
 export E2E_LOCAL_NEUTRON=1
 export E2E_LOCAL_KUBE=1
 
 log "KUBECONFIG=${KUBECONFIG} NEUTRON_ENDPOINT=${NEUTRON_ENDPOINT} KEYSTONE_AUTH_URL=${KEYSTONE_AUTH_URL}"
-mkdir -p _output/e2e
+e2e_log="${E2E_LOG:-_output/e2e/go-test.log}"
+mkdir -p "$(dirname "${e2e_log}")"
+kube_version="$(kubectl get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p')"
+{
+  log "OpenStack: $(hack/local-neutron.sh versions)"
+  log "Kubernetes: ${kube_version:-unknown}"
+} 2>&1 | tee "${e2e_log}.servers" >&2
 set +e
 # nice: on 2 cores the tests, their controllers and kubectl keep the machine busy; the
 # shared servers (each neutron-server is one process) must still answer within the
 # clients' timeouts, so they come first.
 nice -n 5 "${go_env[@]}" "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-40m}" -parallel "${E2E_PARALLEL:-4}" -v ./test/e2e/... "$@" 2>&1 |
-  tee _output/e2e/go-test.log
+  tee "${e2e_log}"
 rc=${PIPESTATUS[0]}
 set -e
-log "go test exited with ${rc} (output in _output/e2e/go-test.log)"
+log "go test exited with ${rc} (output in ${e2e_log})"
 if [[ "${rc}" != 0 ]]; then
-  awk -f hack/lib/e2e-failures.awk _output/e2e/go-test.log >&2
+  awk -f hack/lib/e2e-failures.awk "${e2e_log}" >&2
 fi
 exit "${rc}"

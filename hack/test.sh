@@ -5,23 +5,44 @@
 # Usage: hack/test.sh all|short
 #
 #   all    make verify, make unit, make monitoring, then hack/e2e.sh (every end-to-end test)
-#          and hack/node-e2e.sh (the controller's Pods on a real kubelet)
+#          and hack/node-e2e.sh (the controller's Pods on a real kubelet) on the default
+#          OpenStack release and the newest Kubernetes, then the compatibility sets:
+#          test/e2e/compat-openstack.txt on each other OpenStack release (2022.2, newest)
+#          and test/e2e/compat-kubernetes.txt on the oldest Kubernetes README claims
+#          (docs/compatibility.md). The summary at the end says, per OpenStack release and
+#          Kubernetes version, how many tests ran, passed, failed and were skipped.
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
+#   compat-openstack, compat-kubernetes  print the -run pattern of that compatibility set,
+#          for hack/e2e.sh (docs/compatibility.md)
 #
 # The local servers the end-to-end tests need (kube-apiserver, Neutron, Keystone with the
 # tests' 45-second tokens), the Debian packages of the monitoring and end-to-end steps and helm,
 # come up in the background meanwhile (log: _output/test/servers.log), so that the
 # end-to-end tests start as soon as the unit tests are done; hack/e2e.sh then finds them
 # running. Servers that were not running before are stopped on exit, as hack/e2e.sh does.
+# The other releases' root file systems and the oldest Kubernetes' servers are built in the
+# background too, after those (log: _output/test/compat.log).
 set -euo pipefail
 
 # shellcheck source=hack/lib/uses-local-servers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/uses-local-servers.sh"
 
+# compat_tests FILE: the -run pattern of the tests FILE lists (after checking that each
+# exists).
+compat_tests() {
+  local names name
+  names="$(sed 's/#.*//' "$1" | awk 'NF {print $1}')"
+  for name in ${names}; do
+    grep -q "^func ${name}(" test/e2e/*_test.go || { log "ERROR: $1 names ${name}, which is no test in test/e2e"; return 1; }
+  done
+  echo "^($(tr '\n' '|' <<<"${names}" | sed 's/|$//'))\$"
+}
+
 mode="${1:-}"
 case "${mode}" in
   all | short) ;;
-  *) echo "usage: $0 all|short" >&2; exit 2 ;;
+  compat-openstack | compat-kubernetes) compat_tests "test/e2e/${mode}.txt"; exit ;;
+  *) echo "usage: $0 all|short|compat-openstack|compat-kubernetes" >&2; exit 2 ;;
 esac
 
 out_dir=_output/test
@@ -30,7 +51,15 @@ servers_log="${out_dir}/servers.log"
 servers_state="${out_dir}/servers.state"
 installed="${out_dir}/packages.installed"
 servers_up="${out_dir}/servers.up"
-rm -f "${servers_state}" "${installed}" "${servers_up}"
+compat_log="${out_dir}/compat.log"
+compat_ready="${out_dir}/compat.ready"
+rm -f "${servers_state}" "${installed}" "${servers_up}" "${compat_ready}"
+# The default release (hack/lib/openstack-release.sh), and those the compatibility sets run on.
+export OPENSTACK_RELEASE="${OPENSTACK_RELEASE:-2025.1}"
+compat_releases=()
+for r in 2022.2 2025.1 newest; do
+  [[ "${r}" == "${OPENSTACK_RELEASE}" ]] || compat_releases+=("${r}")
+done
 export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
 
 # The background start: packages first (apt-get one at a time), then the servers; it
@@ -53,13 +82,31 @@ start_in_background() {
   touch "${servers_up}"
 }
 
+# build_compat_in_background: the other releases' roots and the oldest Kubernetes'
+# servers, which the compatibility sets start after the main end-to-end tests.
+build_compat_in_background() {
+  local r
+  for r in "${compat_releases[@]}"; do
+    OPENSTACK_RELEASE="${r}" hack/local-neutron.sh install
+  done
+  LOCAL_KUBE_VERSION=oldest hack/local-kube.sh build
+  touch "${compat_ready}"
+}
+
 servers_pid=
+compat_pid=
 steps=()
+# One line per end-to-end run for the summary: what it ran on, and its counts.
+runs=()
 cleanup() {
   local rc=$?
   if [[ -n "${servers_pid}" ]] && kill -0 "${servers_pid}" 2>/dev/null; then
     log "waiting for the background start of the servers to finish, to stop them"
     wait "${servers_pid}" || true
+  fi
+  if [[ -n "${compat_pid}" ]] && kill -0 "${compat_pid}" 2>/dev/null; then
+    log "waiting for the background builds of the compatibility sets to finish"
+    wait "${compat_pid}" || true
   fi
   local cpu
   cpu="$(servers_cpu)"
@@ -67,6 +114,10 @@ cleanup() {
     # shellcheck disable=SC1090
     source "${servers_state}"
     stop_started_servers
+  fi
+  if ((${#runs[@]})); then
+    log "end-to-end tests per OpenStack release and Kubernetes version:"
+    printf '  %s\n' "${runs[@]}" >&2
   fi
   log "steps:"
   printf '  %-44s %7s %7s %15s\n' "" "seconds" "CPU s" "machine CPU s" >&2
@@ -114,21 +165,43 @@ servers_cpu() {
   done
 }
 
-# wait_for_background WHAT: waits until the background start wrote its file WHAT, and fails
-# when it ended without.
+# wait_for_background WHAT [PID LOG]: waits until the background start (or the one of PID,
+# logging to LOG) wrote its file WHAT, and fails when it ended without.
 wait_for_background() {
-  local file=$1
+  local file=$1 pid=${2:-${servers_pid}} log_file=${3:-${servers_log}}
   while [[ ! -f "${file}" ]]; do
-    if ! kill -0 "${servers_pid}" 2>/dev/null; then
-      wait "${servers_pid}" || true
+    if ! kill -0 "${pid}" 2>/dev/null; then
+      wait "${pid}" || true
       [[ -f "${file}" ]] && return 0
-      log "ERROR: the background start of the servers failed; its log, ${servers_log}:"
-      tail -n 40 "${servers_log}" >&2
+      log "ERROR: the background start failed; its log, ${log_file}:"
+      tail -n 40 "${log_file}" >&2
       return 1
     fi
     sleep 0.5
   done
 }
+
+# e2e_run WHAT LOG [NAME=VALUE...] [ARG...]: hack/e2e.sh ARGs, in the environment NAME=VALUE
+# (OPENSTACK_RELEASE, LOCAL_KUBE_VERSION), with its output in _output/e2e/LOG, and a line
+# for the summary: the OpenStack release and Kubernetes version it ran on (hack/e2e.sh
+# writes them to LOG.servers), and how many top-level tests passed, failed and were skipped.
+e2e_run() {
+  local what=$1 log_name=$2 rc=0 file counts openstack kube envs=()
+  shift 2
+  while [[ $# -gt 0 && "$1" == [A-Z_]*=* ]]; do
+    envs+=("$1")
+    shift
+  done
+  file="_output/e2e/${log_name}"
+  env "${envs[@]}" E2E_LOG="${file}" hack/e2e.sh "$@" || rc=$?
+  counts="$(awk '/^--- PASS/ {p++} /^--- FAIL/ {f++} /^--- SKIP/ {s++}
+    END {printf "%d run: %d passed, %d failed, %d skipped", p + f + s, p, f, s}' "${file}" 2>/dev/null || echo "no log")"
+  openstack="$(sed -n 's/^e2e: OpenStack: //p' "${file}.servers" 2>/dev/null | head -n 1)"
+  kube="$(sed -n 's/^e2e: Kubernetes: //p' "${file}.servers" 2>/dev/null | head -n 1)"
+  runs+=("$(printf '%-26s %s; Kubernetes %s; %s' "${what}:" "${openstack:-OpenStack ${OPENSTACK_RELEASE}}" "${kube:-unknown}" "${counts}")")
+  return "${rc}"
+}
+
 
 began=${SECONDS}
 own_began=$(children_cpu_ticks)
@@ -136,6 +209,11 @@ machine_began=$(machine_cpu_ticks)
 log "starting the packages and local servers of the end-to-end tests in the background (log: ${servers_log})"
 start_in_background >"${servers_log}" 2>&1 &
 servers_pid=$!
+
+if [[ "${mode}" == all ]]; then
+  (wait_for_background "${servers_up}" >/dev/null 2>&1; build_compat_in_background) >"${compat_log}" 2>&1 &
+  compat_pid=$!
+fi
 
 step "make verify" make --no-print-directory verify
 step "make unit" make --no-print-directory unit
@@ -145,10 +223,21 @@ if [[ "${mode}" == all ]]; then
 fi
 step "servers up (background, after the above)" wait_for_background "${servers_up}"
 if [[ "${mode}" == all ]]; then
-  step "end-to-end tests (hack/e2e.sh)" hack/e2e.sh
-  step "the controller on a real node (hack/node-e2e.sh)" hack/node-e2e.sh
+  rc=0
+  step "end-to-end tests (hack/e2e.sh)" e2e_run "every end-to-end test" go-test.log || rc=$?
+  step "the controller on a real node (hack/node-e2e.sh)" hack/node-e2e.sh || rc=$?
+  step "compat builds (background, after the above)" wait_for_background "${compat_ready}" "${compat_pid}" "${compat_log}"
+  openstack_set="$(compat_tests test/e2e/compat-openstack.txt)"
+  kube_set="$(compat_tests test/e2e/compat-kubernetes.txt)"
+  for r in "${compat_releases[@]}"; do
+    step "compat set, OpenStack ${r}" e2e_run "compat set" "go-test-openstack-${r}.log" \
+      OPENSTACK_RELEASE="${r}" -run "${openstack_set}" || rc=$?
+  done
+  step "compat set, oldest Kubernetes" e2e_run "compat set" go-test-kubernetes-oldest.log \
+    LOCAL_KUBE_VERSION=oldest -run "${kube_set}" || rc=$?
+  [[ "${rc}" == 0 ]] || exit "${rc}"
 else
-  step "end-to-end story (TestWalkingSkeleton)" hack/e2e.sh -run '^TestWalkingSkeleton$'
+  step "end-to-end story (TestWalkingSkeleton)" e2e_run "TestWalkingSkeleton" go-test.log -run '^TestWalkingSkeleton$'
 fi
 steps+=("$(printf '%-44s %7d %7d %15d' "in all" $((SECONDS - began)) \
   $((($(children_cpu_ticks) - own_began) / hz)) $((($(machine_cpu_ticks) - machine_began) / hz)))")
