@@ -71,8 +71,9 @@ type Network struct {
 // The rules of NetworkSpec below, and those of its fields, refuse an invalid spec at
 // admission; the rules of one subnet are on SubnetFields (subnet_fields.go), those of an
 // item of spec.subnets on NetworkSubnet (subnets.go). They use the Kubernetes CEL
-// IP/CIDR libraries (CEL environment 1.30), so the CRD needs a Kubernetes 1.31 or newer
-// apiserver. In the order of the markers:
+// IP/CIDR libraries (CEL environment 1.30) and compare IP and CIDR values, so the CRD
+// needs a Kubernetes 1.32 or newer apiserver (1.31 prices such a comparison as unbounded
+// and refuses the CRD). In the order of the markers:
 //
 // A Network needs a subnet: cidr (the one-subnet form), subnets (the list form) or
 // import.
