@@ -70,13 +70,19 @@ func TestTenantBadCredentials(t *testing.T) {
 		Args:       append(ks.ControllerArgs(MemberCloud), "-allowed-auth-urls="+ks.AuthURL+","+unreachable),
 		Env:        ks.ControllerEnv(),
 	})
+	// The other namespace's Network first: its token links team-a's user, so that the
+	// wrong password below is refused once and the lockout gate keeps the user's second
+	// refusal for this Secret. Had the wrong password come first, the gate would hold the
+	// right one too (nothing yet says it is the same user's), which is its job, not what
+	// this test is about; the order was left to the controller before.
+	CreateTenantNetwork(t, good, "fine", "10.162.0.0/24", "openstack", TenantA)
+	WaitReady(t, good, "fine", 60*time.Second)
 	for i, tc := range cases {
 		CreateTenantNetwork(t, ns, tc.name, "10.160."+strconv.Itoa(i)+".0/24", tc.name, tc.cloud)
 	}
 	// Two more Networks on the wrong password: still one attempt at Keystone.
 	CreateTenantNetwork(t, ns, "wrongpw-2", "10.161.0.0/24", "wrongpw", TenantA)
 	CreateTenantNetwork(t, ns, "wrongpw-3", "10.161.1.0/24", "wrongpw", TenantA)
-	CreateTenantNetwork(t, good, "fine", "10.162.0.0/24", "openstack", TenantA)
 
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +105,7 @@ func TestTenantBadCredentials(t *testing.T) {
 	for _, name := range []string{"wrongpw-2", "wrongpw-3"} {
 		WaitReason(t, ns, name, 60*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonPasswordRejected)
 	}
-	WaitReady(t, good, "fine", 60*time.Second)
+	WaitReady(t, good, "fine", 30*time.Second)
 
 	// The wrong password once (401); the deleted application credential once (Keystone
 	// answers 404 for an application credential it does not know).
