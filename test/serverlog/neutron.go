@@ -35,8 +35,10 @@ func ParseNeutronRequest(line string) (NeutronRequest, bool) {
 		return NeutronRequest{}, false
 	}
 	r := NeutronRequest{Method: m[2], Path: m[3], Status: m[4]}
-	// [None req-ID USER PROJECT ...]
-	if context := strings.Fields(m[1]); len(context) >= 4 {
+	// [None req-ID USER PROJECT ...]. A request refused for its token (401) has no project:
+	// from 2025.1 on, neutron-server logs it under the context of the request its green
+	// thread served before, another client's.
+	if context := strings.Fields(m[1]); len(context) >= 4 && r.Status != "401" {
 		r.ProjectID = context[3]
 	}
 	return r, true

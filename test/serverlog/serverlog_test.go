@@ -21,6 +21,9 @@ func TestParseNeutronRequest(t *testing.T) {
 		// 2025.1 and later: the logger is neutron.api.wsgi.
 		{`2026-12-06 08:29:23.533 12531 INFO neutron.api.wsgi [req-e0c61636 req-8954dcc8 12c5e465 ae04731d - - default default] 127.0.0.1 "POST /v2.0/subnets HTTP/1.1" status: 400  len: 344 time: 0.0768700`,
 			NeutronRequest{Method: "POST", Path: "/v2.0/subnets", Status: "400", ProjectID: "ae04731d"}, true},
+		// A request refused for its token: the context is another request's.
+		{`2026-12-06 09:58:46.102 4410 INFO neutron.api.wsgi [req-1 req-2 12c5e465 955e0daf - - default default] 127.0.0.1 "GET /v2.0/ports?network_id=n1 HTTP/1.1" status: 401  len: 283 time: 0.0051`,
+			NeutronRequest{Method: "GET", Path: "/v2.0/ports?network_id=n1", Status: "401"}, true},
 		{`2026-12-06 08:29:23.527 12531 INFO neutron.pecan_wsgi.hooks.translation [req-e0c61636 req-8954dcc8 12c5e465 ae04731d - - default default] POST failed (client error): The server could not comply`,
 			NeutronRequest{}, false},
 	}
