@@ -198,7 +198,7 @@ e2e_run() {
     END {printf "%d run: %d passed, %d failed, %d skipped", p + f + s, p, f, s}' "${file}" 2>/dev/null || echo "no log")"
   openstack="$(sed -n 's/^e2e: OpenStack: //p' "${file}.servers" 2>/dev/null | head -n 1)"
   kube="$(sed -n 's/^e2e: Kubernetes: //p' "${file}.servers" 2>/dev/null | head -n 1)"
-  runs+=("$(printf '%-26s %s; Kubernetes %s; %s' "${what}:" "${openstack:-OpenStack ${OPENSTACK_RELEASE}}" "${kube:-unknown}" "${counts}")")
+  runs+=("$(printf '%-22s %s; Kubernetes %s; %s' "${what}:" "${counts}" "${kube:-unknown}" "${openstack:-OpenStack ${OPENSTACK_RELEASE}}")")
   return "${rc}"
 }
 
