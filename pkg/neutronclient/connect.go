@@ -88,7 +88,8 @@ type Hooks struct {
 // Keystone's catalog; its Place names the project the token is scoped to.
 //
 // The token is kept and shared by all calls; a new one is requested only when Neutron
-// answers 401 (expired or revoked), once for all calls waiting at that moment. Every token
+// answers 401 (expired or revoked), once for all calls waiting at that moment, and once
+// more a second later when Neutron refuses the renewed token too. Every token
 // request, the first and each renewal, passes hooks.Gate and is told to hooks.OnToken. A
 // failed first authentication is an *Error of Service "keystone": KindRejected for
 // refused credentials, KindUnavailable when Keystone does not answer (or the gate held

@@ -41,6 +41,8 @@ type Client struct {
 	// is why it could not be read.
 	expiry    *expiryWatch
 	expiryErr error
+	// pause waits before a call is sent again; sleep unless a test sets it.
+	pause func(context.Context, time.Duration) error
 }
 
 var _ neutron.Driver = (*Client)(nil)
@@ -50,7 +52,7 @@ func NewClient(sc *gophercloud.ServiceClient, observe CallObserver) *Client {
 	if observe == nil {
 		observe = func(string, error, time.Duration) {}
 	}
-	return &Client{sc: sc, observe: observe}
+	return &Client{sc: sc, observe: observe, pause: sleep}
 }
 
 // LimitRate makes every request keep to limits, so that a restart or a flood of new
@@ -84,7 +86,14 @@ func (c *Client) call(ctx context.Context, op string, fn func() error) error {
 		return err
 	}
 	start := time.Now()
-	err := wrapError(op, fn())
+	err := fn()
+	if refusedAfterRenewal(err) {
+		// Sent once more, which renews the token again: a 401 means Neutron did nothing.
+		if c.pause(ctx, revocationGrain) == nil {
+			err = fn()
+		}
+	}
+	err = wrapError(op, err)
 	c.observe(op, err, time.Since(start))
 	if c.onOverQuota != nil && neutron.KindOf(err) == neutron.KindOverQuota {
 		c.onOverQuota()
