@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gophercloud/gophercloud/v2"
-
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -58,12 +56,7 @@ func (rc *revokingCloud) start(t *testing.T, refused int) *httptest.Server {
 
 func connectPausing(t *testing.T, srv *httptest.Server, pauses *[]time.Duration) *Client {
 	t.Helper()
-	c, err := ConnectKeystone(context.Background(), Credentials{Name: "test cloud",
-		Auth: gophercloud.AuthOptions{IdentityEndpoint: srv.URL + "/v3/", Username: "alice", Password: "pw", DomainName: "Default",
-			Scope: &gophercloud.AuthScope{ProjectName: "team-a", DomainName: "Default"}}}, Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := connectTo(t, srv)
 	c.pause = func(_ context.Context, d time.Duration) error { *pauses = append(*pauses, d); return nil }
 	return c
 }
