@@ -67,7 +67,14 @@ func setUp(dir string) error {
 		{"apply", "-f", "crd/"},
 		{"wait", "--for=condition=Established", "--timeout=60s", "crd/networks.samplecrd.k8s.io"},
 	} {
-		if stdout, stderr, err := runCommand(2*time.Minute, "kubectl", append([]string{"--kubeconfig", Kubeconfig}, args...)...); err != nil {
+		stdout, stderr, err := runCommand(2*time.Minute, "kubectl", append([]string{"--kubeconfig", Kubeconfig}, args...)...)
+		// kubectl wait fails at once, instead of waiting, on a CRD created a moment ago
+		// whose status has no conditions yet ("accessor error: <nil>"): ask again.
+		for try := 0; err != nil && strings.Contains(stderr, "accessor error") && try < 10; try++ {
+			time.Sleep(time.Second)
+			stdout, stderr, err = runCommand(2*time.Minute, "kubectl", append([]string{"--kubeconfig", Kubeconfig}, args...)...)
+		}
+		if err != nil {
 			return fmt.Errorf("kubectl %s: %w\n%s%s", strings.Join(args, " "), err, stdout, stderr)
 		}
 	}
