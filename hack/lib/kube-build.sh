@@ -5,6 +5,11 @@
 # servers named NAME-oldest are those of the oldest Kubernetes README claims, from the
 # module hack/tools/kube-oldest (hack/local-kube.sh with LOCAL_KUBE_VERSION=oldest).
 #
+# Each binary built is also kept outside the clone, under TOOLS_BIN_CACHE (default
+# /var/cache/network-controller/bin) by its stamp, so that another clone of the same sources
+# (CI's fresh clone, a second work tree) copies it instead of building it again; an entry
+# unused for 30 days is removed.
+#
 # Needs ROOT, TOOLS_DIR, BIN_DIR, log and die.
 
 # shellcheck source=hack/lib/go.sh
@@ -17,7 +22,10 @@ go_bin() {
   command -v "${GO}" 2>/dev/null || die "go not found in PATH or /usr/local/go/bin"
 }
 
-# stamp_of NAME: hash of everything that determines the binary NAME.
+TOOLS_BIN_CACHE="${TOOLS_BIN_CACHE:-/var/cache/network-controller/bin}"
+
+# stamp_of NAME: hash of everything that determines the binary NAME: its module's files
+# and the Go toolchain that builds it.
 stamp_of() {
   local files
   case "$1" in
@@ -31,6 +39,7 @@ stamp_of() {
   esac
   {
     echo "recipe=${BUILD_RECIPE}"
+    "$(go_bin)" version
     (cd "${TOOLS_DIR}" && sha256sum "${files[@]}")
   } | sha256sum | cut -d' ' -f1
 }
@@ -54,6 +63,9 @@ build_one() {
   if [[ -x "${BIN_DIR}/${name}" && -f "${BIN_DIR}/${name}.stamp" &&
         "$(cat "${BIN_DIR}/${name}.stamp")" == "${stamp}" ]]; then
     log "${name} is up to date (${BIN_DIR#"${ROOT}"/}/${name})"
+    return 0
+  fi
+  if copy_from_bin_cache "${name}" "${stamp}"; then
     return 0
   fi
   case "${name}" in
@@ -101,4 +113,38 @@ build_one() {
   mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
   echo "${stamp}" >"${BIN_DIR}/${name}.stamp"
   log "built ${name} in $((SECONDS - start))s"
+  keep_in_bin_cache "${name}" "${stamp}"
+}
+
+# copy_from_bin_cache NAME STAMP: copies the binary NAME built from STAMP's sources out of
+# TOOLS_BIN_CACHE into BIN_DIR; fails when the cache has none.
+copy_from_bin_cache() {
+  local name=$1 stamp=$2 cached="${TOOLS_BIN_CACHE}/$1-$2"
+  [[ -x "${cached}" ]] || return 1
+  mkdir -p "${BIN_DIR}"
+  cp -f "${cached}" "${BIN_DIR}/.${name}.tmp" || { rm -f "${BIN_DIR}/.${name}.tmp"; return 1; }
+  mv -f "${BIN_DIR}/.${name}.tmp" "${BIN_DIR}/${name}"
+  echo "${stamp}" >"${BIN_DIR}/${name}.stamp"
+  touch "${cached}"
+  log "${name} copied from the build cache (${cached})"
+}
+
+# keep_in_bin_cache NAME STAMP: stores BIN_DIR's NAME in TOOLS_BIN_CACHE (written under a
+# temporary name, then renamed, so a concurrent reader never sees half a file) and removes
+# the cache's entries unused for 30 days. A cache that cannot be written only costs the
+# next clone a build.
+keep_in_bin_cache() {
+  local name=$1 stamp=$2 tmp
+  if ! mkdir -p "${TOOLS_BIN_CACHE}" 2>/dev/null ||
+    ! tmp="$(mktemp "${TOOLS_BIN_CACHE}/.${name}.XXXXXX" 2>/dev/null)"; then
+    log "cannot write the build cache ${TOOLS_BIN_CACHE}; ${name} is kept in ${BIN_DIR#"${ROOT}"/} only"
+    return 0
+  fi
+  if cp -f "${BIN_DIR}/${name}" "${tmp}" && chmod 0755 "${tmp}"; then
+    mv -f "${tmp}" "${TOOLS_BIN_CACHE}/${name}-${stamp}"
+  else
+    rm -f "${tmp}"
+    log "cannot write the build cache ${TOOLS_BIN_CACHE}; ${name} is kept in ${BIN_DIR#"${ROOT}"/} only"
+  fi
+  find "${TOOLS_BIN_CACHE}" -maxdepth 1 -type f -mtime +30 -delete 2>/dev/null || true
 }
