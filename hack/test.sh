@@ -17,8 +17,9 @@
 #
 # The local servers the end-to-end tests need (kube-apiserver, Neutron, Keystone with the
 # tests' 45-second tokens), the Debian packages of the monitoring and end-to-end steps and helm,
-# come up in the background meanwhile (log: _output/test/servers.log), so that the
-# end-to-end tests start as soon as the unit tests are done; hack/e2e.sh then finds them
+# come up in the background meanwhile (the release's root beside helm's and the servers'
+# builds; log: _output/test/servers.log), so that the end-to-end tests start as soon as the
+# unit tests are done; hack/e2e.sh then finds them
 # running. Servers that were not running before are stopped on exit, as hack/e2e.sh does.
 # The other releases' root file systems and the oldest Kubernetes' servers are built in the
 # background too, after those (log: _output/test/compat.log).
@@ -68,11 +69,17 @@ export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
 start_in_background() {
   hack/prometheus.sh install
   hack/lua.sh install
+  # The release's root file system (on a new machine: downloading and unpacking, which
+  # mostly waits on the registry and the disk) is built beside the compiles of helm and
+  # the Kubernetes servers, after the host's own apt-get installs.
+  hack/local-neutron.sh install &
+  local root_pid=$!
   hack/helm.sh build
   touch "${installed}"
   local kube neutron keystone=0
   kube="$(start_if_needed "the local kube-apiserver" hack/local-kube.sh)"
   echo "started_kube=${kube}" >>"${servers_state}"
+  wait "${root_pid}" || { log "ERROR: building the root file system of OpenStack ${OPENSTACK_RELEASE} failed (above)"; return 1; }
   neutron="$(start_if_needed "the local Neutron" hack/local-neutron.sh)"
   echo "started_neutron=${neutron}" >>"${servers_state}"
   hack/local-keystone.sh status >/dev/null 2>&1 || keystone=1
