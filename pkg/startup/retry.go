@@ -5,15 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/klog/v2"
 )
 
 // Retry is how startup retries a dependency that does not answer yet: a pod may
 // start before the apiserver, the CRD, its RBAC or Neutron are there.
 type Retry struct {
-	Initial, Max time.Duration // backoff between attempts, doubling from Initial to Max
+	Initial, Max time.Duration // backoff between attempts, doubling from Initial to Max, with jitter
 	LogEvery     time.Duration // at most one log line per this period
 }
 
@@ -36,7 +38,7 @@ func Permanent(err error) error { return &permanentError{err: err} }
 func (r Retry) WaitFor(ctx context.Context, what string, try func(context.Context) error) error {
 	logger := klog.FromContext(ctx)
 	start := time.Now()
-	delay := r.Initial
+	nextDelay := r.delays()
 	var lastLog time.Time
 	for attempt := 1; ; attempt++ {
 		err := try(ctx)
@@ -59,10 +61,22 @@ func (r Retry) WaitFor(ctx context.Context, what string, try func(context.Contex
 		select {
 		case <-ctx.Done():
 			return gaveUp(ctx, what, attempt, start, err)
-		case <-time.After(delay):
+		case <-time.After(nextDelay()):
 		}
-		delay = min(2*delay, r.Max)
 	}
+}
+
+// jitter lengthens each wait by up to 10 %, so that replicas started together (or all
+// waiting for the same apiserver to come back) do not ask again in step.
+const jitter = 0.1
+
+// delays returns the waits between attempts, one per call: from Initial, doubling, each
+// lengthened by its jitter, never below Initial nor above Max. The doubling stops at
+// Max/(1+jitter), so that the waits at the top still differ yet stay within Max.
+func (r Retry) delays() func() time.Duration {
+	b := wait.Backoff{Duration: r.Initial, Factor: 2, Jitter: jitter, Steps: math.MaxInt32,
+		Cap: max(r.Initial, time.Duration(float64(r.Max)/(1+jitter)))}
+	return func() time.Duration { return min(b.Step(), r.Max) }
 }
 
 // gaveUp is WaitFor's error once ctx has ended.
