@@ -3,8 +3,11 @@ package neutronclient
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
@@ -16,10 +19,12 @@ import (
 type refusal struct {
 	mu  sync.Mutex
 	err *neutron.Error
-	// With retrying on: first and limit bound the backoff, wait is the current one,
-	// until is when the next call may ask Keystone again.
+	// With retrying on: first and limit bound the backoff, whose state is backoff (zero
+	// until the first refusal of a run), wait is the current one, until is when the next
+	// call may ask Keystone again.
 	retrying     bool
 	first, limit time.Duration
+	backoff      wait.Backoff
 	wait         time.Duration
 	until        time.Time
 	onChange     func(refused bool)
@@ -68,7 +73,7 @@ func (r *refusal) record(err error) error {
 	var ne *neutron.Error
 	if !neutron.IsCredentialsRefused(err) || !errors.As(err, &ne) {
 		if r.err != nil && r.retrying && err == nil {
-			r.err, r.wait = nil, 0
+			r.err, r.wait, r.backoff = nil, 0, wait.Backoff{}
 			r.onChange(false)
 		}
 		return err
@@ -83,9 +88,24 @@ func (r *refusal) record(err error) error {
 		r.onChange(true)
 	}
 	r.err = ne
-	r.wait = min(max(2*r.wait, r.first), r.limit)
+	if r.backoff.Duration == 0 {
+		r.backoff = refusalBackoff(r.first, r.limit)
+	}
+	r.wait = min(r.backoff.Step(), r.limit)
 	r.until = r.clock().Add(r.wait)
 	return r.unavailable(r.wait)
+}
+
+// refusalJitter lengthens each wait by up to 10 %: replicas whose Keystone user was
+// disabled together do not ask again together.
+const refusalJitter = 0.1
+
+// refusalBackoff is the waits of one run of refusals: from first, doubling, never below
+// first nor above limit. The doubling stops at limit/(1+jitter), so that the waits at the
+// top keep their jitter within limit.
+func refusalBackoff(first, limit time.Duration) wait.Backoff {
+	return wait.Backoff{Duration: first, Factor: 2, Jitter: refusalJitter, Steps: math.MaxInt32,
+		Cap: max(first, time.Duration(float64(limit)/(1+refusalJitter)))}
 }
 
 // unavailable is the refusal as a transient failure: retrying is on.

@@ -2,6 +2,7 @@ package neutronclient
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -39,14 +40,20 @@ func TestRefusalOfOwnCredentialsIsRetriedWithBackoff(t *testing.T) {
 	if err := r.holding(); err == nil || neutron.KindOf(err) != neutron.KindUnavailable {
 		t.Fatalf("holding within the backoff = %v, want unavailable", err)
 	}
-	for _, wait := range []time.Duration{10 * time.Second, 20 * time.Second, 25 * time.Second, 25 * time.Second} {
-		clock = clock.Add(wait - time.Second)
-		if r.holding() == nil {
-			t.Fatalf("asked again before %s", wait)
+	// 10 s, then 20 s, each up to 10 % longer; then at most 25 s.
+	for _, wait := range [][2]time.Duration{{10 * time.Second, 11 * time.Second}, {20 * time.Second, 22 * time.Second},
+		{22 * time.Second, 25 * time.Second}, {22 * time.Second, 25 * time.Second}} {
+		held := r.until.Sub(clock)
+		if held < wait[0] || held > wait[1] {
+			t.Fatalf("held for %s, want within [%s, %s]", held, wait[0], wait[1])
 		}
-		clock = clock.Add(time.Second)
+		clock = r.until.Add(-time.Millisecond)
+		if r.holding() == nil {
+			t.Fatalf("asked again before %s", held)
+		}
+		clock = r.until
 		if err := r.holding(); err != nil {
-			t.Fatalf("holding after %s = %v, want the call let through", wait, err)
+			t.Fatalf("holding after %s = %v, want the call let through", held, err)
 		}
 		r.record(refusedRenewal)
 	}
@@ -59,9 +66,42 @@ func TestRefusalOfOwnCredentialsIsRetriedWithBackoff(t *testing.T) {
 	if len(changes) != 2 || !changes[0] || changes[1] {
 		t.Errorf("changes %v, want [true false]", changes)
 	}
+	// A new run of refusals starts again from the first wait.
+	r.record(refusedRenewal)
+	if held := r.until.Sub(clock); held < 10*time.Second || held > 11*time.Second {
+		t.Errorf("a refusal after a success holds for %s, want within [10s, 11s]", held)
+	}
 	// Errors that are not refusals pass through untouched.
 	other := errors.New("boom")
 	if err := r.record(other); err != other {
 		t.Errorf("record(other) = %v", err)
+	}
+}
+
+// The waits of a run of refusals carry jitter: two runs differ, and the waits at the top
+// differ between themselves, yet none leaves [first, limit].
+func TestRefusalBackoffHasJitterWithinItsBounds(t *testing.T) {
+	const first, limit = 15 * time.Second, 5 * time.Minute
+	run := func() []time.Duration {
+		var r refusal
+		r.retry(first, limit, nil)
+		waits := make([]time.Duration, 30)
+		for i := range waits {
+			r.record(refusedRenewal)
+			waits[i] = r.wait
+		}
+		return waits
+	}
+	a, b := run(), run()
+	for i, w := range a {
+		if w < first || w > limit {
+			t.Fatalf("wait %d is %s, outside [%s, %s]: %v", i, w, first, limit, a)
+		}
+	}
+	if slices.Equal(a, b) {
+		t.Errorf("two runs of refusals wait alike, want jitter: %v", a)
+	}
+	if top := a[len(a)-10:]; slices.Min(top) == slices.Max(top) {
+		t.Errorf("the last 10 waits are all %s, want them spread", top[0])
 	}
 }
