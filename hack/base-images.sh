@@ -42,28 +42,27 @@ image_exists() {
 }
 
 # import_tar TARBALL IMAGE CHANGE...: an image of one layer from TARBALL, with Dockerfile
-# instructions (ENV, USER, WORKDIR) as its configuration.
+# instructions (ENV, USER, WORKDIR) as its configuration. podman and buildah build it
+# with --timestamp 0, so the same TARBALL makes the same image (its ID and digest), which
+# keeps the release image of hack/release.sh reproducible; docker import stamps the time.
 import_tar() {
   local tarball=$1 image=$2
   shift 2
-  local changes=() c
-  for c in "$@"; do changes+=(--change "${c}"); done
+  local c
   case "${ENGINE}" in
-    docker) docker import "${changes[@]}" "${tarball}" "${image}" >/dev/null ;;
-    podman) engine import --quiet "${changes[@]}" "${tarball}" "${image}" >/dev/null ;;
-    buildah)
-      local ctr
-      ctr="$(buildah from scratch)"
-      buildah add "${ctr}" "${tarball}" / >/dev/null
-      for c in "$@"; do
-        case "${c}" in
-          ENV\ *) buildah config --env "${c#ENV }" "${ctr}" ;;
-          USER\ *) buildah config --user "${c#USER }" "${ctr}" ;;
-          WORKDIR\ *) buildah config --workingdir "${c#WORKDIR }" "${ctr}" ;;
-          *) die "unsupported change ${c}" ;;
-        esac
-      done
-      buildah commit --quiet --rm "${ctr}" "${image}" >/dev/null
+    docker)
+      local changes=()
+      for c in "$@"; do changes+=(--change "${c}"); done
+      docker import "${changes[@]}" "${tarball}" "${image}" >/dev/null
+      ;;
+    podman | buildah)
+      local dir
+      dir="$(dirname "${tarball}")"
+      { echo "FROM scratch"; echo "ADD $(basename "${tarball}") /"; printf '%s\n' "$@"; } >"${dir}/Containerfile"
+      case "${ENGINE}" in
+        podman) engine build --quiet --timestamp 0 --layers=false -t "${image}" -f "${dir}/Containerfile" "${dir}" >/dev/null ;;
+        buildah) buildah bud --quiet --timestamp 0 --layers=false -t "${image}" -f "${dir}/Containerfile" "${dir}" >/dev/null ;;
+      esac
       ;;
   esac
 }
@@ -146,11 +145,11 @@ build_image() { # KIND IMAGE CHANGE...
   tmp="$(mktemp -d "${TMPDIR:-/tmp}/base-images.XXXXXX")"
   # shellcheck disable=SC2064
   trap "rm -rf '${tmp}'" RETURN
-  mkdir "${tmp}/root"
+  mkdir "${tmp}/root" "${tmp}/context"
   "make_${kind}" "${tmp}/root"
-  tar -C "${tmp}/root" --numeric-owner --sort=name --mtime=@0 -cf "${tmp}/rootfs.tar" .
-  import_tar "${tmp}/rootfs.tar" "${image}" "$@"
-  log "made ${image} ($(du -sh "${tmp}/rootfs.tar" | cut -f1) uncompressed)"
+  tar -C "${tmp}/root" --numeric-owner --sort=name --mtime=@0 -cf "${tmp}/context/rootfs.tar" .
+  import_tar "${tmp}/context/rootfs.tar" "${image}" "$@"
+  log "made ${image} ($(du -sh "${tmp}/context/rootfs.tar" | cut -f1) uncompressed)"
 }
 
 case "${ACTION}" in

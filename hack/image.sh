@@ -20,6 +20,13 @@
 #                  tracked: only the files git tracks (no untracked files in the build)
 #   IMAGE_ENGINE   docker, podman or buildah
 #   BASE_IMAGES    auto, registry or local
+#   IMAGE_SOURCE   the tree to build, its Dockerfile and files (default: this one);
+#                  hack/release.sh builds an earlier release's worktree with it
+#   IMAGE_VERSION, IMAGE_COMMIT  what the binary names itself (default: hack/version.sh's
+#                  answers for this tree)
+#   IMAGE_TIMESTAMP  podman and buildah: the images' creation time and every file's time
+#                  in the layers they add (--timestamp, epoch seconds), for a reproducible
+#                  image: hack/release.sh passes the commit's time
 set -o errexit -o nounset -o pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -130,7 +137,14 @@ if ((local_bases)); then
 fi
 [[ -n "${GO_IMAGE:-}" ]] && build_args+=(--build-arg "GO_IMAGE=${GO_IMAGE}")
 [[ -n "${BASE_IMAGE:-}" ]] && build_args+=(--build-arg "BASE_IMAGE=${BASE_IMAGE}")
-build_args+=(--build-arg "VERSION=$(hack/version.sh version)" --build-arg "COMMIT=$(hack/version.sh commit)")
+build_args+=(--build-arg "VERSION=${IMAGE_VERSION:-$(hack/version.sh version)}"
+  --build-arg "COMMIT=${IMAGE_COMMIT:-$(hack/version.sh commit)}")
+timestamp=()
+if [[ -n "${IMAGE_TIMESTAMP:-}" ]]; then
+  [[ "${IMAGE_TIMESTAMP}" =~ ^[0-9]+$ ]] || die "IMAGE_TIMESTAMP must be epoch seconds, got ${IMAGE_TIMESTAMP}"
+  [[ "${ENGINE}" != docker ]] || die "IMAGE_TIMESTAMP needs podman or buildah (docker build has no --timestamp)"
+  timestamp=(--timestamp "${IMAGE_TIMESTAMP}")
+fi
 
 # The local builder holds this machine's Go toolchain, so this machine's Go build cache is
 # valid inside it: lend it to the build (the Dockerfile's cache mount keeps only its own
@@ -142,14 +156,17 @@ if ((local_bases)) && [[ "${ENGINE}" != docker && "${gocache}" == /* ]]; then
   volumes=(-v "${gocache}:/root/.cache/go-build")
 fi
 
-context=.
+source_dir="${IMAGE_SOURCE:-.}"
+[[ -f "${source_dir}/Dockerfile" ]] || die "IMAGE_SOURCE ${source_dir} has no Dockerfile"
+context="${source_dir}"
 if [[ "${IMAGE_CONTEXT:-dir}" == tracked ]]; then
-  git rev-parse --git-dir >/dev/null 2>&1 || die "IMAGE_CONTEXT=tracked needs a git checkout"
+  git -C "${source_dir}" rev-parse --git-dir >/dev/null 2>&1 || die "IMAGE_CONTEXT=tracked needs a git checkout"
   context="$(mktemp -d "${TMPDIR:-/tmp}/image-context.XXXXXX")"
   trap 'rm -rf "${context}"' EXIT
   # The working tree's content of every tracked file (uncommitted edits included),
   # nothing untracked.
-  git ls-files -z --cached | tar --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "${context}" -xf -
+  git -C "${source_dir}" ls-files -z --cached |
+    tar -C "${source_dir}" --null --ignore-failed-read -T - -cf - 2>/dev/null | tar -C "${context}" -xf -
 elif [[ "${IMAGE_CONTEXT:-dir}" != dir ]]; then
   die "IMAGE_CONTEXT must be dir or tracked, got ${IMAGE_CONTEXT}"
 fi
@@ -168,7 +185,7 @@ case "${ENGINE}" in
   podman | buildah)
     # --network none: the build needs no network (vendor/, GOPROXY=off). --layers=false:
     # no intermediate images are left behind.
-    "${engine_cmd[@]}" build --network none --layers=false "${limits[@]}" "${volumes[@]}" \
+    "${engine_cmd[@]}" build --network none --layers=false "${limits[@]}" "${volumes[@]}" "${timestamp[@]}" \
       "${build_args[@]}" -t "${IMAGE}" "${context}"
     ;;
 esac
