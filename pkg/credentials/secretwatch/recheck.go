@@ -3,9 +3,11 @@ package secretwatch
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
@@ -14,24 +16,25 @@ import (
 // watch's list or watch stops it, and its place in the total is free for the namespaces
 // that did grant. Its Networks say CredentialsNotGranted (State: ErrNotGranted), and the
 // Secret is asked for again by one small list now and then: after a second, then twice as
-// long each time up to half a minute, like a reflector's retries. Unlike a reflector per
+// long each time up to half a minute, each wait up to 10 % longer so that Secrets refused
+// together come due apart, like a reflector's retries. Unlike a reflector per
 // Secret, one loop asks for them all, one request at a time, at most one per
 // rechecks.every, the namespaces taking turns; so a thousand refused Secrets cost the
 // apiserver a bounded rate, and a namespace's one Secret waits about one turn per
 // namespace with Secrets due, not one per Secret. Once a request succeeds, the watch
 // starts again (or waits for a place, as any new watch does) and its Networks are told.
 
-// recheck is when a refused Secret is next asked for, and the wait before that.
+// recheck is when a refused Secret is next asked for; the waits are its watch's backoff.
 type recheck struct {
-	at      time.Time
-	backoff time.Duration
+	at time.Time
 }
 
 // rechecks are the settings and state of the re-check loop; settings are replaced in tests.
 type rechecks struct {
 	// every spaces the requests of all re-checks together.
 	every time.Duration
-	// first is the wait before a refused Secret is first asked for again; it doubles up to most.
+	// first is the wait before a refused Secret is first asked for again; it doubles up to
+	// most, with jitter (nextWait).
 	first, most time.Duration
 	timeout     time.Duration
 	now         func() time.Time
@@ -43,6 +46,21 @@ type rechecks struct {
 func defaultRechecks() rechecks {
 	return rechecks{every: 200 * time.Millisecond, first: time.Second, most: 30 * time.Second,
 		timeout: 10 * time.Second, now: time.Now, kick: make(chan struct{}, 1)}
+}
+
+// recheckJitter lengthens each wait by up to 10 %.
+const recheckJitter = 0.1
+
+// nextWait steps b, the backoff of one Secret's re-checks (zero before its first refusal),
+// and returns the wait before its next re-check: from first, doubling, never below first
+// nor above most. The doubling stops at most/(1+jitter), so that the waits at the top keep
+// their jitter within most.
+func (w *rechecks) nextWait(b *wait.Backoff) time.Duration {
+	if b.Duration == 0 {
+		*b = wait.Backoff{Duration: w.first, Factor: 2, Jitter: recheckJitter, Steps: math.MaxInt32,
+			Cap: max(w.first, time.Duration(float64(w.most)/(1+recheckJitter)))}
+	}
+	return min(b.Step(), w.most)
 }
 
 // Refused returns how many Secrets are refused to the controller now, their watches
@@ -63,8 +81,7 @@ func (w *Watches) refuse(secret cache.ObjectName, wt *secretWatch) {
 	}
 	wt.refused = true
 	wt.stop()
-	wt.backoff = min(max(w.first, 2*wt.backoff), w.most)
-	w.refused[secret] = &recheck{at: w.now().Add(wt.backoff), backoff: wt.backoff}
+	w.refused[secret] = &recheck{at: w.now().Add(w.nextWait(&wt.backoff))}
 	w.loggerLocked().V(2).Info("Stopped the watch of a credentials Secret the controller may not read; asking for it again now and then",
 		"secret", secret, "watched", len(w.watches)-len(w.refused), "refused", len(w.refused))
 	select {
@@ -160,7 +177,7 @@ func (w *Watches) probe(ctx context.Context, secret cache.ObjectName) error {
 }
 
 // rechecked takes the outcome of a re-check of secret: any error, a refusal or not, waits
-// twice as long; success starts its watch again and tells its users.
+// the next step of its backoff; success starts its watch again and tells its users.
 func (w *Watches) rechecked(secret cache.ObjectName, err error) {
 	w.mu.Lock()
 	r, wt := w.refused[secret], w.watches[secret]
@@ -169,9 +186,9 @@ func (w *Watches) rechecked(secret cache.ObjectName, err error) {
 		return // no longer named
 	}
 	if err != nil {
-		r.backoff = min(2*r.backoff, w.most)
-		r.at, wt.backoff = w.now().Add(r.backoff), r.backoff
-		w.loggerLocked().V(4).Info("A credentials Secret is still refused", "secret", secret, "next", r.backoff, "err", err)
+		next := w.nextWait(&wt.backoff)
+		r.at = w.now().Add(next)
+		w.loggerLocked().V(4).Info("A credentials Secret is still refused", "secret", secret, "next", next, "err", err)
 		w.mu.Unlock()
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -199,4 +200,40 @@ func indexOf(list []string, s string, from int) int {
 		}
 	}
 	return -1
+}
+
+// A refused Secret's re-checks wait 1 s, then twice as long each time up to 30 s, each
+// wait up to 10 % longer, never outside [1 s, 30 s]; two Secrets refused together come
+// due apart. A backoff carried across a grant goes on from where it was.
+func TestRecheckWaitsDoubleWithJitterWithinTheirBounds(t *testing.T) {
+	r := defaultRechecks()
+	waits := func() ([]time.Duration, wait.Backoff) {
+		var b wait.Backoff
+		out := make([]time.Duration, 30)
+		for i := range out {
+			out[i] = r.nextWait(&b)
+		}
+		return out, b
+	}
+	a, carried := waits()
+	b, _ := waits()
+	base := r.first
+	for i, d := range a {
+		if d < r.first || d > r.most {
+			t.Fatalf("wait %d is %s, outside [%s, %s]: %v", i, d, r.first, r.most, a)
+		}
+		if base <= r.most/2 && (d < base || d > base+base/10) {
+			t.Errorf("wait %d is %s, want within [%s, %s]", i, d, base, base+base/10)
+		}
+		base = min(2*base, r.most)
+	}
+	if slices.Equal(a, b) {
+		t.Errorf("two Secrets' waits are equal, want jitter: %v", a)
+	}
+	if top := a[len(a)-10:]; slices.Min(top) == slices.Max(top) {
+		t.Errorf("the last 10 waits are all %s, want them spread", top[0])
+	}
+	if next := r.nextWait(&carried); next < time.Duration(float64(r.most)/1.1) {
+		t.Errorf("a backoff carried on waits %s, want it at the top, not back at %s", next, r.first)
+	}
 }

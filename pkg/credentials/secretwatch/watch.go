@@ -4,13 +4,13 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	apiwatch "k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 
@@ -28,9 +28,10 @@ type secretWatch struct {
 	bounded bool
 	// refused: the apiserver refused the watch, which is stopped; its Secret is re-checked.
 	refused bool
-	// backoff is the last wait between re-checks of its Secret, kept across a grant so
-	// that a grant of list without watch does not restart the watch at the first wait.
-	backoff time.Duration
+	// backoff is the state of the waits between re-checks of its Secret (zero before its
+	// first refusal), kept across a grant so that a grant of list without watch does not
+	// restart the watch at the first wait.
+	backoff wait.Backoff
 	cancel  context.CancelFunc
 	once    sync.Once
 }
