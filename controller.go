@@ -243,13 +243,18 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	return nil
 }
 
+// storeFillBackoff spaces the attempts to fill the store: 1 s doubling up to 30 s, with
+// jitter, for as long as Neutron does not answer.
+var storeFillBackoff = wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
+
 // waitForStore fills the store of the controller's own project, retrying while Neutron does
 // not answer: workers decide from it. Tenants' projects are filled on their first use.
 func (c *Controller) waitForStore(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
-	backoff := wait.Backoff{Duration: time.Second, Factor: 2, Jitter: 0.1, Steps: math.MaxInt32, Cap: 30 * time.Second}
 	has := true
-	err := wait.ExponentialBackoffWithContext(ctx, backoff, func(ctx context.Context) (bool, error) {
+	// Not wait.ExponentialBackoffWithContext: it gives up once the cap is reached (the cap
+	// ends the Backoff's Steps), after five attempts in 31 s. A DelayFunc stays at the cap.
+	err := storeFillBackoff.DelayFunc().Until(ctx, true, true, func(ctx context.Context) (bool, error) {
 		_, ok, err := c.tenants.Own(ctx)
 		if err != nil {
 			logger.Info("Cannot read this cluster's Neutron resources yet; retrying", "err", err)
