@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/gophercloud/gophercloud/v2/openstack/config/clouds"
-	yamlv2 "gopkg.in/yaml.v2"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
+	yamlv2 "gopkg.in/yaml.v2" // gophercloud's own reader of clouds.yaml
 )
 
 // fuzzAllowed are the auth URLs the fuzz target allows, normalized as the list stores them.

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -84,6 +85,27 @@ func TestDecodeCloudsYAMLRefusals(t *testing.T) {
 		{"clouds a list", "clouds: [a]\n", "key clouds must be a mapping"},
 		{"syntax", "clouds:\n  a: b: " + value + "\n", "syntax error at line 2"},
 		{"too many clouds", "clouds:\n" + manyClouds(MaxClouds+1), "it holds 65 clouds, more than the 64 this controller reads"},
+		// Hostile shapes: none is expanded or read further than its first refusal.
+		{"alias bomb", aliasBomb(), `cloud "l0" sets an anchor (&) at line 2`},
+		{"alias bomb beside clouds", "a: &a [l, l, l, l]\nb: [*a, *a, *a, *a]\nclouds: {}\n", "key a is not a key this controller knows (line 1)"},
+		{"duplicate key clouds", "clouds: {}\nclouds: {}\n", "key clouds appears twice (lines 1 and 2)"},
+		{"list as key", "clouds:\n  a:\n    ? [" + value + "]\n    : x\n", `a key of cloud "a" at line 3 is not a string`},
+		{"mapping as key", "clouds:\n  a:\n    ? {password: " + value + "}\n    : x\n", `a key of cloud "a" at line 3 is not a string`},
+		{"bool key", "clouds:\n  a:\n    true: " + value + "\n", `a key of cloud "a" at line 3 is not a string`},
+		{"int tag", "clouds:\n  a:\n    region_name: !!int 5\n", `key region_name of cloud "a" has a YAML tag (!...) at line 3`},
+		{"null tag", "clouds:\n  a:\n    region_name: !!null\n", `key region_name of cloud "a" has a YAML tag (!...) at line 3`},
+		{"language tag", "clouds:\n  a:\n    region_name: !!python/object:os.system " + value + "\n", "has a YAML tag (!...) at line 3"},
+		{"tag of a %TAG directive", "%TAG !e! tag:example.com,2000:\n---\nclouds:\n  a:\n    region_name: !e!x " + value + "\n", "has a YAML tag (!...) at line 5"},
+		{"set tag", "clouds:\n  a: !!set {" + value + "}\n", `cloud "a" has a YAML tag (!...) at line 2`},
+		{"binary clouds", "clouds: !!binary aGVsbG8=\n", "key clouds must be a mapping (line 1)"},
+		{"deep flow lists", "clouds:\n  a:\n    auth: " + strings.Repeat("[", 20000) + "\n", "syntax error at line 3"},
+		{"deep flow mappings", "clouds:\n  a:\n    auth: " + strings.Repeat("{a: ", 12000) + "\n", "syntax error at line 3"},
+		{"deep block mappings", "clouds:\n" + deepBlock(200), `key a of cloud "a" is not a key this controller knows (line 3)`},
+		{"empty second document", "clouds: {}\n---\n", "more than one YAML document (another starts at line 2)"},
+		{"document after an end marker", "clouds: {}\n...\n---\nclouds: {}\n", "more than one YAML document (another starts at line 3)"},
+		{"not UTF-8", "clouds:\n  a:\n    region_name: \xff\xfe\n", "it does not parse as YAML"},
+		{"long unknown key", "clouds:\n  a:\n    " + strings.Repeat("k", 500) + ": " + value + "\n",
+			`key "` + strings.Repeat("k", 64) + `"... of cloud "a" is not a key this controller knows (line 3)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := decodeCloudsYAML([]byte(tt.doc))
@@ -98,6 +120,25 @@ func TestDecodeCloudsYAMLRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// aliasBomb is nine levels of nine aliases each: 9^9 nodes when expanded, under 1 KiB.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("clouds:\n  l0: &l0 {auth_type: lol}\n")
+	for i := 1; i < 10; i++ {
+		fmt.Fprintf(&b, "  l%d: &l%d {auth_type: [%s]}\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 9), ", "))
+	}
+	return b.String()
+}
+
+// deepBlock is a block mapping depth levels deep under a cloud named a.
+func deepBlock(depth int) string {
+	var b strings.Builder
+	for i := range depth {
+		b.WriteString(strings.Repeat("  ", i+1) + "a:\n")
+	}
+	return b.String()
 }
 
 func manyClouds(n int) string {
