@@ -22,6 +22,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	clientmetrics "k8s.io/client-go/tools/metrics"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -96,6 +98,8 @@ func run(opts options) error {
 	logger.Info("Starting network-controller", "version", build.Version, "commit", build.Commit, "goVersion", build.GoVersion)
 	logging.LogClientFeatureGates(logger)
 
+	// Before the first request, so that the startup checks count in the REST client series.
+	m, probes := newMetrics(build)
 	kube, err := newKubeClients(opts)
 	if err != nil {
 		return err
@@ -106,7 +110,6 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	m, probes := newMetrics(build)
 	access := newNeutronAccess(opts, m, probes)
 	own, err := connectOwnCloud(startupCtx, opts, access, m)
 	if err != nil {
@@ -200,12 +203,15 @@ func newKubeClients(opts options) (kubeClients, error) {
 
 // newMetrics returns the registry of every metric, with the series declared that must
 // show before their first event, and the health probes, whose readiness follows the
-// controller's own Neutron.
+// controller's own Neutron. It hands client-go its series, which client-go takes once per
+// process.
 func newMetrics(build buildinfo.Info) (*metrics.Metrics, *endpoints.Probes) {
 	m := metrics.New()
 	m.SetBuildInfo(build.Version, build.Commit, build.GoVersion)
-	// Must happen before the controller creates its queue.
+	// Must happen before the controller creates its queue, and the leader elector.
 	workqueue.SetProvider(m.WorkqueueProvider())
+	leaderelection.SetProvider(m.LeaderElectionProvider())
+	clientmetrics.Register(m.RESTClientMetrics())
 	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)
 	m.DeclareKeystoneHeldLimits(lockout.HeldLimits)
 	return m, endpoints.NewProbes()

@@ -69,16 +69,18 @@ type Metrics struct {
 	apiWrites         *prometheus.HistogramVec
 	tokenWait         prometheus.Counter
 	// expiry is set by ExportCredentialExpiries.
-	expiry    *expiryCollector
-	leading   atomic.Bool
-	workqueue *workqueueProvider
-	registry  *prometheus.Registry
+	expiry         *expiryCollector
+	leading        atomic.Bool
+	workqueue      *workqueueProvider
+	restClient     *restClientSeries
+	leaderElection *leaderElectionProvider
+	registry       *prometheus.Registry
 	// shards is the collector of the shards' states, nil without shards.
 	shards *shardCollector
 }
 
-// New creates the series and registers them, the client-go workqueue series and the Go
-// runtime and process collectors on a new registry.
+// New creates the series and registers them, the client-go workqueue, REST client and
+// leader election series and the Go runtime and process collectors on a new registry.
 func New() *Metrics {
 	m := &Metrics{
 		reconcileTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -170,8 +172,10 @@ func New() *Metrics {
 			Namespace: namespace, Name: "keystone_token_wait_seconds_total",
 			Help: "Time token requests to Keystone waited for their namespace's turn in the controller-wide rate (-keystone-auth-qps).",
 		}),
-		workqueue: newWorkqueueProvider(),
-		registry:  prometheus.NewRegistry(),
+		workqueue:      newWorkqueueProvider(),
+		restClient:     newRESTClientSeries(),
+		leaderElection: newLeaderElectionProvider(),
+		registry:       prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
 		m.reconcileTotal, m.reconcileDuration, m.neutronRequests, m.neutronDuration, m.neutronRateWait, m.queueWait,
@@ -180,6 +184,8 @@ func New() *Metrics {
 		m.buildInfo, m.quotaRefusals, m.apiWrites, m.tokenWait, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	m.workqueue.mustRegister(m.registry)
+	m.restClient.mustRegister(m.registry)
+	m.leaderElection.mustRegister(m.registry)
 	for _, limiter := range []string{LimiterTotal, LimiterProject} {
 		m.neutronRateWait.WithLabelValues(limiter)
 	}
