@@ -6,6 +6,8 @@ BIN := _output/bin/network-controller
 # The build names itself with these: -version, the User-Agent of its OpenStack calls and
 # the metric network_controller_build_info (hack/version.sh says how they are made).
 VERSION ?= $(shell hack/version.sh version)
+# make release takes VERSION only when given on the command line or in the environment.
+RELEASE_VERSION := $(if $(filter command line environment,$(origin VERSION)),$(VERSION))
 COMMIT ?= $(shell hack/version.sh commit)
 LDFLAGS := -X github.com/samplecrd/network-controller/pkg/buildinfo.version=$(VERSION) -X github.com/samplecrd/network-controller/pkg/buildinfo.commit=$(COMMIT)
 # Every go command of these targets and the scripts they run builds with -trimpath and
@@ -37,11 +39,12 @@ test: ## Everything CI runs: verify, unit, monitoring, e2e and the node e2e, the
 	hack/test.sh all
 
 .PHONY: verify
-verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md, imports only downwards, no Go file over 600 lines.
+verify: ## gofmt, go vet, generated code (and crd/) and vendor/ up to date, the code layout in docs/design.md, imports only downwards, no Go file over 600 lines, one version everywhere.
 	hack/verify-gofmt.sh
 	hack/verify-design-layout.sh
 	hack/verify-imports.sh
 	hack/verify-file-size.sh
+	hack/verify-version.sh
 	go vet ./...
 	go vet -tags e2e ./test/...
 	hack/verify-codegen.sh
@@ -75,12 +78,16 @@ bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_
 bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,000, 3,000 and at the end; about an hour.
 	hack/bench.sh -rounds 0 -dual-rounds 0 -routed-rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -shard-n 0 -scale-n $(SCALE_N) -scale-at 1000,3000
 
+.PHONY: release
+release: ## The version's artifacts in _output/release (VERSION= overrides the file VERSION): the image as an OCI archive and its digest, install.yaml, the chart, SHA256SUMS; offline and reproducible.
+	VERSION="$(RELEASE_VERSION)" hack/release.sh
+
 .PHONY: codegen
 codegen: ## Regenerate deepcopy, clientset, listers, informers and the CRD crd/network.yaml after changing pkg/apis.
 	hack/update-codegen.sh
 
 .PHONY: image
-image: ## Build the container image network-controller:latest with docker, podman or buildah (hack/image.sh).
+image: ## Build the container image network-controller:<version> with docker, podman or buildah (hack/image.sh).
 	hack/image.sh
 
 .PHONY: test-node

@@ -3,7 +3,10 @@
 # local kube-apiserver, Keystone and neutron-server (loopback only) for whichever is not
 # configured.
 #
-#   Kubernetes: $KUBECONFIG, else ~/.kube/config, else local (LOCAL_CLUSTER=1 forces local).
+#   Kubernetes: the cluster of $KUBECONFIG when it is set, else the local one
+#               (hack/local-kube.sh); ~/.kube/config is never read unless KUBECONFIG names
+#               it, so that make run touches no cluster the user did not name.
+#               LOCAL_CLUSTER=1 takes the local one even with KUBECONFIG set.
 #   OpenStack:  -os-cloud $OS_CLOUD with your clouds.yaml when OS_CLOUD is set;
 #               -neutron-endpoint $NEUTRON_ENDPOINT (no authentication) when that is set;
 #               else the local Keystone and Neutron (hack/local-keystone.sh): the controller
@@ -60,14 +63,18 @@ start_keystone() {
 
 kubeconfig="${KUBECONFIG:-}"
 kubeconfig="${kubeconfig%%:*}"
-if [[ "${LOCAL_CLUSTER:-0}" == 1 || ( -z "${kubeconfig}" && ! -f "${HOME}/.kube/config" ) ]]; then
+if [[ "${LOCAL_CLUSTER:-0}" == 1 || -z "${kubeconfig}" ]]; then
+    if [[ -z "${kubeconfig}" && -f "${HOME}/.kube/config" ]]; then
+        echo "run-local: KUBECONFIG is not set: using the local cluster, not ${HOME}/.kube/config (KUBECONFIG=${HOME}/.kube/config make run uses that)" >&2
+    fi
     start_local kube
     kubeconfig="${REPO_ROOT}/_output/local/kube/kubeconfig"
+else
+    echo "run-local: using the cluster of KUBECONFIG=${kubeconfig}" >&2
 fi
-kubeconfig="${kubeconfig:-${HOME}/.kube/config}"
 export KUBECONFIG="${kubeconfig}"
 if ! kubectl version >/dev/null 2>&1; then
-    echo "run-local: the cluster in ${kubeconfig} does not answer; fix it, or run with LOCAL_CLUSTER=1" >&2
+    echo "run-local: the cluster in ${kubeconfig} does not answer; fix it, or unset KUBECONFIG (or LOCAL_CLUSTER=1) for the local one" >&2
     exit 1
 fi
 
