@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds the controller of an earlier commit, for the upgrade test (test/e2e/upgrade_test.go),
-# and prints the binary's absolute path on stdout.
+# and prints the binary's absolute path on stdout; or releases it, for the upgrade of the
+# Pods on a node (test/node/upgrade_test.go), and prints the release's folder.
 #
-# Usage: hack/build-previous.sh [COMMIT]   (default 072492e, the last version before grants)
+# Usage: hack/build-previous.sh [COMMIT]           (default 072492e, the last version before grants)
+#        hack/build-previous.sh --release [COMMIT] (default: hack/version.sh previous, the
+#                                                  previous release) hack/release.sh of the
+#                                                  commit into _output/upgrade/release-<short
+#                                                  hash>, reused while its SHA256SUMS hold
 #
 # The commit is checked out in a detached git worktree, _output/upgrade/<short hash>, and
 # built from its own vendor/ (offline: -mod=vendor, the local toolchain) with the flags of
@@ -21,7 +26,16 @@ source hack/lib/go.sh
 # shellcheck source=hack/lib/lock.sh
 source hack/lib/lock.sh
 
-commit="${1:-072492e}"
+release=0
+if [[ "${1:-}" == --release ]]; then
+  release=1
+  shift
+fi
+if ((release)); then
+  commit="${1:-$(hack/version.sh previous)}"
+else
+  commit="${1:-072492e}"
+fi
 # A shallow clone lacks the commit: say so instead of failing inside git worktree.
 git cat-file -e "${commit}^{commit}" 2>/dev/null ||
   die "commit ${commit} is not in this clone; fetch the full history (git fetch --unshallow, or fetch-depth: 0 in CI)"
@@ -32,7 +46,13 @@ bin="${ROOT}/_output/upgrade/bin/network-controller-${short}"
 
 take_lock "_output/upgrade/.lock" 900 "another hack/build-previous.sh kept _output/upgrade/.lock for 15 minutes"
 
-if [[ -x "${bin}" ]]; then
+released="${ROOT}/_output/upgrade/release-${short}"
+if ((release)) && [[ -f "${released}/SHA256SUMS" ]] && (cd "${released}" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; then
+  log "reusing the release ${released#"${ROOT}/"} (commit ${short})"
+  echo "${released}"
+  exit 0
+fi
+if ((!release)) && [[ -x "${bin}" ]]; then
   log "reusing ${bin#"${ROOT}/"} (commit ${short})"
   echo "${bin}"
   exit 0
@@ -50,6 +70,13 @@ else
   # --force: the folder may still be registered after an rm -rf of _output; this
   # repository's other worktrees are left alone (no git worktree prune).
   git worktree add --quiet --force --detach "${tree}" "${full}" >&2
+fi
+
+if ((release)); then
+  # The image is built from the worktree's own Dockerfile and vendor/, offline.
+  RELEASE_DIR="${released}" hack/release.sh "${tree}" >&2
+  echo "${released}"
+  exit 0
 fi
 
 log "building the controller of ${short} into ${bin#"${ROOT}/"}"

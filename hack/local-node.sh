@@ -10,6 +10,8 @@
 #   stop        stop all of it and undo what it set up (idempotent; also after a failed start)
 #   status      exit 0 when the node runs and is Ready
 #   load-image IMAGE  copy IMAGE from podman (or docker) into the node's containerd
+#   load-archive ARCHIVE REPOSITORY  import a release's OCI archive (hack/release.sh) into
+#               the node's containerd as REPOSITORY:<its tag> and REPOSITORY@<its digest>
 #
 # Needs root and a running hack/local-kube.sh (LOCAL_KUBE_STATE names which one). One node
 # per machine: it serves the control plane it was started for until it is stopped.
@@ -116,6 +118,22 @@ load_image() {
   ctr_node images import --all-platforms "${archive}" >&2 || { rm -f "${archive}"; die "importing ${image} failed"; }
   rm -f "${archive}"
   log "loaded ${image} into the node"
+}
+
+# load_archive ARCHIVE REPOSITORY: imports the OCI archive of hack/release.sh, whose one
+# manifest is tagged with the version, by tag and by digest (a Pod naming the image by
+# digest finds it only under a name with that digest).
+load_archive() {
+  local archive=$1 repository=$2 index tag digest
+  index="$(tar -xOf "${archive}" ./index.json)" || die "${archive} holds no index.json: not an OCI archive"
+  tag="$(jq -r '.manifests[0].annotations["org.opencontainers.image.ref.name"] // empty' <<<"${index}")"
+  digest="$(jq -r '.manifests[0].digest' <<<"${index}")"
+  [[ -n "${tag}" && "${digest}" == sha256:* ]] || die "${archive}: no tagged manifest in index.json"
+  # The archive is read from inside the node's mount namespace, which sees this host's files.
+  ctr_node images import --all-platforms --base-name "${repository}" "$(realpath "${archive}")" >&2 ||
+    die "importing ${archive} failed"
+  ctr_node images tag --force "${repository}:${tag}" "${repository}@${digest}" >&2
+  log "loaded ${repository}:${tag} (${repository}@${digest}) into the node"
 }
 
 # pause_image: the sandbox image, from _output/bin/pause, imported once per start.
@@ -343,5 +361,10 @@ case "${1:-}" in
     holder_pid >/dev/null || die "the node is not running"
     load_image "$2"
     ;;
-  *) echo "usage: $0 start|stop|status|load-image IMAGE" >&2; exit 2 ;;
+  load-archive)
+    [[ -n "${2:-}" && -n "${3:-}" ]] || die "usage: $0 load-archive ARCHIVE REPOSITORY"
+    holder_pid >/dev/null || die "the node is not running"
+    load_archive "$2" "$3"
+    ;;
+  *) echo "usage: $0 start|stop|status|load-image IMAGE|load-archive ARCHIVE REPOSITORY" >&2; exit 2 ;;
 esac

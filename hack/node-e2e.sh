@@ -41,11 +41,14 @@ hack/local-kube.sh start >&2
 node_started=1
 hack/local-node.sh start
 log "the node's cluster is up in $((SECONDS - began)) s"
+# What the upgrade test reads of the cloud, as test/e2e's tests do (hack/e2e.sh).
+eval "$(hack/local-keystone.sh env | sed 's/^/export /')"
+export E2E_LOCAL_KEYSTONE=1 NEUTRON_ENDPOINT="http://127.0.0.1:${NEUTRON_PORT:-19696}/"
 
 mkdir -p _output/e2e
 set +e
 test_began=${SECONDS}
-KUBECONFIG="${LOCAL_KUBE_STATE}/kubeconfig" E2E_NODE=1 "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-20m}" -v ./test/node/... "$@" 2>&1 |
+KUBECONFIG="${LOCAL_KUBE_STATE}/kubeconfig" E2E_NODE=1 "${GO}" test -tags e2e -count=1 -timeout "${E2E_TIMEOUT:-40m}" -v ./test/node/... "$@" 2>&1 |
   tee _output/e2e/node-test.log
 rc=${PIPESTATUS[0]}
 set -e

@@ -79,8 +79,8 @@ func TestClusterDeployManifests(t *testing.T) {
 		t.Fatalf("%d containers, want 1", len(spec.Containers))
 	}
 	c := spec.Containers[0]
-	if c.Image != "network-controller:latest" {
-		t.Errorf("image = %q, want network-controller:latest", c.Image)
+	if want := "network-controller:" + ControllerVersion; c.Image != want {
+		t.Errorf("image = %q, want %s (the version in VERSION)", c.Image, want)
 	}
 	sc := c.SecurityContext
 	if sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||

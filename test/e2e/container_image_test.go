@@ -238,7 +238,7 @@ func TestContainerImage(t *testing.T) {
 			t.Logf("cleanup: %v", err)
 		}
 		for _, leftover := range nets {
-			deleteNeutronNetworkTree(t, leftover.ID)
+			DeleteNeutronNetworkTree(t, leftover.ID)
 		}
 	})
 	ready := WaitReady(t, ns, n.Name, 2*time.Minute)

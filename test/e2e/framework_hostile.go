@@ -65,7 +65,7 @@ func CreateNetworkInProject(t testing.TB, project, name, description string, tag
 	MustNeutron(t, http.MethodPost, "v2.0/networks", map[string]any{"network": map[string]any{
 		"name": name, "description": description, "project_id": project,
 	}}, &doc, http.StatusCreated)
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, doc.Network.ID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, doc.Network.ID) })
 	if len(tags) > 0 {
 		MustNeutron(t, http.MethodPut, "v2.0/networks/"+doc.Network.ID+"/tags", map[string]any{"tags": tags}, nil, http.StatusOK)
 		doc.Network.Tags = tags

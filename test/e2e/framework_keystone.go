@@ -12,6 +12,7 @@ import (
 
 	"github.com/gophercloud/gophercloud/v2"
 	"github.com/gophercloud/gophercloud/v2/openstack"
+	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	"github.com/gophercloud/gophercloud/v2/openstack/networking/v2/networks"
 	"sigs.k8s.io/yaml"
 )
@@ -140,4 +141,21 @@ func (k Keystone) NetworksInRegion(t testing.TB, cloud, region string) []Neutron
 	}
 	slices.SortFunc(out, func(a, b NeutronNetwork) int { return strings.Compare(a.ID, b.ID) })
 	return out
+}
+
+// ProjectID returns the ID of cloud's project, from a token of its own (whose request
+// does not carry the controller's user agent).
+func (k Keystone) ProjectID(t testing.TB, cloud string) string {
+	t.Helper()
+	ctx := Ctx(t, 60*time.Second)
+	pc, _ := k.AuthenticatedAs(t, ctx, cloud)
+	res, ok := pc.GetAuthResult().(tokens.CreateResult)
+	if !ok {
+		t.Fatalf("unexpected auth result %T", pc.GetAuthResult())
+	}
+	p, err := res.ExtractProject()
+	if err != nil || p == nil {
+		t.Fatalf("project of cloud %s: %v", cloud, err)
+	}
+	return p.ID
 }

@@ -324,7 +324,7 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 	if err != nil {
 		t.Fatalf("creating Neutron network %s: %v", name, err)
 	}
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, n.ID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, n.ID) })
 	if len(tags) > 0 {
 		if err := nc.SetNetworkTags(ctx, n.ID, tags); err != nil {
 			t.Fatalf("tagging Neutron network %s: %v", n.ID, err)
@@ -334,9 +334,9 @@ func CreateForeignNetwork(t testing.TB, name, description string, tags []string)
 	return n
 }
 
-// deleteNeutronNetworkTree deletes a network with its ports (a router's interface by
+// DeleteNeutronNetworkTree deletes a network with its ports (a router's interface by
 // removing it from the router) and subnets, best effort.
-func deleteNeutronNetworkTree(t testing.TB, networkID string) {
+func DeleteNeutronNetworkTree(t testing.TB, networkID string) {
 	type withID struct {
 		ID          string `json:"id"`
 		DeviceOwner string `json:"device_owner"`
@@ -373,7 +373,7 @@ func CleanupNeutronCluster(t testing.TB, clusterID string) {
 	}
 	for _, n := range s.Networks {
 		if n.names(clusterID, "k8s-cluster=") {
-			deleteNeutronNetworkTree(t, n.ID)
+			DeleteNeutronNetworkTree(t, n.ID)
 		}
 	}
 	// The routers the cluster's controllers made, now without interfaces on its networks.

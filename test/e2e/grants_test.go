@@ -35,7 +35,7 @@ func TestGrantsInTheSharedProject(t *testing.T) {
 	sfx := RandomSuffix(6)
 	asMember := ks.DriverAs(t, MemberCloud)
 	edge := ks.CreateRouterAs(t, MemberCloud, "edge-"+sfx)
-	outside, _ := createOutsideNetwork(t, "outside-"+sfx, project, false, "10.84.9.0/24")
+	outside, _ := CreateOutsideNetwork(t, "outside-"+sfx, project, false, "10.84.9.0/24")
 	gold := createQoSPolicy(t, "gold-"+sfx, project)
 	identity := GrantPowers(t, ns, samplecrdv1.IdentityAllow{})
 	clusterID := NewClusterID(t)

@@ -163,7 +163,7 @@ func TestOrphanBreakerWithReusedClusterID(t *testing.T) {
 
 	// Few enough to be real orphans: collected.
 	for _, n := range made[:3] {
-		deleteNeutronNetworkTree(t, n.ID)
+		DeleteNeutronNetworkTree(t, n.ID)
 	}
 	Eventually(t, 60*time.Second, 500*time.Millisecond, "the remaining orphans to be collected", func() error {
 		for _, n := range made[3:] {

@@ -14,26 +14,6 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// createOutsideNetwork creates, as the cloud's admin and not through the controller, a
-// network of project (shared with every project when shared) with one subnet per cidr,
-// and deletes it at the end of the test.
-func createOutsideNetwork(t *testing.T, name, project string, shared bool, cidrs ...string) (NeutronNetwork, []NeutronSubnet) {
-	t.Helper()
-	var net struct{ Network NeutronNetwork }
-	MustNeutron(t, "POST", "v2.0/networks", map[string]any{"network": map[string]any{
-		"name": name, "project_id": project, "shared": shared}}, &net, 201)
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, net.Network.ID) })
-	var subnets []NeutronSubnet
-	for _, cidr := range cidrs {
-		var sub struct{ Subnet NeutronSubnet }
-		MustNeutron(t, "POST", "v2.0/subnets", map[string]any{"subnet": map[string]any{
-			"network_id": net.Network.ID, "project_id": project, "cidr": cidr, "ip_version": 4}}, &sub, 201)
-		subnets = append(subnets, sub.Subnet)
-	}
-	n, _ := GetNeutronNetwork(t, net.Network.ID)
-	return n, subnets
-}
-
 // revisions returns the revision_number of each network and subnet by ID.
 func revisions(t *testing.T, nets []NeutronNetwork, subnets []NeutronSubnet) map[string]int {
 	t.Helper()
@@ -74,12 +54,12 @@ func TestImportedNetworksAreReadOnly(t *testing.T) {
 	ns := NewNamespace(t)
 	sfx := RandomSuffix(6)
 
-	own, ownSubnets := createOutsideNetwork(t, "app-"+sfx, project, false, "10.190.0.0/24")
-	shared, sharedSubnets := createOutsideNetwork(t, "public-"+sfx, "admin-project-"+sfx, true, "10.190.1.0/24")
-	dual, dualSubnets := createOutsideNetwork(t, "dual-"+sfx, project, false, "10.190.2.0/24", "10.190.3.0/24")
-	twinA, _ := createOutsideNetwork(t, "twin-"+sfx, project, false, "10.190.4.0/24")
-	twinB, _ := createOutsideNetwork(t, "twin-"+sfx, project, false, "10.190.5.0/24")
-	doomed, _ := createOutsideNetwork(t, "doomed-"+sfx, project, false, "10.190.6.0/24")
+	own, ownSubnets := CreateOutsideNetwork(t, "app-"+sfx, project, false, "10.190.0.0/24")
+	shared, sharedSubnets := CreateOutsideNetwork(t, "public-"+sfx, "admin-project-"+sfx, true, "10.190.1.0/24")
+	dual, dualSubnets := CreateOutsideNetwork(t, "dual-"+sfx, project, false, "10.190.2.0/24", "10.190.3.0/24")
+	twinA, _ := CreateOutsideNetwork(t, "twin-"+sfx, project, false, "10.190.4.0/24")
+	twinB, _ := CreateOutsideNetwork(t, "twin-"+sfx, project, false, "10.190.5.0/24")
+	doomed, _ := CreateOutsideNetwork(t, "doomed-"+sfx, project, false, "10.190.6.0/24")
 	watched := []NeutronNetwork{own, shared, dual}
 	watchedSubnets := slices.Concat(ownSubnets, sharedSubnets, dualSubnets)
 	before := revisions(t, watched, watchedSubnets)
@@ -141,13 +121,13 @@ func TestImportedNetworksAreReadOnly(t *testing.T) {
 	}
 
 	// Made outside after the Network asked for it: the next resync finds it.
-	later, laterSubnets := createOutsideNetwork(t, "later-"+sfx, project, false, "10.190.7.0/24")
+	later, laterSubnets := CreateOutsideNetwork(t, "later-"+sfx, project, false, "10.190.7.0/24")
 	if n := WaitReady(t, ns, "later", 30*time.Second); n.Status.NetworkID != later.ID || n.Status.SubnetID != laterSubnets[0].ID {
 		t.Errorf("later: status %+v, want network %s and subnet %s", n.Status, later.ID, laterSubnets[0].ID)
 	}
 
 	// Deleted under its import: reported, never recreated.
-	deleteNeutronNetworkTree(t, doomed.ID)
+	DeleteNeutronNetworkTree(t, doomed.ID)
 	gone := WaitReason(t, ns, "doomed", 30*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonImportedNetworkDeleted)
 	WaitEvent(t, ns, "doomed", "Warning", samplecrdv1.ReasonImportedNetworkDeleted, doomed.ID, 30*time.Second)
 	waitResyncs(t, ctrl, 2, 30*time.Second)

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gophercloud/gophercloud/v2/openstack/identity/v3/tokens"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -344,23 +343,6 @@ func (k Keystone) ControllerTokenAnswers(t testing.TB, skip int, status string) 
 		t.Fatalf("reading Keystone's request log: %v", err)
 	}
 	return out, n
-}
-
-// ProjectID returns the ID of cloud's project, from a token of its own (whose request
-// does not carry the controller's user agent).
-func (k Keystone) ProjectID(t testing.TB, cloud string) string {
-	t.Helper()
-	ctx := Ctx(t, 60*time.Second)
-	pc, _ := k.AuthenticatedAs(t, ctx, cloud)
-	res, ok := pc.GetAuthResult().(tokens.CreateResult)
-	if !ok {
-		t.Fatalf("unexpected auth result %T", pc.GetAuthResult())
-	}
-	p, err := res.ExtractProject()
-	if err != nil || p == nil {
-		t.Fatalf("project of cloud %s: %v", cloud, err)
-	}
-	return p.ID
 }
 
 // WaitControllerToken waits until Keystone has issued a token to the controller after

@@ -197,7 +197,7 @@ func TestOrphanBreakerHaltsOneNamespaceAlone(t *testing.T) {
 
 	// Two gone by hand: 10, within the limit, collected.
 	for _, n := range manyOrphans[:2] {
-		deleteNeutronNetworkTree(t, n.ID)
+		DeleteNeutronNetworkTree(t, n.ID)
 	}
 	Eventually(t, 60*time.Second, 500*time.Millisecond, "the remaining orphans of "+many+" collected", func() error {
 		for _, n := range manyOrphans[2:] {

@@ -115,7 +115,7 @@ func createWithPolicy(t *testing.T, ns, name, cidr string, policy samplecrdv1.De
 	t.Helper()
 	CreateNetworkWithSpec(t, ns, name, samplecrdv1.NetworkSpec{SubnetFields: samplecrdv1.SubnetFields{CIDR: cidr}, DeletionPolicy: policy})
 	n := WaitReady(t, ns, name, 60*time.Second)
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, n.Status.NetworkID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, n.Status.NetworkID) })
 	return n
 }
 

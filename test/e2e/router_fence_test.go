@@ -73,7 +73,7 @@ func strayAttachedSubnet(t testing.TB, d neutron.Driver, routerID string) string
 	if err != nil {
 		t.Fatalf("creating a network by hand: %v", err)
 	}
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, net.ID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, net.ID) })
 	subnet, err := d.CreateSubnet(ctx, neutron.SubnetRequest{NetworkID: net.ID, Name: net.Name, CIDR: "10.84.0.0/24", IPVersion: 4})
 	if err != nil {
 		t.Fatalf("creating a subnet by hand: %v", err)

@@ -42,7 +42,7 @@ func TestLocalSubnetPoolsServeMembers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("creating a network as %s: %v", TenantA, err)
 	}
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, net.ID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, net.ID) })
 
 	var subnets []neutron.Subnet
 	for i, length := range []int{64, 26} {

@@ -31,7 +31,7 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	project, teamB := ks.ProjectID(t, MemberCloud), ks.ProjectID(t, TenantB)
 	ns, sfx := NewNamespace(t), RandomSuffix(6)
 	edge := ks.CreateRouterAs(t, MemberCloud, "edge-"+sfx)
-	outside, _ := createOutsideNetwork(t, "outside-"+sfx, project, false, "10.88.9.0/24")
+	outside, _ := CreateOutsideNetwork(t, "outside-"+sfx, project, false, "10.88.9.0/24")
 	clusterID := NewClusterID(t)
 	// The same cluster ID and namespace for every version, as a Deployment's rollout keeps them.
 	base := ControllerOptions{Namespaces: []string{ns}, ClusterID: clusterID,
@@ -39,19 +39,19 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 
 	// Before grants.
 	old := StartController(t, PreviousControllerOptions(previous, base)).WaitConnected()
-	for name, spec := range upgradeSpecs(edge.Name, teamB, outside.ID) {
+	for name, spec := range UpgradeSpecs(edge.Name, teamB, outside.ID) {
 		CreateNetworkWithSpec(t, ns, name, spec)
 	}
 	before, rec := map[string]*samplecrdv1.Network{}, NeutronRecord{}
-	for _, name := range upgradeNames {
-		before[name] = waitMade(t, ns, name)
+	for _, name := range UpgradeNames {
+		before[name] = WaitMade(t, ns, name)
 		rec.AddNetwork(t, before[name])
 		t.Logf("%s made %s: network %s, subnets %s %v, router %+v, shared with %v", CommitBeforeGrants, name,
 			before[name].Status.NetworkID, before[name].Status.SubnetID, before[name].Status.Subnets, before[name].Status.Router, before[name].Status.SharedWith)
 	}
 	kept, share := before["kept"], "shared share with "+teamB
 	// Released at the end, it no longer carries the cluster's marks that cleanup looks for.
-	t.Cleanup(func() { deleteNeutronNetworkTree(t, kept.Status.NetworkID) })
+	t.Cleanup(func() { DeleteNeutronNetworkTree(t, kept.Status.NetworkID) })
 	for _, what := range []string{share, "existing interface on router " + edge.ID, "routed router", "imported network", "dual subnet v6"} {
 		if _, ok := rec[what]; !ok {
 			t.Fatalf("%s did not make %s; Neutron holds:\n%s", CommitBeforeGrants, what, rec)
@@ -66,7 +66,7 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	resync := []string{"-neutron-resync-period=5s", "-orphan-grace-period=0s"}
 	started := time.Now()
 	warn := StartController(t, withArgs(base, resync...)).WaitConnected()
-	for name, grant := range upgradeGrants {
+	for name, grant := range UpgradeGrants {
 		n := waitGrantMissing(t, ns, name, grant)
 		if !n.IsReady() {
 			t.Errorf("warn: %s is %s; want Ready kept beside GrantMissing", name, DescribeReady(n))
@@ -93,12 +93,12 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	// goes at cleanup before it would stop; the test stops it first, and the enforcing
 	// controller, started after, stops before the identity goes.
 	GrantPowers(t, ns, samplecrdv1.IdentityAllow{Retain: true, Import: true, ExistingRouters: []samplecrdv1.NeutronRef{{ID: edge.ID}}})
-	for _, name := range upgradeNames {
+	for _, name := range UpgradeNames {
 		if name != "shared" {
 			waitReadyWithoutGrantMissing(t, ns, name, "granted")
 		}
 	}
-	n := waitGrantMissing(t, ns, "shared", upgradeGrants["shared"])
+	n := waitGrantMissing(t, ns, "shared", UpgradeGrants["shared"])
 	t.Logf("granted: shared is %s, still GrantMissing", DescribeReady(n))
 	wantWithoutGrant(t, warn, map[string]float64{grants.PowerRetain: 0, grants.PowerSharedWith: 1, grants.PowerExistingRouter: 0, grants.PowerImport: 0})
 	if gone := rec.Gone(t); len(gone) > 0 {
@@ -117,7 +117,7 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	n = WaitReason(t, ns, "shared", 90*time.Second, metav1.ConditionFalse, samplecrdv1.ReasonNotGranted)
 	t.Logf("enforce: shared is NotGranted: %s", n.ReadyCondition().Message)
 	waitResyncs(t, enforce, 2, 60*time.Second)
-	for _, name := range upgradeNames {
+	for _, name := range UpgradeNames {
 		if name != "shared" {
 			waitReadyWithoutGrantMissing(t, ns, name, "enforce")
 		}
@@ -134,7 +134,7 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	WaitEvent(t, ns, "kept", "Normal", "NeutronRetained", kept.Status.NetworkID, 30*time.Second)
 	net, _ := wantKeptWithoutMarks(t, clusterID, kept)
 	t.Logf("enforce: deleted, kept left network %s (%q, tags %v) in Neutron", net.ID, net.Name, net.Tags)
-	for _, name := range upgradeNames {
+	for _, name := range UpgradeNames {
 		if name != "kept" {
 			DeleteNetwork(t, ns, name)
 			WaitGone(t, ns, name, 90*time.Second)
@@ -143,47 +143,6 @@ func TestUpgradeFromBeforeGrants(t *testing.T) {
 	if _, found := GetNeutronNetwork(t, outside.ID); !found {
 		t.Errorf("the imported network %s was deleted with its import", outside.ID)
 	}
-}
-
-// upgradeNames are the Networks of the upgrade test, one per form.
-var upgradeNames = []string{"kept", "shared", "existing", "imported", "dual", "routed"}
-
-// upgradeGrants are the allow fields the Networks that need a grant lack.
-var upgradeGrants = map[string]string{"kept": "allow.retain", "shared": "allow.sharedWith", "existing": "allow.existingRouters", "imported": "allow.import"}
-
-// upgradeSpecs are the specs of upgradeNames, in fields the previous version knows.
-func upgradeSpecs(router, sharedWith, imported string) map[string]samplecrdv1.NetworkSpec {
-	cidr := func(c string) samplecrdv1.SubnetFields { return samplecrdv1.SubnetFields{CIDR: c} }
-	v6 := listItem("v6", "2001:db8:88::/64")
-	v6.IPv6AddressMode, v6.IPv6RAMode = samplecrdv1.IPv6ModeSLAAC, samplecrdv1.IPv6ModeSLAAC
-	return map[string]samplecrdv1.NetworkSpec{
-		"kept":     {SubnetFields: cidr("10.88.0.0/24"), DeletionPolicy: samplecrdv1.DeletionPolicyRetain},
-		"shared":   {SubnetFields: cidr("10.88.1.0/24"), SharedWith: []samplecrdv1.ProjectID{samplecrdv1.ProjectID(sharedWith)}},
-		"existing": {SubnetFields: cidr("10.88.2.0/24"), Router: &samplecrdv1.NetworkRouter{Existing: &samplecrdv1.NeutronRef{Name: router}}},
-		"imported": {Import: &samplecrdv1.NetworkImport{NetworkID: imported}},
-		"dual":     {Subnets: []samplecrdv1.NetworkSubnet{listItem("v4", "10.88.3.0/24"), v6}},
-		"routed":   {SubnetFields: cidr("10.88.4.0/24"), Router: &samplecrdv1.NetworkRouter{ExternalNetwork: &samplecrdv1.NeutronRef{Name: PublicNetworkName}}},
-	}
-}
-
-// waitMade waits until the Network is Ready with all its spec asks for in its status: a
-// network, its subnets, its router with its subnets attached, its shares.
-func waitMade(t testing.TB, ns, name string) *samplecrdv1.Network {
-	t.Helper()
-	return WaitNetwork(t, ns, name, 180*time.Second, "Ready, with all its spec asks for", func(n *samplecrdv1.Network) error {
-		s := n.Status
-		switch {
-		case !n.IsReady() || s.NetworkID == "":
-			return fmt.Errorf("%s, network %q", DescribeReady(n), s.NetworkID)
-		case len(n.Spec.Subnets) == 0 && s.SubnetID == "", len(s.Subnets) != len(n.Spec.Subnets):
-			return fmt.Errorf("subnet %q, items %+v", s.SubnetID, s.Subnets)
-		case n.Spec.Router != nil && (s.Router == nil || len(s.Router.SubnetIDs) == 0):
-			return fmt.Errorf("router %+v", s.Router)
-		case len(s.SharedWith) != len(n.Spec.SharedWith):
-			return fmt.Errorf("shared with %v", s.SharedWith)
-		}
-		return nil
-	})
 }
 
 // waitReadyWithoutGrantMissing waits until the Network is Ready and lacks no grant.

@@ -39,6 +39,25 @@ func deployLocal(t *testing.T, args ...string) {
 	}
 }
 
+// runRepo runs a program from the repository root with env added to this process's, and
+// returns its output (stdout and stderr together).
+func runRepo(t *testing.T, timeout time.Duration, env []string, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(e2e.RepoRoot, name), args...)
+	if !strings.Contains(name, "/") {
+		cmd = exec.CommandContext(ctx, name, args...)
+	}
+	cmd.Dir = e2e.RepoRoot
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s %s (%s):\n%s", name, strings.Join(args, " "), time.Since(start).Round(time.Second), e2e.LastLines(string(out), 10))
+	return string(out), err
+}
+
 // getJSON runs kubectl get ... -o json into out.
 func getJSON(t *testing.T, out any, args ...string) {
 	t.Helper()

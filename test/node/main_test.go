@@ -29,5 +29,7 @@ func TestMain(m *testing.M) {
 	// The e2e helpers (kubectl, Eventually, Prometheus) run from the repository root.
 	e2e.RepoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 	e2e.Kubeconfig, _ = filepath.Abs(kubeconfig)
+	// The noauth Neutron, for what the tests read as the cloud's admin (hack/node-e2e.sh).
+	e2e.NeutronEndpoint = os.Getenv("NEUTRON_ENDPOINT")
 	os.Exit(m.Run())
 }
