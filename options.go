@@ -144,7 +144,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.healthProbeAddress, "health-probe-bind-address", "127.0.0.1:8081", "Address serving /healthz and /readyz; empty or 0 disables.")
 	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
-	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line).")
+	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line, in the format of Kubernetes' components: ts, caller, msg, v, err).")
 	fs.DurationVar(&o.expiryWarning, "credentials-expiry-warning", 7*24*time.Hour, "How long before credentials expire (Keystone's application credential expires_at, or the user's password_expires_at) the Networks using them get the CredentialsExpiring condition and a Warning Event. 0 never warns.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, commit and Go version of this build, and exit.")
 	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")

@@ -3,7 +3,6 @@ package logging
 
 import (
 	"flag"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -13,8 +12,9 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// Setup switches klog to one JSON object per line when asked; text is klog's own.
-// JSON goes through the standard library's slog, so it needs no logging dependency.
+// Setup switches klog to one JSON object per line when asked, in the format of
+// Kubernetes' own components (kubeJSONHandler); text is klog's own. JSON goes through
+// the standard library's slog, so it needs no logging dependency.
 func Setup(format string) error {
 	if format != "json" {
 		return nil
@@ -25,9 +25,7 @@ func Setup(format string) error {
 			verbosity = v
 		}
 	}
-	// logr's V(n) maps to slog level -n.
-	handler := slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.Level(-verbosity)})
-	klog.SetLogger(logr.FromSlogHandler(handler))
+	klog.SetLogger(logr.FromSlogHandler(newKubeJSONHandler(os.Stderr, verbosity)))
 	return nil
 }
 

@@ -163,7 +163,7 @@ func (b *bench) measureResyncs(ctx context.Context, res *resyncResult, clusterID
 		if err != nil {
 			return err
 		}
-		pass.at, pass.requeued, pass.writes, pass.written = e.Time, e.Requeued, -1, -1
+		pass.at, pass.requeued, pass.writes, pass.written = e.at(), e.Requeued, -1, -1
 		if pass.cut.IsZero() {
 			pass.cut = pass.at
 		}
@@ -262,10 +262,13 @@ type jsonLog struct {
 
 // logEntry is what the bench reads of a line of the controller's JSON log.
 type logEntry struct {
-	Time     time.Time `json:"time"`
-	Msg      string    `json:"msg"`
-	Requeued int       `json:"requeued"`
+	TS       float64 `json:"ts"` // milliseconds since the epoch, as Kubernetes' JSON logs
+	Msg      string  `json:"msg"`
+	Requeued int     `json:"requeued"`
 }
+
+// at is when the controller wrote the line.
+func (e logEntry) at() time.Time { return time.UnixMicro(int64(e.TS * 1e3)) }
 
 // waitFor returns the next entry with the message msg, polling the log every 50 ms; it
 // gives up after timeout or when the controller exits.

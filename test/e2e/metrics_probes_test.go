@@ -153,6 +153,10 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		{"network_controller_managed_networks", "GAUGE", nil, present, "present"},
 		{"network_controller_cached_networks", "GAUGE", nil, nonNegative, ">= 0"},
 		{"network_controller_orphans_collected_total", "COUNTER", nil, func(v float64) bool { return v >= 1 }, ">= 1"},
+		// client-go's REST client, under Kubernetes' names: by verb, host and code.
+		{"rest_client_requests_total", "COUNTER", []string{"code=200", "method=GET"}, positive, "> 0"},
+		{"rest_client_request_duration_seconds", "HISTOGRAM", []string{"verb=GET"}, positive, "count > 0"},
+		{"rest_client_rate_limiter_duration_seconds", "HISTOGRAM", []string{"verb=GET"}, positive, "count > 0"},
 		// The Go runtime and process collectors.
 		{"go_goroutines", "GAUGE", nil, positive, "> 0"},
 		{"process_resident_memory_bytes", "GAUGE", nil, positive, "> 0"},
@@ -193,8 +197,8 @@ func TestMetricsProbesAndJSONLogs(t *testing.T) {
 		t.Errorf("only %d log lines; expected a full run's worth", lines)
 	}
 	for _, msg := range []string{"Connected", "Starting workers", "Created Neutron network", "Workers stopped"} {
-		if !jsonLogHas(logs, msg) {
-			t.Errorf("JSON log has no line with msg %q", msg)
+		if !jsonLogHas(logs, msg, "v=0") {
+			t.Errorf("JSON log has no line with msg %q and v 0", msg)
 		}
 	}
 	if !jsonLogHas(logs, "Serving", "server=health probe") {
