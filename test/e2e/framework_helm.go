@@ -6,12 +6,15 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
 )
 
 // ChartDir is the Helm chart, relative to RepoRoot.
@@ -69,4 +72,30 @@ func ParseObjects(t testing.TB, what, manifests string) map[string]*unstructured
 		}
 		objects[key] = obj
 	}
+}
+
+// RenderedObject returns the object of objects (ParseObjects) with key, and fails the test
+// naming what was rendered when there is none.
+func RenderedObject(t testing.TB, objects map[string]*unstructured.Unstructured, key string) *unstructured.Unstructured {
+	t.Helper()
+	obj, ok := objects[key]
+	if !ok {
+		t.Fatalf("the chart renders no %s; it renders %q", key, slices.Sorted(maps.Keys(objects)))
+	}
+	return obj
+}
+
+// RenderedField returns the field of obj at path: a string as it is, anything else as
+// YAML (keys sorted); it fails the test when there is none.
+func RenderedField(t testing.TB, obj *unstructured.Unstructured, path ...string) string {
+	t.Helper()
+	v, found, err := unstructured.NestedFieldNoCopy(obj.Object, path...)
+	if !found || err != nil {
+		t.Fatalf("%s has no %s (%v)", ObjectKey(obj), strings.Join(path, "."), err)
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := yaml.Marshal(v)
+	return strings.TrimSpace(string(b))
 }
