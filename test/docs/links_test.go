@@ -5,6 +5,12 @@
 // and dashboard of deploy/monitoring, which is how their runbook URLs are written. The
 // file or folder a link names must exist, and a #anchor into a Markdown file must be the
 // anchor GitHub gives one of its headings. External links are not fetched.
+//
+// It also checks what the documentation prints against what the code prints: the
+// columns of kubectl get against the CRDs of crd/ and README's listing against example/
+// (columns_test.go, examples_test.go), the metrics table against the series the
+// controller registers (metrics_test.go), and the flags table against the flags the
+// binary defines (flags_test.go).
 package docs
 
 import (
