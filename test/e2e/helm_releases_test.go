@@ -21,13 +21,12 @@ import (
 // name.
 func TestHelmChartReleasesApart(t *testing.T) {
 	t.Parallel()
-	render := func(release string, args ...string) map[string]*unstructured.Unstructured {
-		return ParseObjects(t, "helm template "+release, Helm(t, append([]string{"template", release, ChartDir, "--namespace", "shared",
-			"-f", WriteFile(t, "values.yaml", releasesApartValues)}, args...)...))
+	render := func(release string) map[string]*unstructured.Unstructured {
+		return ParseObjects(t, "helm template "+release, Helm(t, "template", release, ChartDir, "--namespace", "shared",
+			"-f", WriteFile(t, "values.yaml", releasesApartValues)))
 	}
 	releases := []string{"network-controller", "network-controller-canary"}
-	// One release in a cluster owns the CRDs (values.yaml, crds).
-	rendered := []map[string]*unstructured.Unstructured{render(releases[0]), render(releases[1], "--set", "crds.enabled=false")}
+	rendered := []map[string]*unstructured.Unstructured{render(releases[0]), render(releases[1])}
 
 	for key := range rendered[0] {
 		if _, ok := rendered[1][key]; ok {
