@@ -100,8 +100,9 @@ cmd_install() {
       kubectl apply --server-side --field-manager=deploy-local -k "${overlay}" >&2
       ;;
     helm)
+      # crds.enabled=false: the CRDs are crd/'s, applied above, as deploy/ has them.
       hack/helm.sh upgrade --install network-controller charts/network-controller --namespace "${NAMESPACE}" \
-        --set "image.repository=${image%:*}" --set "image.tag=${image##*:}" >&2
+        --set "image.repository=${image%:*}" --set "image.tag=${image##*:}" --set crds.enabled=false >&2
       ;;
     *) die "usage: $0 [kustomize|helm] | remove" ;;
   esac

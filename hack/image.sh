@@ -15,7 +15,7 @@
 # gcr.io answer, local otherwise. GO_IMAGE and BASE_IMAGE in the environment win over both.
 #
 # Environment:
-#   IMAGE          tag to build (default network-controller:latest)
+#   IMAGE          tag to build (default network-controller:<hack/version.sh version>)
 #   IMAGE_CONTEXT  dir (default): this folder, filtered by .dockerignore;
 #                  tracked: only the files git tracks (no untracked files in the build)
 #   IMAGE_ENGINE   docker, podman or buildah
@@ -32,7 +32,7 @@ set -o errexit -o nounset -o pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "${ROOT}"
 
-IMAGE="${IMAGE:-network-controller:latest}"
+IMAGE="${IMAGE:-network-controller:$(hack/version.sh version)}"
 ACTION="${1:-build}"
 
 log() { echo "image: $*" >&2; }

@@ -64,9 +64,9 @@ for generated in "${CRD_OUT}"/*; do
     go run ./hack/crdpatch "${generated}" "${REPO_ROOT}/crd/${crd_files[${name}]}" ${crd_rules[${name}]:+"${REPO_ROOT}/${crd_rules[${name}]}"}
 done
 
-# The Helm chart installs the same CRDs from its crds/ (a copy: Helm reads only files inside
-# the chart, and logs every symbolic link it follows).
-CHART_CRDS="${REPO_ROOT}/charts/network-controller/crds"
+# The Helm chart renders the same CRDs from its files/crds/ (templates/crds.yaml; a copy:
+# Helm reads only files inside the chart, and logs every symbolic link it follows).
+CHART_CRDS="${REPO_ROOT}/charts/network-controller/files/crds"
 mkdir -p "${CHART_CRDS}"
 rm -f "${CHART_CRDS}"/*.yaml
 cp "${REPO_ROOT}"/crd/*.yaml "${CHART_CRDS}/"

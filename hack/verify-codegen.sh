@@ -18,7 +18,7 @@ inputs_hash() {
         cd "${REPO_ROOT}"
         go version
         git ls-files -z --cached --others --exclude-standard -- \
-            pkg/apis pkg/client crd charts/network-controller/crds hack vendor go.mod go.sum |
+            pkg/apis pkg/client crd charts/network-controller/files/crds hack vendor go.mod go.sum |
             xargs -0 sha256sum 2>/dev/null || true
     ) | sha256sum | cut -d' ' -f1
 }
@@ -42,7 +42,7 @@ fi
 
 # pkg/ holds the generated Go code, crd/ the CustomResourceDefinitions, the chart a copy.
 status=0
-for dir in pkg crd charts/network-controller/crds; do
+for dir in pkg crd charts/network-controller/files/crds; do
     if ! diff -Nru "${REPO_ROOT}/${dir}" "${SCRATCH}/${dir}"; then
         status=1
     fi

@@ -136,7 +136,7 @@ func TestHelmChartRefusesBadValues(t *testing.T) {
 // TestHelmChartMatchesKustomize compares, object by object, what the chart renders with
 // its defaults (a release named network-controller in that namespace) with what
 // `kubectl kustomize` renders of deploy/, and of deploy/namespaced/ with the values that
-// say the same. The one object the chart leaves out is the release's own Namespace, which
+// say the same, with the CRDs of crd/. The one object the chart leaves out is the release's own Namespace, which
 // Helm needs before it installs (helm install --create-namespace, docs/operations.md);
 // the labels that tell one release from another are left out of the comparison
 // (withoutReleaseLabels). The PrometheusRule and the Grafana dashboard's ConfigMap hold
@@ -159,6 +159,8 @@ func TestHelmChartMatchesKustomize(t *testing.T) {
 			}
 			chart := ParseObjects(t, "helm template", Helm(t, args...))
 			kustomized := ParseObjects(t, "kubectl kustomize "+tc.kustomization, MustKubectl(t, "kustomize", tc.kustomization))
+			// The chart renders the CRDs too (crds.enabled), as crd/ holds them.
+			maps.Copy(kustomized, crdObjects(t))
 			compareRendered(t, chart, kustomized, []string{"Namespace//network-controller"})
 		})
 	}
@@ -206,11 +208,16 @@ func withoutReleaseLabels(t *testing.T, obj *unstructured.Unstructured) *unstruc
 			if instance, ok := v["app.kubernetes.io/instance"]; ok && instance != "network-controller" {
 				t.Errorf("%s: app.kubernetes.io/instance %v, want the release's name network-controller", ObjectKey(obj), instance)
 			}
-			for _, l := range []string{"app.kubernetes.io/instance", "app.kubernetes.io/version", "app.kubernetes.io/managed-by", "helm.sh/chart"} {
+			// The CRDs' helm.sh/resource-policy annotation too (crds.keep, TestHelmChartCRDs).
+			for _, l := range []string{"app.kubernetes.io/instance", "app.kubernetes.io/version", "app.kubernetes.io/managed-by", "helm.sh/chart", "helm.sh/resource-policy"} {
 				delete(v, l)
 			}
 			for k, e := range v {
 				v[k] = strip(e)
+				// Labels or annotations that held only those are as absent (crd/'s CRDs have no labels).
+				if m, ok := v[k].(map[string]any); ok && len(m) == 0 && (k == "labels" || k == "annotations") {
+					delete(v, k)
+				}
 			}
 		case []any:
 			for i, e := range v {

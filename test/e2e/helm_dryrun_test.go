@@ -43,8 +43,9 @@ metrics: {certSecret: metrics-tls, serviceMonitor: {enabled: true, insecureSkipV
 `, identities)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// The CRDs are the suite's (kubectl apply in setUp), and the same: TestHelmChartMatchesKustomize.
 			objects := ParseObjects(t, "helm template", Helm(t, "template", "dry-"+RandomSuffix(5), ChartDir, "--namespace", ns,
-				"-f", WriteFile(t, "values.yaml", c.values), "-f", WriteFile(t, "namespaces.yaml", c.override)))
+				"-f", WriteFile(t, "values.yaml", c.values), "-f", WriteFile(t, "namespaces.yaml", c.override), "--set", "crds.enabled=false"))
 			var stream bytes.Buffer
 			operator := 0
 			for _, key := range slices.Sorted(maps.Keys(objects)) {

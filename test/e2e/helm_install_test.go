@@ -21,7 +21,9 @@ func TestHelmChartInstall(t *testing.T) {
 	t.Parallel()
 	release := "helm-e2e-" + RandomSuffix(5)
 	fullname := release + "-network-controller"
+	// The suite's CRDs are kubectl's (setUp): one owner in a cluster.
 	values := fmt.Sprintf(`
+crds: {enabled: false}
 image: {repository: registry.example.com/network-controller, tag: v1.2.3}
 credentials: {roleBindings: [%[1]s]}
 metrics: {readers: [{namespace: %[1]s, name: prometheus}]}

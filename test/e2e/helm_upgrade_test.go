@@ -41,7 +41,8 @@ func TestHelmChartUpgradeSelector(t *testing.T) {
 		t.Fatalf("the chart of %s already selects by instance: %s", ChartBeforeInstanceSelector, before)
 	}
 
-	out := HelmRefused(t, "upgrade", release, ChartDir, "--namespace", release)
+	// The CRDs stay the suite's (kubectl apply in setUp): crds.enabled=false.
+	out := HelmRefused(t, "upgrade", release, ChartDir, "--namespace", release, "--set", "crds.enabled=false")
 	for _, want := range []string{"a Deployment's selector cannot change: delete it, then upgrade again",
 		"kubectl -n " + release + " delete deployment " + fullname} {
 		if !strings.Contains(out, want) {
@@ -53,7 +54,7 @@ func TestHelmChartUpgradeSelector(t *testing.T) {
 	}
 
 	MustKubectl(t, "delete", "deployment", fullname, "--namespace", release, "--wait")
-	Helm(t, "upgrade", release, ChartDir, "--namespace", release)
+	Helm(t, "upgrade", release, ChartDir, "--namespace", release, "--set", "crds.enabled=false")
 	if got := selector(); !strings.Contains(got, `"app.kubernetes.io/instance":"`+release+`"`) {
 		t.Errorf("after the upgrade the Deployment selects by %s, want the release's instance", got)
 	}

@@ -81,8 +81,14 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 			from = releaseOf(t, "--release", beforeVersions(t))
 		}
 		deployLocal(t, "remove", previous)
-		deployLocal(t, "release-helm", from, "--wait")
-		wantRunning(t, releaseImage(t, from))
+		// From install.yaml to Helm: the release takes over the CRDs kubectl applied.
+		deployLocal(t, "release-helm", from, "--wait", "--take-ownership")
+		fromImage := releaseImage(t, from)
+		if from != previous {
+			// A chart before image.digest names the image by the tag the archive carries.
+			fromImage = releaseTag(t, from)
+		}
+		wantRunning(t, fromImage)
 		wantKept(t, ns, before, rec)
 
 		var upgradeArgs []string
@@ -107,7 +113,7 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 		}
 		out := e2e.Helm(t, "rollback", "network-controller", "1", "--namespace", controllerNamespace, "--wait", "--timeout", "3m")
 		t.Logf("helm rollback: %s", strings.TrimSpace(out))
-		wantRunning(t, releaseImage(t, from))
+		wantRunning(t, fromImage)
 		wantKept(t, ns, before, rec)
 		for _, crd := range []string{"networks.samplecrd.k8s.io", "clusteridentities.samplecrd.k8s.io"} {
 			e2e.MustKubectl(t, "get", "crd", crd)
@@ -159,6 +165,18 @@ func releaseImage(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(raw))
+}
+
+// releaseTag is the image reference by tag (the version) of the release in dir.
+func releaseTag(t *testing.T, dir string) string {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(dir, "network-controller-*.digest"))
+	if len(matches) != 1 {
+		t.Fatalf("%s: %d image digests, want 1", dir, len(matches))
+	}
+	version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(matches[0]), "network-controller-"), ".digest")
+	repository, _, _ := strings.Cut(releaseImage(t, dir), "@")
+	return repository + ":" + version
 }
 
 // hasChart says whether the release in dir has a chart.
