@@ -44,32 +44,60 @@ func TestSupportTraces(t *testing.T) {
 	neutronID := m[1]
 	t.Logf("Ready: %s", message)
 
+	// The access line of the refused request, or, where neutron-server logged that line
+	// under another request's context (from 2025.1 on it may log any line under the
+	// context of the request its green thread served before: then no access line names
+	// the ID, or only another request's does), the audit record of the refused create,
+	// whose payload carries the request's own ID: what grep finds of the ID.
 	var line string
+	refusalOnly := false
+	var refusalSeen time.Time
 	Eventually(t, 30*time.Second, 200*time.Millisecond, "neutron-server's log line of "+neutronID, func() error {
-		// The access line of the refused request. Not the first line that names the ID: from
-		// 2025.1 on, neutron-server may log another request's access line under the context
-		// of the one its green thread served before.
 		var others []string
+		refusal := ""
 		for _, l := range NeutronLogLinesSince(t, ks.NeutronLog, mark) {
+			if strings.Contains(l, " audit ") && strings.Contains(l, "'request_id': '"+neutronID+"'") &&
+				strings.Contains(l, "'outcome': 'failure'") && strings.Contains(l, "'service/network/subnets'") {
+				refusal = l
+			}
+			if !strings.Contains(l, " "+neutronID+" ") {
+				continue
+			}
 			r, ok := serverlog.ParseNeutronRequest(l)
-			if !ok || !strings.Contains(l, " "+neutronID+" ") {
+			if !ok {
 				continue
 			}
 			if r.Method == "POST" && strings.HasPrefix(r.Path, "/v2.0/subnets") {
-				line = l
+				line, refusalOnly = l, false
 				return nil
 			}
 			others = append(others, r.String())
 		}
-		return fmt.Errorf("no access line of a POST /v2.0/subnets names %s (other requests under it: %v)", neutronID, others)
+		// The access line follows the refusal's within moments when it names the ID.
+		if refusal != "" && refusalSeen.IsZero() {
+			refusalSeen = time.Now()
+		}
+		if refusal != "" && time.Since(refusalSeen) > 10*time.Second {
+			line, refusalOnly = refusal, true
+			return nil
+		}
+		return fmt.Errorf("no access line of a POST /v2.0/subnets names %s (other requests under it: %v; its audit record found: %v)", neutronID, others, refusal != "")
 	})
 	t.Logf("neutron-server: %s", line)
-	r, _ := serverlog.ParseNeutronRequest(line)
-	if r.Method != "POST" || !strings.HasPrefix(r.Path, "/v2.0/subnets") || r.Status != "400" || r.ProjectID != project {
-		t.Errorf("neutron-server logged %s for %s, want the refused POST /v2.0/subnets of project %s", r, neutronID, project)
+	if refusalOnly {
+		t.Logf("neutron-server logged the refused POST's access line under another request's context; its audit record names %s", neutronID)
+	} else {
+		r, _ := serverlog.ParseNeutronRequest(line)
+		if r.Method != "POST" || !strings.HasPrefix(r.Path, "/v2.0/subnets") || r.Status != "400" || r.ProjectID != project {
+			t.Errorf("neutron-server logged %s for %s, want the refused POST /v2.0/subnets of project %s", r, neutronID, project)
+		}
 	}
 	// [global local user project ...]: the controller's ID for the pass comes first.
 	globalID := regexp.MustCompile(`\[(req-[0-9a-f-]{36}) ` + neutronID).FindStringSubmatch(line)
+	if refusalOnly {
+		// The audit record's payload carries the global ID the request came with.
+		globalID = auditGlobalID.FindStringSubmatch(line)
+	}
 	if globalID == nil {
 		// neutron-server (Debian's 21.0.0-7+deb12u1 behind the audit middleware) logs a
 		// write under a context of its own without the global ID; the audit record of the
