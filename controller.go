@@ -104,7 +104,7 @@ type Controller struct {
 	// for deferred Networks.
 	tickets budgetTickets
 	// running holds what the informer delivers of the Networks a worker reconciles.
-	running    runningPasses
+	running    reconcile.RunningPasses
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
 	// requeue queues the Networks whose credentials may have changed.
@@ -299,9 +299,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	ticket := c.tickets.take(key)
 	itemCtx := neutronclient.DeferOverBudget(context.WithoutCancel(ctx), ticket)
 	start := c.now()
-	c.running.begin(key)
+	c.running.Begin(key)
 	err := c.syncHandler(itemCtx, key)
-	if c.running.end(key, c.reconciler.WroteItself) {
+	if c.running.End(key, c.reconciler.WroteItself) {
 		c.workqueue.addFor(key, fairqueue.UserChange)
 	}
 	throttled, deferred := neutron.AsThrottled(err)
@@ -405,7 +405,7 @@ func (c *Controller) handleUpdate(old, new any) {
 		return
 	}
 	c.reconciler.Saw(network)
-	if c.reconciler.WroteItself(network) || c.running.deliver(network) {
+	if c.reconciler.WroteItself(network) || c.running.Deliver(network) {
 		return
 	}
 	c.enqueueNetwork(new, fairqueue.UserChange)

@@ -46,6 +46,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/shard"
+	"github.com/samplecrd/network-controller/pkg/shardwork"
 	"github.com/samplecrd/network-controller/pkg/signals"
 	"github.com/samplecrd/network-controller/pkg/startup"
 )
@@ -166,7 +167,18 @@ func run(opts options) error {
 	go namespaces.RunWithContext(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 	if opts.shards > 1 {
-		return leadShards(ctx, opts, kube, probes, m, access.shareRates(opts, gate), controller, networkInformers, ownership, tenants, lead)
+		identity, err := leaderelect.Identity()
+		if err != nil {
+			return err
+		}
+		return shardwork.Run(ctx, shardwork.Config{
+			Shards: opts.shards, Namespaces: opts.namespaces,
+			LeaseNamespace: opts.leaseNamespace, LeaseName: opts.leaseName, Identity: identity, FieldManager: fieldManager,
+			LeaseDuration: opts.leaseDuration, RenewDeadline: opts.leaseRenewDeadline, RetryPeriod: opts.leaseRetryPeriod,
+			Leases: kube.core.CoordinationV1(), Networks: kube.networks, Informers: networkInformers, Ownership: ownership, Metrics: m,
+			Share: access.shareRates(opts, gate), SetLeading: leadingReporter(probes, m), Unfill: tenants.Unfill,
+			WaitForPasses: controller.running.WaitFor, QueuedByNamespace: controller.workqueue.order.QueuedByNamespace,
+		}, lead)
 	}
 	return leadWhenElected(ctx, opts, kube.core, probes, m, lead)
 }
@@ -380,10 +392,7 @@ func serveEndpoints(ctx context.Context, opts options, cfg *rest.Config, m *metr
 // leadWhenElected runs lead at once, or with -leader-elect each time this process wins
 // the Lease, until ctx is done.
 func leadWhenElected(ctx context.Context, opts options, kubeClient kubernetes.Interface, probes *endpoints.Probes, m *metrics.Metrics, lead func(context.Context) error) error {
-	setLeading := func(leading bool) {
-		probes.SetLeading(leading)
-		m.SetLeader(leading)
-	}
+	setLeading := leadingReporter(probes, m)
 	if !opts.leaderElect {
 		setLeading(true)
 		return lead(ctx)
@@ -399,6 +408,15 @@ func leadWhenElected(ctx context.Context, opts options, kubeClient kubernetes.In
 		FieldManager:  fieldManager,
 	}
 	return leaderelect.Run(ctx, election, kubeClient, lead)
+}
+
+// leadingReporter returns what tells the probes and the metrics whether this replica
+// leads (holds the Lease, or a shard).
+func leadingReporter(probes *endpoints.Probes, m *metrics.Metrics) func(bool) {
+	return func(leading bool) {
+		probes.SetLeading(leading)
+		m.SetLeader(leading)
+	}
 }
 
 // controllerConfig turns flags into the controller's Config, asking the apiserver for what

@@ -23,7 +23,7 @@ pkg/neutronclient pkg/neutronstore pkg/endpoints
 pkg/credentials/lockout
 pkg/credentials/registry
 pkg/credentials/owncloud pkg/credentials/secretguard pkg/credentials/identitystatus pkg/reconcile
-pkg/credentials/requeue pkg/resync
+pkg/credentials/requeue pkg/resync pkg/shardwork
 pkg/networktest
 .
 pkg/credentials'

@@ -1,4 +1,4 @@
-package main
+package reconcile
 
 import (
 	"context"
@@ -11,17 +11,17 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// runningPasses hold, for each Network a worker reconciles, the versions the informer
+// RunningPasses hold, for each Network a worker reconciles, the versions the informer
 // delivers meanwhile. The reports of a pass's own writes can come before the writes
 // return, when it is not yet known that they are its own; when the pass ends, the Network
-// needs another only if one of the versions was someone else's.
-type runningPasses struct {
+// needs another only if one of the versions was someone else's. The zero value is ready.
+type RunningPasses struct {
 	mu        sync.Mutex
 	delivered map[cache.ObjectName][]*samplecrdv1.Network
 }
 
-// begin notes that a worker took key up.
-func (r *runningPasses) begin(key cache.ObjectName) {
+// Begin notes that a worker took key up.
+func (r *RunningPasses) Begin(key cache.ObjectName) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.delivered == nil {
@@ -30,8 +30,8 @@ func (r *runningPasses) begin(key cache.ObjectName) {
 	r.delivered[key] = []*samplecrdv1.Network{}
 }
 
-// deliver keeps network for the end of its pass, if one runs: true when it did.
-func (r *runningPasses) deliver(network *samplecrdv1.Network) bool {
+// Deliver keeps network for the end of its pass, if one runs: true when it did.
+func (r *RunningPasses) Deliver(network *samplecrdv1.Network) bool {
 	key := cache.MetaObjectToName(network)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -42,9 +42,9 @@ func (r *runningPasses) deliver(network *samplecrdv1.Network) bool {
 	return running
 }
 
-// end notes that key's pass ended, and reports whether a version delivered meanwhile was
+// End notes that key's pass ended, and reports whether a version delivered meanwhile was
 // not one the pass wrote (own).
-func (r *runningPasses) end(key cache.ObjectName, own func(*samplecrdv1.Network) bool) bool {
+func (r *RunningPasses) End(key cache.ObjectName, own func(*samplecrdv1.Network) bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	versions := r.delivered[key]
@@ -52,9 +52,9 @@ func (r *runningPasses) end(key cache.ObjectName, own func(*samplecrdv1.Network)
 	return slices.ContainsFunc(versions, func(n *samplecrdv1.Network) bool { return !own(n) })
 }
 
-// waitFor returns once no pass runs of a Network whose namespace matches, or ctx is done:
+// WaitFor returns once no pass runs of a Network whose namespace matches, or ctx is done:
 // a shard given up lets the passes of its Networks finish before its Lease is released.
-func (r *runningPasses) waitFor(ctx context.Context, matches func(namespace string) bool) {
+func (r *RunningPasses) WaitFor(ctx context.Context, matches func(namespace string) bool) {
 	for {
 		r.mu.Lock()
 		running := false
