@@ -5,12 +5,22 @@
 # Usage: hack/test.sh all|short
 #
 #   all    make verify, make unit, make monitoring, then hack/e2e.sh (every end-to-end test)
-#          and hack/node-e2e.sh (the controller's Pods on a real kubelet) on the default
-#          OpenStack release and the newest Kubernetes, then the compatibility sets:
-#          test/e2e/compat-openstack.txt on each other OpenStack release (2022.2, newest)
-#          and test/e2e/compat-kubernetes.txt on the oldest Kubernetes README claims
-#          (docs/compatibility.md). The summary at the end says, per OpenStack release and
-#          Kubernetes version, how many tests ran, passed, failed and were skipped.
+#          on the default OpenStack release and the newest Kubernetes, then hack/node-e2e.sh
+#          (the controller's Pods on a real kubelet) and, at the same time, the
+#          compatibility set test/e2e/compat-kubernetes.txt on the oldest Kubernetes README
+#          claims, then test/e2e/compat-openstack.txt on each other OpenStack release
+#          (2022.2, newest; docs/compatibility.md). The summary at the end says, per
+#          OpenStack release and Kubernetes version, how many tests ran, passed, failed and
+#          were skipped.
+#
+#          The node step and the oldest Kubernetes' set run side by side: each has a control
+#          plane of its own (hack/node-e2e.sh's on ports 26443..., the oldest Kubernetes' on
+#          36443...), both use the default release's Neutron and Keystone, which this script
+#          started and neither stops, and the node step mostly waits (on the kubelet, image
+#          builds, rollouts), so the two together take little longer than the node step
+#          alone. The node step's output goes to _output/test/node.log and is printed once
+#          it ended. The OpenStack sets restart Neutron and Keystone in another release, so
+#          they run after both.
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
 #   compat-openstack, compat-kubernetes  print the -run pattern of that compatibility set,
 #          for hack/e2e.sh (docs/compatibility.md)
@@ -54,7 +64,10 @@ installed="${out_dir}/packages.installed"
 servers_up="${out_dir}/servers.up"
 compat_log="${out_dir}/compat.log"
 compat_ready="${out_dir}/compat.ready"
-rm -f "${servers_state}" "${installed}" "${servers_up}" "${compat_ready}"
+compat_kube_ready="${out_dir}/compat-kube.ready"
+node_log="${out_dir}/node.log"
+node_result="${out_dir}/node.result"
+rm -f "${servers_state}" "${installed}" "${servers_up}" "${compat_ready}" "${compat_kube_ready}" "${node_result}"
 # The default release (hack/lib/openstack-release.sh), and those the compatibility sets run on.
 export OPENSTACK_RELEASE="${OPENSTACK_RELEASE:-2025.1}"
 compat_releases=()
@@ -91,17 +104,20 @@ start_in_background() {
 
 # build_compat_in_background: the other releases' roots and the oldest Kubernetes'
 # servers, which the compatibility sets start after the main end-to-end tests.
+# The oldest Kubernetes first: its set runs first (beside the node step).
 build_compat_in_background() {
   local r
+  LOCAL_KUBE_VERSION=oldest hack/local-kube.sh build
+  touch "${compat_kube_ready}"
   for r in "${compat_releases[@]}"; do
     OPENSTACK_RELEASE="${r}" hack/local-neutron.sh install
   done
-  LOCAL_KUBE_VERSION=oldest hack/local-kube.sh build
   touch "${compat_ready}"
 }
 
 servers_pid=
 compat_pid=
+node_pid=
 steps=()
 # One line per end-to-end run for the summary: what it ran on, and its counts.
 runs=()
@@ -110,6 +126,10 @@ cleanup() {
   if [[ -n "${servers_pid}" ]] && kill -0 "${servers_pid}" 2>/dev/null; then
     log "waiting for the background start of the servers to finish, to stop them"
     wait "${servers_pid}" || true
+  fi
+  if [[ -n "${node_pid}" ]] && kill -0 "${node_pid}" 2>/dev/null; then
+    log "waiting for the node step (hack/node-e2e.sh) to finish, to stop the servers"
+    wait "${node_pid}" || true
   fi
   if [[ -n "${compat_pid}" ]] && kill -0 "${compat_pid}" 2>/dev/null; then
     log "waiting for the background builds of the compatibility sets to finish"
@@ -155,6 +175,42 @@ step() {
   steps+=("$(printf '%-44s %7d %7d %15d%s' "${name}" $((SECONDS - start)) \
     $((($(children_cpu_ticks) - own0) / hz)) $((($(machine_cpu_ticks) - machine0) / hz)) \
     "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")")
+  return "${rc}"
+}
+
+# step_beside NAME LOG COMMAND...: starts COMMAND in the background, its output in LOG;
+# step_joined LOG then waits for it, prints LOG, and records it as step does (its seconds
+# from its start; its CPU s its own; its machine CPU s include what ran beside it).
+step_beside() {
+  local name=$1 log_file=$2
+  shift 2
+  log "${name}: started in the background beside the next step (output: ${log_file}, printed when it ends)"
+  (
+    start=${SECONDS} rc=0 me=${BASHPID}
+    own0=$(awk '{print $16 + $17}' "/proc/${me}/stat")
+    machine0=$(machine_cpu_ticks)
+    "$@" >"${log_file}" 2>&1 || rc=$?
+    printf '%s\n' "${rc}" "$(printf '%-44s %7d %7d %15d%s' "${name}" $((SECONDS - start)) \
+      $((($(awk '{print $16 + $17}' "/proc/${me}/stat") - own0) / hz)) $((($(machine_cpu_ticks) - machine0) / hz)) \
+      "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")" >"${node_result}.tmp"
+    mv "${node_result}.tmp" "${node_result}"
+  ) &
+  node_pid=$!
+}
+
+step_joined() {
+  local log_file=$1 rc start=${SECONDS}
+  wait "${node_pid}" || true
+  node_pid=
+  log "waited $((SECONDS - start)) s for the background step after the step beside it"
+  log "the output of the step that ran in the background (${log_file}):"
+  cat "${log_file}" >&2 || true
+  if [[ ! -f "${node_result}" ]]; then
+    log "ERROR: the background step left no result"
+    return 1
+  fi
+  rc="$(sed -n 1p "${node_result}")"
+  steps+=("$(sed -n 2p "${node_result}")")
   return "${rc}"
 }
 
@@ -231,17 +287,24 @@ fi
 step "servers up (background, after the above)" wait_for_background "${servers_up}"
 if [[ "${mode}" == all ]]; then
   rc=0
-  step "end-to-end tests (hack/e2e.sh)" e2e_run "every end-to-end test" go-test.log || rc=$?
-  step "the controller on a real node (hack/node-e2e.sh)" hack/node-e2e.sh || rc=$?
-  step "compat builds (background, after the above)" wait_for_background "${compat_ready}" "${compat_pid}" "${compat_log}"
   openstack_set="$(compat_tests test/e2e/compat-openstack.txt)"
   kube_set="$(compat_tests test/e2e/compat-kubernetes.txt)"
+  step "end-to-end tests (hack/e2e.sh)" e2e_run "every end-to-end test" go-test.log || rc=$?
+  # The node step beside the oldest Kubernetes' set, both on the default release's cloud
+  # (see the header); the OpenStack sets after both.
+  step_beside "the controller on a real node (hack/node-e2e.sh)" "${node_log}" hack/node-e2e.sh
+  if step "compat build, oldest Kubernetes (background)" wait_for_background "${compat_kube_ready}" "${compat_pid}" "${compat_log}"; then
+    step "compat set, oldest Kubernetes (beside the node)" e2e_run "compat set" go-test-kubernetes-oldest.log \
+      LOCAL_KUBE_VERSION=oldest -run "${kube_set}" || rc=$?
+  else
+    rc=1
+  fi
+  step_joined "${node_log}" || rc=$?
+  step "compat builds (background, after the above)" wait_for_background "${compat_ready}" "${compat_pid}" "${compat_log}"
   for r in "${compat_releases[@]}"; do
     step "compat set, OpenStack ${r}" e2e_run "compat set" "go-test-openstack-${r}.log" \
       OPENSTACK_RELEASE="${r}" -run "${openstack_set}" || rc=$?
   done
-  step "compat set, oldest Kubernetes" e2e_run "compat set" go-test-kubernetes-oldest.log \
-    LOCAL_KUBE_VERSION=oldest -run "${kube_set}" || rc=$?
   [[ "${rc}" == 0 ]] || exit "${rc}"
 else
   step "end-to-end story (TestWalkingSkeleton)" e2e_run "TestWalkingSkeleton" go-test.log -run '^TestWalkingSkeleton$'
