@@ -15,6 +15,16 @@
 # come from Go's build cache, into _output/upgrade/bin/network-controller-<short hash>.
 # A binary already there is reused; a worktree already there at that commit is reused, one
 # at another commit (or a leftover folder) is made again. Runs at once wait for each other.
+#
+# Both are also kept outside the clone, beside the servers' builds (hack/lib/kube-build.sh),
+# so that a new clone on the same machine (make test on CI) reuses them instead of
+# building the commit again: the binary in TOOLS_BIN_CACHE (default
+# /var/cache/network-controller/bin) as network-controller-<commit>-<stamp>, the release in
+# PREVIOUS_RELEASE_CACHE (default /var/cache/network-controller/release) as
+# <commit>-<stamp>, where the stamp hashes the Go toolchain and, for a release, this tree's
+# release scripts (a release is reproducible: the same commit and scripts give the same
+# bytes). A release from the cache is used while its SHA256SUMS hold; entries unused for
+# 30 days are removed; a cache that cannot be written only costs the next clone a build.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -46,16 +56,76 @@ bin="${ROOT}/_output/upgrade/bin/network-controller-${short}"
 
 take_lock "_output/upgrade/.lock" 900 "another hack/build-previous.sh kept _output/upgrade/.lock for 15 minutes"
 
+TOOLS_BIN_CACHE="${TOOLS_BIN_CACHE:-/var/cache/network-controller/bin}"
+PREVIOUS_RELEASE_CACHE="${PREVIOUS_RELEASE_CACHE:-/var/cache/network-controller/release}"
+
+# stamp: what besides the commit decides the build (see the header).
+stamp() {
+  {
+    "${GO}" version
+    if ((release)); then
+      sha256sum hack/release.sh hack/image.sh hack/base-images.sh hack/helm.sh hack/tools/helm/go.mod hack/tools/helm/go.sum Dockerfile
+    fi
+  } | sha256sum | cut -c1-16
+}
+
+# sums_hold DIR: DIR holds a release whose SHA256SUMS hold.
+sums_hold() { [[ -f "$1/SHA256SUMS" ]] && (cd "$1" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; }
+
+# keep_in_cache SOURCE DEST: copies SOURCE (a file or a folder) to DEST in the cache,
+# under a temporary name first, and removes the cache's entries unused for 30 days.
+keep_in_cache() {
+  local source=$1 dest=$2 dir tmp
+  dir="$(dirname "${dest}")"
+  if mkdir -p "${dir}" 2>/dev/null && tmp="$(mktemp -d "${dir}/.tmp.XXXXXX" 2>/dev/null)" &&
+    cp -a "${source}" "${tmp}/entry" && rm -rf "${dest}" && mv "${tmp}/entry" "${dest}" && touch "${dest}"; then
+    log "kept ${source#"${ROOT}/"} in the build cache (${dest})"
+  else
+    log "cannot write the build cache ${dir}; the next clone builds ${short} again"
+  fi
+  [[ -z "${tmp:-}" ]] || rm -rf "${tmp}"
+  find "${dir}" -mindepth 1 -maxdepth 1 -mtime +30 -exec rm -rf {} + 2>/dev/null || true
+}
+
 released="${ROOT}/_output/upgrade/release-${short}"
-if ((release)) && [[ -f "${released}/SHA256SUMS" ]] && (cd "${released}" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1; then
-  log "reusing the release ${released#"${ROOT}/"} (commit ${short})"
-  echo "${released}"
-  exit 0
-fi
-if ((!release)) && [[ -x "${bin}" ]]; then
-  log "reusing ${bin#"${ROOT}/"} (commit ${short})"
-  echo "${bin}"
-  exit 0
+if ((release)); then
+  cached_release="${PREVIOUS_RELEASE_CACHE}/${full}-$(stamp)"
+  if sums_hold "${released}"; then
+    log "reusing the release ${released#"${ROOT}/"} (commit ${short})"
+    sums_hold "${cached_release}" || keep_in_cache "${released}" "${cached_release}"
+    echo "${released}"
+    exit 0
+  fi
+  if sums_hold "${cached_release}"; then
+    rm -rf "${released}" "${released}.tmp"
+    mkdir -p "$(dirname "${released}")"
+    cp -a "${cached_release}" "${released}.tmp"
+    mv "${released}.tmp" "${released}"
+    touch "${cached_release}"
+    if sums_hold "${released}"; then
+      log "copied the release of ${short} from the build cache (${cached_release})"
+      echo "${released}"
+      exit 0
+    fi
+    log "the copy of ${cached_release} does not match its SHA256SUMS; releasing ${short} again"
+  fi
+else
+  cached_bin="${TOOLS_BIN_CACHE}/network-controller-${full}-$(stamp)"
+  if [[ -x "${bin}" ]]; then
+    log "reusing ${bin#"${ROOT}/"} (commit ${short})"
+    [[ -x "${cached_bin}" ]] || keep_in_cache "${bin}" "${cached_bin}"
+    echo "${bin}"
+    exit 0
+  fi
+  if [[ -x "${cached_bin}" ]]; then
+    mkdir -p "$(dirname "${bin}")"
+    cp -f "${cached_bin}" "${bin}.tmp"
+    mv "${bin}.tmp" "${bin}"
+    touch "${cached_bin}"
+    log "copied the controller of ${short} from the build cache (${cached_bin})"
+    echo "${bin}"
+    exit 0
+  fi
 fi
 
 if [[ -e "${tree}" ]] && [[ "$(git -C "${tree}" rev-parse --show-toplevel 2>/dev/null)" == "${ROOT}/${tree}" ]] &&
@@ -75,6 +145,7 @@ fi
 if ((release)); then
   # The image is built from the worktree's own Dockerfile and vendor/, offline.
   RELEASE_DIR="${released}" hack/release.sh "${tree}" >&2
+  keep_in_cache "${released}" "${cached_release}"
   echo "${released}"
   exit 0
 fi
@@ -88,4 +159,5 @@ mkdir -p "$(dirname "${bin}")"
   "${GO}" build -o "${bin}.tmp" .) >&2
 mv "${bin}.tmp" "${bin}"
 log "built ${bin#"${ROOT}/"} in $((SECONDS - start)) s"
+keep_in_cache "${bin}" "${cached_bin}"
 echo "${bin}"
