@@ -17,7 +17,8 @@ import (
 // checks that the two runs made the same files with the same sums, the image's digest
 // included, and that what they made is what docs/upgrading.md lists: the OCI archive, the
 // image's digest, install.yaml with the CRDs first and the image pinned by that digest,
-// the chart with image.digest set to it, and SHA256SUMS.
+// the chart with image.digest set to it, and SHA256SUMS. The first run's release is the
+// one TestUpgradeFromPreviousRelease then upgrades to (releaseUnderTest).
 func TestReleaseIsReproducible(t *testing.T) {
 	out, err := runRepo(t, time.Minute, nil, "hack/version.sh", "version")
 	if err != nil {
@@ -26,8 +27,8 @@ func TestReleaseIsReproducible(t *testing.T) {
 	version := strings.TrimSpace(out)
 	var sums [2]string
 	var dirs [2]string
+	dirs[0], dirs[1] = currentReleaseDir(), t.TempDir()
 	for i := range dirs {
-		dirs[i] = t.TempDir()
 		if out, err := runRepo(t, 20*time.Minute, []string{"RELEASE_DIR=" + dirs[i]}, "hack/release.sh"); err != nil {
 			t.Fatalf("hack/release.sh, run %d: %v\n%s", i+1, err, out)
 		}
@@ -40,6 +41,8 @@ func TestReleaseIsReproducible(t *testing.T) {
 	t.Logf("SHA256SUMS:\n%s", sums[0])
 	if sums[0] != sums[1] {
 		t.Errorf("two releases of the same tree differ:\n%s\n%s", sums[0], sums[1])
+	} else {
+		releasedCurrent = sums[0]
 	}
 
 	entries, err := os.ReadDir(dirs[0])

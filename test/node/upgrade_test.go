@@ -132,10 +132,30 @@ func releaseOf(t *testing.T, args ...string) string {
 	return lines[len(lines)-1]
 }
 
-// releaseUnderTest releases the build under test into _output/upgrade/release-current.
+// currentReleaseDir is where the release of the build under test goes.
+func currentReleaseDir() string {
+	return filepath.Join(e2e.RepoRoot, "_output", "upgrade", "release-current")
+}
+
+// releasedCurrent is the SHA256SUMS of the release TestReleaseIsReproducible made of the
+// build under test in currentReleaseDir (and made again, the same), or "".
+var releasedCurrent string
+
+// releaseUnderTest releases the build under test into currentReleaseDir, unless this run's
+// TestReleaseIsReproducible made it there already (and it is unchanged).
 func releaseUnderTest(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(e2e.RepoRoot, "_output", "upgrade", "release-current")
+	dir := currentReleaseDir()
+	if releasedCurrent != "" {
+		if raw, err := os.ReadFile(filepath.Join(dir, "SHA256SUMS")); err == nil && string(raw) == releasedCurrent {
+			out, err := runRepo(t, time.Minute, nil, "bash", "-c", `cd "$1" && sha256sum --quiet -c SHA256SUMS`, "bash", dir)
+			if err == nil {
+				t.Logf("the release of the build under test TestReleaseIsReproducible made: %s", dir)
+				return dir
+			}
+			t.Logf("%s no longer matches its SHA256SUMS (%v): releasing again\n%s", dir, err, out)
+		}
+	}
 	if out, err := runRepo(t, 20*time.Minute, []string{"RELEASE_DIR=" + dir}, "hack/release.sh"); err != nil {
 		t.Fatalf("hack/release.sh: %v\n%s", err, out)
 	}
