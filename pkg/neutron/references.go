@@ -25,6 +25,26 @@ type Named struct {
 // Project returns the project that owns the resource.
 func (n Named) Project() string { return n.ProjectID }
 
+// Referable is a resource that a Ref names, by its ID or its name: every kind a reference
+// of a Network's spec may name, which a store looks up the one way.
+type Referable interface {
+	Project() string
+	// AsNamed returns what tells the resource from another.
+	AsNamed() Named
+}
+
+// AsNamed returns n.
+func (n Named) AsNamed() Named { return n }
+
+// AsNamed returns the network's ID, name and project.
+func (n Network) AsNamed() Named { return Named{ID: n.ID, Name: n.Name, ProjectID: n.ProjectID} }
+
+// AsNamed returns the pool's ID, name and project.
+func (p SubnetPool) AsNamed() Named { return Named{ID: p.ID, Name: p.Name, ProjectID: p.ProjectID} }
+
+// AsNamed returns the router's ID, name and project.
+func (r Router) AsNamed() Named { return Named{ID: r.ID, Name: r.Name, ProjectID: r.ProjectID} }
+
 // Reference is an attribute that names a resource of Collection by ID or by name. A pass
 // resolves Ref to the ID of one resource its project can see (ResolvedID, and its name
 // ResolvedName, which a grant by name needs) before comparing and sending it. In a

@@ -19,11 +19,9 @@ import (
 // with its ID or name (one call) and, when exactly one of them is not this cluster's,
 // that network's subnets (one more).
 func (s *Store) LookupImport(ctx context.Context, ref neutron.ImportRef) (neutron.Visible, error) {
-	filter := neutron.Filter{Name: ref.NetworkName}
-	if ref.NetworkID != "" {
-		filter = neutron.Filter{IDs: []string{ref.NetworkID}}
-	}
-	nets, err := s.driver.ListNetworks(ctx, filter)
+	// The whole list, not one: Resolve tells the cluster's networks from the others, and
+	// takes the project's own first among those.
+	nets, err := listByRef(ctx, s.driver.ListNetworks, refQuery{ref: neutron.Ref{ID: ref.NetworkID, Name: ref.NetworkName}, anyCaseID: true})
 	if err != nil {
 		return neutron.Visible{}, fmt.Errorf("looking up imported Neutron network %s: %w", ref, err)
 	}

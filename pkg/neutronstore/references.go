@@ -3,7 +3,6 @@ package neutronstore
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -39,18 +38,13 @@ func (s *Store) ResolveNamed(ctx context.Context, c neutron.Collection, ref neut
 	if ok {
 		return cached, nil
 	}
-	filter := neutron.Filter{Name: ref.Name}
-	if ref.ID != "" {
-		filter = neutron.Filter{IDs: []string{ref.ID}}
+	listNamed := func(ctx context.Context, f neutron.Filter) ([]neutron.Named, error) {
+		return s.driver.ListNamed(ctx, c, f)
 	}
-	found, err := s.driver.ListNamed(ctx, c, filter)
+	found, err := findByRef(ctx, listNamed, refQuery{ref: ref}, s.projectID)
 	if err != nil {
 		return neutron.Named{}, fmt.Errorf("looking up %s %s: %w", c.Noun, ref, err)
 	}
-	// Only an exact match counts, whatever filters a Neutron applied.
-	found = neutron.OwnFirst(slices.DeleteFunc(found, func(n neutron.Named) bool {
-		return (ref.ID != "" && n.ID != ref.ID) || (ref.ID == "" && n.Name != ref.Name)
-	}), s.projectID)
 	if len(found) != 1 {
 		return neutron.Named{}, &neutron.ReferenceError{Reference: neutron.Reference{Collection: c, Ref: ref}, ProjectID: s.projectID, Found: len(found)}
 	}

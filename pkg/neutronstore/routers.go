@@ -68,17 +68,10 @@ func (s *Store) ExistingRouter(ctx context.Context, ref neutron.Ref) (r neutron.
 	if r, ok := s.routers.router(ref); ok {
 		return r, true, nil
 	}
-	filter := neutron.Filter{Name: ref.Name, ProjectID: s.projectID}
-	if ref.ID != "" {
-		filter = neutron.Filter{IDs: []string{ref.ID}, ProjectID: s.projectID}
-	}
-	routers, err := s.driver.ListRouters(ctx, filter)
+	routers, err := findByRef(ctx, s.driver.ListRouters, refQuery{ref: ref, scope: neutron.Filter{ProjectID: s.projectID}}, s.projectID)
 	if err != nil {
 		return neutron.Router{}, false, fmt.Errorf("looking up router %s: %w", ref, err)
 	}
-	routers = slices.DeleteFunc(neutron.InProject(routers, s.projectID), func(r neutron.Router) bool {
-		return (ref.ID != "" && r.ID != ref.ID) || (ref.ID == "" && r.Name != ref.Name)
-	})
 	if len(routers) != 1 {
 		return neutron.Router{}, false, nil
 	}
@@ -103,11 +96,10 @@ func (s *Store) ExternalNetworkID(ctx context.Context, ref neutron.Ref) (id stri
 		return id, true, nil
 	}
 	// No project filter: an external network is mostly the cloud admin's.
-	nets, err := s.driver.ListNetworks(ctx, neutron.Filter{Name: ref.Name, External: true})
+	nets, err := findByRef(ctx, s.driver.ListNetworks, refQuery{ref: neutron.Ref{Name: ref.Name}, scope: neutron.Filter{External: true}}, s.projectID)
 	if err != nil {
 		return "", false, fmt.Errorf("looking up external network %s: %w", ref, err)
 	}
-	nets = neutron.OwnFirst(slices.DeleteFunc(nets, func(n neutron.Network) bool { return n.Name != ref.Name }), s.projectID)
 	if len(nets) != 1 {
 		return "", false, nil
 	}

@@ -3,7 +3,6 @@ package neutronstore
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
@@ -13,18 +12,10 @@ import (
 // name. What the caller's token cannot see, Neutron does not
 // list: a tenant cannot reach another project's pool by naming it.
 func (s *Store) subnetPool(ctx context.Context, ref neutron.PoolRef) (neutron.SubnetPool, error) {
-	filter := neutron.Filter{Name: ref.Name}
-	if ref.ID != "" {
-		filter = neutron.Filter{IDs: []string{ref.ID}}
-	}
-	pools, err := s.driver.ListSubnetPools(ctx, filter)
+	pools, err := findByRef(ctx, s.driver.ListSubnetPools, refQuery{ref: neutron.Ref{ID: ref.ID, Name: ref.Name}}, s.projectID)
 	if err != nil {
 		return neutron.SubnetPool{}, fmt.Errorf("looking up subnet pool %s: %w", ref, err)
 	}
-	// Only an exact match counts, whatever filters a Neutron applied.
-	pools = neutron.OwnFirst(slices.DeleteFunc(pools, func(p neutron.SubnetPool) bool {
-		return (ref.ID != "" && p.ID != ref.ID) || (ref.ID == "" && p.Name != ref.Name)
-	}), s.projectID)
 	switch len(pools) {
 	case 1:
 		return pools[0], nil
