@@ -78,6 +78,10 @@ bench: ## Controller vs a raw gophercloud loop on local servers (flags in BENCH_
 bench-scale: ## Only the scale stage: 10,000 Networks (SCALE_N), restarted at 1,000, 3,000 and at the end; about an hour.
 	hack/bench.sh -rounds 0 -dual-rounds 0 -routed-rounds 0 -restart-n 0 -tenants 0 -noisy-rounds 0 -shard-n 0 -scale-n $(SCALE_N) -scale-at 1000,3000
 
+.PHONY: path-of-one-network
+path-of-one-network: ## Which files' code runs when one Network is created until Ready, measured with a coverage build on local servers (hack/path-of-one-network.sh); WRITE=1 rewrites the table in docs/design.md.
+	hack/path-of-one-network.sh $(if $(WRITE),--write)
+
 .PHONY: release
 release: ## The version's artifacts in _output/release (VERSION= overrides the file VERSION): the image as an OCI archive and its digest, install.yaml, the chart, SHA256SUMS; offline and reproducible.
 	VERSION="$(RELEASE_VERSION)" hack/release.sh
