@@ -214,9 +214,13 @@ func ExclusiveCluster(t testing.TB) {
 }
 
 // clusterWaitLimit is how long a test waits for the cluster lock before it fails, saying
-// the lock is stuck: longer than a waiter can queue behind TestShards, which holds the
-// cluster alone for 10 minutes on 2 cores while 600 Networks are made and deleted, after
-// another test held it; shorter than hack/e2e.sh's go test -timeout (40m).
+// the lock is stuck. A parallel test that holds the cluster alone waits for the sharers
+// still running (the longest, such as TestChaos, take about 4 minutes on 2 cores), and
+// the sharers wait for it while it holds it (TestShards, about a minute, is the longest;
+// TestCalmNamespaceIsNotHeldUpByAFlood, as long, is sequential and runs before the
+// parallel tests, README.md). So a wait is of minutes at most, far below this
+// limit, which only a stuck lock reaches; it is shorter than hack/e2e.sh's go test
+// -timeout (40m), so that the failure names the holder.
 const clusterWaitLimit = 25 * time.Minute
 
 func acquireCluster(t testing.TB, alone bool) {

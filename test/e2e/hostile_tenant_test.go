@@ -115,19 +115,21 @@ func TestSharedInNetworkIsLeftAlone(t *testing.T) {
 // A second cluster using this cluster ID makes every one of its networks look like an
 // orphan here. The orphan collection stops at its breaker, says so in a metric, the log
 // and an Event on the Lease, deletes nothing, and goes on once the orphans are few.
+// The other cluster's networks are of a namespace that holds no Network here (elsewhere),
+// which the controller watches with the Lease's: scoped to them, the test shares the
+// cluster.
 func TestOrphanBreakerWithReusedClusterID(t *testing.T) {
 	t.Parallel()
-	ExclusiveCluster(t) // its controller watches every namespace: the orphans it counts are of namespace "elsewhere"
 	clusterID := NewClusterID(t)
 	description := neutron.ClusterDescription(clusterID)
+	leaseNS, elsewhere := NewNamespace(t), NewNamespace(t)
 	const others = 12
 	var made []neutron.Network
 	for i := range others {
-		owner := neutron.Owner{ClusterID: clusterID, Namespace: "elsewhere", Name: fmt.Sprintf("net-%d", i), UID: fmt.Sprintf("0ther-c1u5-7e40-8000-%012d", i)}
+		owner := neutron.Owner{ClusterID: clusterID, Namespace: elsewhere, Name: fmt.Sprintf("net-%d", i), UID: fmt.Sprintf("0ther-c1u5-7e40-8000-%012d", i)}
 		made = append(made, CreateForeignNetwork(t, owner.ResourceName(), description, owner.Tags()))
 	}
-	leaseNS := NewNamespace(t)
-	ctrl := StartController(t, ControllerOptions{ClusterID: clusterID, Args: []string{
+	ctrl := StartController(t, ControllerOptions{ClusterID: clusterID, Namespaces: []string{leaseNS, elsewhere}, Args: []string{
 		"-neutron-resync-period=2s", "-orphan-grace-period=1s",
 		"-leader-elect=true", "-leader-elect-namespace=" + leaseNS, "-leader-elect-lease-name=e2e-breaker",
 	}})

@@ -18,8 +18,9 @@ import (
 	"github.com/samplecrd/network-controller/pkg/shard"
 )
 
-// TestShards runs three replicas on four shards over 60 Networks in 30 namespaces,
-// first through the shared apiserver, which filters lists and watches by shard
+// TestShards runs three replicas on four shards over a Network in each of the fewest
+// namespaces that give every shard two (about 14, by their names' hash), first through
+// the shared apiserver, which filters lists and watches by shard
 // (ShardedListAndWatch on), then, over the same Networks and more, through an apiserver of
 // the test's own with the feature gate off, which ignores the shard selector: each
 // replica then drops what it is sent of other shards. In both, every Network is Ready,
@@ -34,14 +35,15 @@ func TestShards(t *testing.T) {
 	leaseNS, lease := NewNamespace(t), "e2e-shards-"+RandomSuffix(8)
 	opts := ControllerOptions{ClusterID: NewClusterID(t), Args: append(LeaseArgs(leaseNS, lease, lt),
 		fmt.Sprintf("-shards=%d", shardCount),
-		// Every replica's resync runs, and would collect other shards' resources as
-		// orphans if it looked at them.
-		"-neutron-resync-period=30s",
+		// Every replica's resync runs (each phase waits for it), and would collect other
+		// shards' resources as orphans if it looked at them.
+		"-neutron-resync-period=5s",
 		"-orphan-grace-period=5s",
 	)}
-	namespaces := make([]string, shardNamespaces)
-	for i := range namespaces {
-		namespaces[i] = NewNamespace(t)
+	// Namespaces until each shard has shardMinNamespaces.
+	var namespaces []string
+	for slices.Min(namespacesPerShard(namespaces)) < shardMinNamespaces {
+		namespaces = append(namespaces, NewNamespace(t))
 	}
 	t.Logf("namespaces per shard: %v", namespacesPerShard(namespaces))
 	_, nets := Clients(t)
@@ -51,24 +53,27 @@ func TestShards(t *testing.T) {
 	replicas := s.start(opts)
 	start := time.Now()
 	createNetworks(t, nets, namespaces, shardPerNS, "n")
-	// The API's view first: an audit lists Neutron too, and 60 Networks' worth each second
-	// would take Neutron's time from the replicas.
-	waitNetworks(t, nets, namespaces, shardNamespaces*shardPerNS, true)
-	t.Logf("%d Networks Ready %.1f s after the first create", shardNamespaces*shardPerNS, time.Since(start).Seconds())
+	// The API's view first: an audit lists Neutron too, and each second's would take
+	// Neutron's time from the replicas.
+	waitNetworks(t, nets, namespaces, len(namespaces)*shardPerNS, true)
+	t.Logf("%d Networks Ready %.1f s after the first create", len(namespaces)*shardPerNS, time.Since(start).Seconds())
+	resynced(t, replicas)
 	s.check(replicas, true)
 	s.takeover(replicas, true, "after-kill")
 	for _, c := range replicas {
 		c.Stop()
 	}
 
-	// Filtered by each replica: a restart over the same Networks, then 30 more.
+	// Filtered by each replica: a restart over the same Networks, then one more in each
+	// namespace.
 	_, kubeconfig := OwnAPIServer(t, "LOCAL_KUBE_SHARDED_WATCH=false")
 	opts.Kubeconfig = kubeconfig
 	replicas = s.start(opts)
 	s.check(replicas, false)
 	createNetworks(t, nets, namespaces, 1, "filtered")
-	waitNetworks(t, nets, namespaces, s.want+shardNamespaces, true)
-	s.want += shardNamespaces
+	waitNetworks(t, nets, namespaces, s.want+len(namespaces), true)
+	s.want += len(namespaces)
+	resynced(t, replicas)
 	s.check(replicas, false)
 	s.takeover(replicas, false, "after-kill-filtered")
 
@@ -85,12 +90,14 @@ func TestShards(t *testing.T) {
 const (
 	shardReplicas = 3
 	shardCount    = 4
-	// 30 namespaces, so that every shard has some (by their names' hash); 2 Networks in
-	// each prove each is made once and counted once. Scale is the bench's shard stage
-	// (3,000 Networks), not this test's: at 20 a namespace it held the cluster alone for
-	// about 10 minutes of make test.
-	shardNamespaces = 30
-	shardPerNS      = 2
+	// Every shard has two namespaces at least (by their names' hash), so that each shard's
+	// Networks are made once and counted once, its resync sees other shards' resources,
+	// and the takeover moves a shard that has Networks; one Network a namespace is enough
+	// for that. Scale is the bench's shard stage (3,000 Networks), not this test's: the
+	// test holds the cluster alone (its replicas watch every namespace), at 2 Networks in
+	// each of 30 namespaces for more than a minute of make test, at 20 for about 10.
+	shardMinNamespaces = 2
+	shardPerNS         = 1
 )
 
 // shardScenario is what TestShards's two phases share: the Networks' namespaces, the
@@ -115,9 +122,27 @@ func (s *shardScenario) start(opts ControllerOptions) []*Controller {
 	holders := waitShardsSpread(s.t, s.leaseNS, s.lease, replicas, 90*time.Second)
 	s.t.Logf("shards held: %v", holders)
 	if s.want == 0 {
-		s.want = shardNamespaces * shardPerNS
+		s.want = len(s.namespaces) * shardPerNS
 	}
 	return replicas
+}
+
+// resynced waits until each replica has finished a Neutron resync (and so its orphan
+// collection) after now.
+func resynced(t *testing.T, replicas []*Controller) {
+	t.Helper()
+	before := make([]int, len(replicas))
+	for i, c := range replicas {
+		before[i] = CountLines(c.Logs(), "Neutron resync done")
+	}
+	Eventually(t, time.Minute, 250*time.Millisecond, "a Neutron resync on every replica", func() error {
+		for i, c := range replicas {
+			if CountLines(c.Logs(), "Neutron resync done") == before[i] {
+				return fmt.Errorf("replica %d: no Neutron resync done yet", c.PID())
+			}
+		}
+		return nil
+	})
 }
 
 // check: Neutron holds each Network once, Ready, and the replicas' metrics count each
