@@ -11,6 +11,9 @@ type view struct {
 	me      string
 	members []string
 	holders map[int]string
+	// leftAlone are free shards this replica gave up to rebalance a moment ago: it does not
+	// take them back while the replica they were given up for may take them.
+	leftAlone map[int]bool
 }
 
 // plan is what the replica does about it: shards to try to take, shards to give up.
@@ -23,7 +26,9 @@ type plan struct {
 // what it holds beyond that share, or one shard beyond the share rounded down while another
 // replica holds less than that and no shard is free. Each replica prefers the shards whose
 // index modulo the number of replicas is its rank among them, so that replicas starting
-// together reach for different shards, and the ones it gives up are the others.
+// together reach for different shards, and the ones it gives up are the others. A shard
+// it gave up to rebalance is left alone for a while (leftAlone): taken back at once, as
+// the plan would, it would never reach the replica it was given up for.
 func planOf(v view) plan {
 	members := slices.Clone(v.members)
 	if !slices.Contains(members, v.me) {
@@ -63,8 +68,9 @@ func planOf(v view) plan {
 
 	var p plan
 	if len(mine) < high {
-		slices.SortFunc(free, byPreference)
-		p.acquire = free[:min(len(free), high-len(mine))]
+		takable := slices.DeleteFunc(slices.Clone(free), func(i int) bool { return v.leftAlone[i] })
+		slices.SortFunc(takable, byPreference)
+		p.acquire = takable[:min(len(takable), high-len(mine))]
 		return p
 	}
 	giveUp := len(mine) - high

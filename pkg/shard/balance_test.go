@@ -23,6 +23,10 @@ func TestPlanSpreadsShardsEvenly(t *testing.T) {
 			v: view{shards: 4, me: "a", members: []string{"a", "b", "c"}, holders: map[int]string{0: "a", 3: "a", 1: "b", 2: "b"}}, giveUp: []int{3}},
 		{name: "more replicas than shards: one each, the rest idle",
 			v: view{shards: 2, me: "c", members: []string{"a", "b", "c"}, holders: map[int]string{0: "a", 1: "b"}}},
+		{name: "2+1+0 over three after giving one up: the giver leaves it to the idle replica",
+			v: view{shards: 4, me: "a", members: []string{"a", "b", "c"}, holders: map[int]string{0: "a", 1: "b", 2: "b"}, leftAlone: map[int]bool{3: true}}},
+		{name: "2+1+0 over three: the idle replica takes the shard given up for it",
+			v: view{shards: 4, me: "c", members: []string{"a", "b", "c"}, holders: map[int]string{0: "a", 1: "b", 2: "b"}}, acquire: []int{3}},
 		{name: "a lapsed holder's shard is free",
 			v: view{shards: 3, me: "a", members: []string{"a", "b"}, holders: map[int]string{0: "a", 1: "b"}}, acquire: []int{2}},
 	} {

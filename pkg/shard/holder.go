@@ -62,6 +62,10 @@ type Holder struct {
 	// no shard, so that replicas starting together see each other before they plan.
 	announced bool
 
+	// rebalanced holds when each shard was given up to rebalance: for a LeaseDuration after,
+	// this replica leaves it to the others.
+	rebalanced map[int]time.Time
+
 	mu   sync.Mutex
 	held map[int]*heldShard
 	// holders are the live holders of the shards at the last look, for the metrics.
@@ -117,7 +121,7 @@ func NewHolder(cfg Config, leases coordinationclient.LeasesGetter, work Work) *H
 		c = cfg.Clock
 	}
 	return &Holder{cfg: cfg, leases: leases.Leases(cfg.Namespace), work: work, clock: c,
-		seen: map[string]seenLease{}, held: map[int]*heldShard{}, holders: map[int]string{}}
+		seen: map[string]seenLease{}, held: map[int]*heldShard{}, holders: map[int]string{}, rebalanced: map[int]time.Time{}}
 }
 
 // OnSelectorServed makes the Holder tell served, once, whether the apiserver filters lists
@@ -211,7 +215,14 @@ func (h *Holder) tick(ctx, writeCtx context.Context) {
 		return
 	}
 
-	v := view{shards: h.cfg.Shards, me: h.cfg.Identity, holders: map[int]string{}}
+	v := view{shards: h.cfg.Shards, me: h.cfg.Identity, holders: map[int]string{}, leftAlone: map[int]bool{}}
+	for i, at := range h.rebalanced {
+		if now.Sub(at) < h.cfg.LeaseDuration {
+			v.leftAlone[i] = true
+		} else {
+			delete(h.rebalanced, i)
+		}
+	}
 	other := ""
 	for _, l := range list.Items {
 		holder := h.liveHolder(l.Name, now)
@@ -261,6 +272,7 @@ func (h *Holder) tick(ctx, writeCtx context.Context) {
 	if len(p.giveUp) > 0 && !busy {
 		// One at a time, once nothing starts or stops: the plan is made again after it.
 		h.giveUp(ctx, Shard{Index: p.giveUp[0], Count: h.cfg.Shards}, "rebalancing")
+		h.rebalanced[p.giveUp[0]] = now
 	}
 }
 
