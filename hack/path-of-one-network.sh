@@ -12,35 +12,43 @@
 # How: the controller is built with coverage (go build -cover -covermode=atomic
 # -coverpkg=./...) and run on the local servers as `make run` runs it (the local
 # kube-apiserver's admin kubeconfig; -os-cloud k8s, the member-role user of project k8s
-# through the local Keystone), twice:
-#   run 1  started with GOCOVERDIR=<dir1>, left RUN_SECONDS after it logs "Started
-#          workers", stopped with SIGTERM;
-#   run 2  the same with GOCOVERDIR=<dir2>, but right after "Started workers"
-#          example/example-network.yaml (the one-subnet form, no credentials Secret: the
-#          controller's own cloud) is created in the run's namespace and waited for
-#          until Ready=True; the controller still gets RUN_SECONDS in all before SIGTERM.
-# The files are those of the code blocks run 2 ran more often than run 1 (`go tool covdata
-# textfmt` of each), less vendor/, pkg/client/ and zz_generated* files. Both runs last as
-# long, so that periodic work (the Lease's renewals) counts alike in both.
+# through the local Keystone), RUNS times each way, in turns:
+#   idle  started with a GOCOVERDIR of its own, left RUN_SECONDS after it logs "Started
+#         workers", stopped with SIGTERM;
+#   one   the same, but right after "Started workers" example/example-network.yaml (the
+#         one-subnet form, no credentials Secret: the controller's own cloud) is created
+#         in the run's namespace and waited for until Ready=True; the controller still
+#         gets RUN_SECONDS in all before SIGTERM. An uncounted run of the same build then
+#         deletes the Network.
+# The files are those of the code blocks that every "one" run ran more often than every
+# "idle" run (`go tool covdata textfmt` of each), less vendor/, pkg/client/ and
+# zz_generated* files. Both kinds last as long, so that periodic work (the Lease's
+# renewals) counts alike; the repetition drops the blocks whose counts vary from run to
+# run by more than the Network adds (the handlers of the cluster's ClusterIdentities and
+# namespaces, whose events come when they come): with one run each way, every second
+# measurement listed a file or two more or less.
 #
-# Nothing is left behind: both runs use a fresh namespace (created before run 1, where the
-# Lease and the refusals ConfigMap live too) and a fresh -cluster-id, so that they touch
-# no other Neutron resources; after run 2 a third, uncounted run of the same build deletes
-# the Network, then the namespace is deleted and Neutron is checked for anything of that
-# cluster ID (deleted, with a warning, if found). The same happens on failure or Ctrl-C.
-# The controller reconciles every namespace: the script refuses to run while the cluster
-# holds Networks of its own.
+# Nothing is left behind: the runs use a fresh namespace (created before the first, where
+# the Lease and the refusals ConfigMap live too) and a fresh -cluster-id, so that they
+# touch no other Neutron resources; at the end the namespace is deleted and Neutron is
+# checked for anything of that cluster ID (deleted, with a warning, if found). The same
+# happens on failure or Ctrl-C. The controller reconciles every namespace: the script
+# refuses to run while the cluster holds Networks of its own.
 #
 # Starts hack/local-kube.sh, hack/local-neutron.sh and hack/local-keystone.sh when they
 # do not run (as hack/bench.sh does) and stops on exit only those it started; installs
-# the CRDs (kubectl apply -f crd/). About 2 minutes when the servers run.
+# the CRDs (kubectl apply -f crd/). About 2 minutes when the servers run, 8 more when it
+# starts them.
 #
 # Environment:
+#   RUNS          runs of each kind (default 3)
 #   RUN_SECONDS   how long each run lasts after "Started workers" (default 10)
 #   SERVERS_FROM  the checkout whose hack/local-*.sh and _output/local run the local
 #                 servers (default: this one); a git worktree measures its own tree on
 #                 the main checkout's servers with SERVERS_FROM=<main checkout>
 #   NEUTRON_PORT  port of the local noauth Neutron (default 19696, as hack/local-neutron.sh)
+#   KEEP_WORK     1: keep the scratch folder (the coverage data of each run, their
+#                 textfmt, the controllers' logs) and say where it is
 #   OPENSTACK_RELEASE, KEYSTONE_TOKEN_EXPIRATION  as hack/local-keystone.sh
 set -euo pipefail
 
@@ -58,8 +66,11 @@ case "${1:-}" in
   --write) write=1 ;;
   *) echo "usage: hack/path-of-one-network.sh [--write]" >&2; exit 2 ;;
 esac
+RUNS="${RUNS:-3}"
 RUN_SECONDS="${RUN_SECONDS:-10}"
-case "${RUN_SECONDS}" in '' | *[!0-9]* | 0) die "RUN_SECONDS must be a positive number, got '${RUN_SECONDS}'" ;; esac
+for v in RUNS RUN_SECONDS; do
+  case "${!v}" in '' | *[!0-9]* | 0) die "${v} must be a positive number, got '${!v}'" ;; esac
+done
 servers="$(cd "${SERVERS_FROM:-${ROOT}}" && pwd)"
 [[ -x "${servers}/hack/local-kube.sh" ]] || die "SERVERS_FROM=${servers} has no hack/local-kube.sh"
 if [[ "${write}" == 1 ]] && ! { grep -qxF "${BEGIN_MARK}" "${DOC}" && grep -qxF "${END_MARK}" "${DOC}"; }; then
@@ -136,19 +147,25 @@ neutron_leftovers() {
     jq -r '.subnets[] | "subnets \(.id)"'
 }
 
-# clean_up_run: deletes the Network with a controller of the same build (uncounted),
-# then the namespace, and whatever Neutron still holds of the run's cluster ID.
+# delete_network: deletes the Network, when there is one, with an uncounted run of the
+# controller. Fails when it is still there.
+delete_network() {
+  kubectl get network -n "${namespace}" "${network}" >/dev/null 2>&1 || return 0
+  log "deleting the Network ${namespace}/${network} with an uncounted controller run"
+  if start_controller cleanup "${work}/cover-cleanup"; then
+    kubectl delete network -n "${namespace}" "${network}" --wait=true --timeout=120s >&2 ||
+      log "WARNING: the Network was not deleted within 120 s"
+  fi
+  stop_controller
+  ! kubectl get network -n "${namespace}" "${network}" >/dev/null 2>&1
+}
+
+# clean_up_run: deletes the Network (delete_network), then the namespace, and whatever
+# Neutron still holds of the run's cluster ID.
 clean_up_run() {
   local kind id left
   [[ "${ns_created}" == 1 ]] || return 0
-  if kubectl get network -n "${namespace}" "${network}" >/dev/null 2>&1; then
-    log "deleting the Network ${namespace}/${network} with an uncounted controller run"
-    if start_controller cleanup "${work}/cover-cleanup"; then
-      kubectl delete network -n "${namespace}" "${network}" --wait=true --timeout=120s >&2 ||
-        log "WARNING: the Network was not deleted within 120 s"
-    fi
-    stop_controller
-  fi
+  delete_network || true
   log "deleting the namespace ${namespace}"
   if kubectl get network -n "${namespace}" "${network}" >/dev/null 2>&1; then
     log "WARNING: removing the Network's finalizer: its Neutron resources are deleted below"
@@ -176,7 +193,11 @@ cleanup() {
   stop_controller
   clean_up_run || true
   stop_started_servers_of "${servers}"
-  rm -rf "${work}"
+  if [[ "${KEEP_WORK:-0}" == 1 ]]; then
+    log "kept ${work}"
+  else
+    rm -rf "${work}"
+  fi
   exit "${rc}"
 }
 trap cleanup EXIT
@@ -217,51 +238,68 @@ module="$("${GO}" list -m)"
 kubectl create namespace "${namespace}" >&2
 ns_created=1
 
-log "run 1: no Network, ${RUN_SECONDS} s after \"Started workers\""
-start_controller run1 "${work}/cover1" || exit 1
-sleep "${RUN_SECONDS}"
-stop_controller
+# sleep_rest MS: sleeps what is left of RUN_SECONDS after MS milliseconds.
+sleep_rest() {
+  local left=$((RUN_SECONDS * 1000 - $1))
+  ((left > 0)) || return 0
+  sleep "$((left / 1000)).$(printf '%03d' $((left % 1000)))"
+}
 
-log "run 2: one Network (${NETWORK_FILE}) until Ready, ${RUN_SECONDS} s after \"Started workers\""
-start_controller run2 "${work}/cover2" || exit 1
-started_at=${EPOCHREALTIME}
-kubectl apply -n "${namespace}" -f "${NETWORK_FILE}" >&2
-kubectl wait -n "${namespace}" --for=condition=Ready=True --timeout=120s "network/${network}" >&2
-ready_ms=$(((${EPOCHREALTIME/./} - ${started_at/./}) / 1000))
-log "run 2: Ready=True ${ready_ms} ms after \"Started workers\""
-if ((ready_ms >= RUN_SECONDS * 1000)); then
-  log "WARNING: Ready took longer than RUN_SECONDS; run 2 lasts longer than run 1, and periodic work may count as the Network's (raise RUN_SECONDS)"
-else
-  sleep "$(printf '%d.%03d' $(((RUN_SECONDS * 1000 - ready_ms) / 1000)) $(((RUN_SECONDS * 1000 - ready_ms) % 1000)))"
-fi
-stop_controller
+for ((i = 1; i <= RUNS; i++)); do
+  log "run ${i} of ${RUNS}, idle: no Network, ${RUN_SECONDS} s after \"Started workers\""
+  start_controller "idle-${i}" "${work}/cover-idle-${i}" || exit 1
+  sleep "${RUN_SECONDS}"
+  stop_controller
+
+  log "run ${i} of ${RUNS}, one: ${NETWORK_FILE} until Ready, ${RUN_SECONDS} s after \"Started workers\""
+  start_controller "one-${i}" "${work}/cover-one-${i}" || exit 1
+  started_at=${EPOCHREALTIME}
+  kubectl apply -n "${namespace}" -f "${NETWORK_FILE}" >&2
+  kubectl wait -n "${namespace}" --for=condition=Ready=True --timeout=120s "network/${network}" >&2
+  ready_ms=$(((${EPOCHREALTIME/./} - ${started_at/./}) / 1000))
+  log "run ${i} of ${RUNS}, one: Ready=True ${ready_ms} ms after \"Started workers\""
+  if ((ready_ms >= RUN_SECONDS * 1000)); then
+    log "WARNING: Ready took longer than RUN_SECONDS: this run lasts longer than the idle ones, and periodic work may count as the Network's (raise RUN_SECONDS)"
+  fi
+  sleep_rest "${ready_ms}"
+  stop_controller
+  delete_network || die "could not delete the Network between runs"
+done
 clean_up_run
 
-for run in 1 2; do
-  compgen -G "${work}/cover${run}/covcounters.*" >/dev/null || die "run ${run} wrote no coverage counters"
-  "${GO}" tool covdata textfmt -i="${work}/cover${run}" -o="${work}/run${run}.txt"
+runs=()
+for kind in idle one; do
+  for ((i = 1; i <= RUNS; i++)); do
+    compgen -G "${work}/cover-${kind}-${i}/covcounters.*" >/dev/null || die "run ${i}, ${kind}, wrote no coverage counters"
+    "${GO}" tool covdata textfmt -i="${work}/cover-${kind}-${i}" -o="${work}/${kind}-${i}.txt"
+    runs+=("${work}/${kind}-${i}.txt")
+  done
 done
 
-# The files of the blocks run 2 ran more often, relative to the repository, as
-# "<package dir> <file>" ("." for the root), sorted.
-awk -v prefix="${module}/" '
-  FNR == 1 { next } # mode:
+# The files of the blocks every "one" run ran more often than every "idle" run, relative
+# to the repository, as "<package dir> <file>" ("." for the root), sorted.
+awk -v prefix="${module}/" -v runs="${RUNS}" '
+  FNR == 1 { run++; next } # mode:
   {
     block = $1; sub(/:.*/, "", $1); file = $1
     if (substr(file, 1, length(prefix)) != prefix) next
-    file = substr(file, length(prefix) + 1)
-    if (FILENAME == ARGV[1]) { count1[block] += $NF; next }
-    count2[block] += $NF; fileof[block] = file
+    fileof[block] = substr(file, length(prefix) + 1)
+    count[run, block] += $NF
   }
   END {
-    for (b in count2) if (count2[b] > count1[b] + 0) hit[fileof[b]] = 1
+    for (b in fileof) {
+      idle = 0; one = -1
+      for (r = 1; r <= runs; r++) if (count[r, b] > idle) idle = count[r, b]
+      for (r = runs + 1; r <= 2 * runs; r++) if (one < 0 || count[r, b] + 0 < one) one = count[r, b] + 0
+      if (one > idle) hit[fileof[b]] = 1
+    }
     for (f in hit) {
       if (f ~ /^vendor\// || f ~ /^pkg\/client\// || f ~ /(^|\/)zz_generated[^\/]*$/) continue
       dir = f; if (!sub(/\/[^\/]*$/, "", dir)) dir = "."
       print dir, f
     }
-  }' "${work}/run1.txt" "${work}/run2.txt" | LC_ALL=C sort >"${work}/files"
-[[ -s "${work}/files" ]] || die "run 2 ran no block more often than run 1"
+  }' "${runs[@]}" | LC_ALL=C sort >"${work}/files"
+[[ -s "${work}/files" ]] || die "the runs with the Network ran no block more often than those without"
 
 files_n="$(wc -l <"${work}/files")"
 packages_n="$(cut -d' ' -f1 "${work}/files" | uniq | wc -l)"
@@ -284,10 +322,11 @@ if [[ "${write}" == 1 ]]; then
   cat >"${work}/section" <<EOF
 Every file whose code runs on that path, measured rather than read by
 \`hack/path-of-one-network.sh\`: a build with coverage (\`go build -cover -coverpkg=./...\`)
-run on the local servers twice, once started and stopped with no Network, once creating
-one Network until Ready; the code blocks the second run ran more often than the first
-(\`go tool covdata textfmt\` of each), less vendor/ and generated code (\`pkg/client/\`,
-\`zz_generated*\`), are in ${files_n} files of ${packages_n} packages (measured on ${date}):
+run on the local servers ${RUNS} times each way, started and stopped with no Network, and
+creating one Network until Ready; the code blocks that every run of the second kind ran more
+often than every run of the first (\`go tool covdata textfmt\` of each), less vendor/ and
+generated code (\`pkg/client/\`, \`zz_generated*\`), are in ${files_n} files of ${packages_n} packages
+(measured on ${date}):
 
 $(cat "${work}/table")
 
