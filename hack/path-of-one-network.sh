@@ -25,8 +25,10 @@
 # zz_generated* files. Both kinds last as long, so that periodic work (the Lease's
 # renewals) counts alike; the repetition drops the blocks whose counts vary from run to
 # run by more than the Network adds (the handlers of the cluster's ClusterIdentities and
-# namespaces, whose events come when they come): with one run each way, every second
-# measurement listed a file or two more or less.
+# namespaces, whose counts depend on the order the informers' events come in): with one
+# run each way, every second measurement listed a file or two more or less; with three, a
+# file whose blocks the Network runs once among dozens of such runs (pkg/scope/scope.go,
+# pkg/credentials/requeue/grants.go) may still come or go.
 #
 # Nothing is left behind: the runs use a fresh namespace (created before the first, where
 # the Lease and the refusals ConfigMap live too) and a fresh -cluster-id, so that they
