@@ -61,33 +61,19 @@ func HasExpiryWarning(network *samplecrdv1.Network) bool {
 	return meta.IsStatusConditionTrue(network.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
 }
 
-// noteExpiry sets the CredentialsExpiring condition to warning, or removes it for "",
-// with a Warning Event and a log line naming expiry's credential when it appears; a write
-// only when it changes.
-func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Network, warning string, expiry *neutron.CredentialExpiry) (*samplecrdv1.Network, error) {
-	old := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
-	if (old == nil && warning == "") || (old != nil && old.Message == warning) {
-		return network, nil
-	}
-	status := network.Status.DeepCopy()
-	if warning == "" {
-		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionCredentialsExpiring)
-	} else {
-		setTrue(status, samplecrdv1.ConditionCredentialsExpiring, network.Generation, samplecrdv1.ReasonCredentialsExpiring, warning)
-	}
-	written, err := w.write(ctx, network, status)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case warning == "":
-		klog.FromContext(ctx).Info("Network's credentials no longer expire soon")
-	case old == nil || old.Message != warning:
+// noteExpiry sets the CredentialsExpiring condition to warning in the pass's write, or
+// removes it for "", with a Warning Event and a log line naming expiry's credential when
+// it appears.
+func (w *statusWriter) noteExpiry(ctx context.Context, network *samplecrdv1.Network, warning string, expiry *neutron.CredentialExpiry) {
+	w.warn(network, samplecrdv1.ConditionCredentialsExpiring, samplecrdv1.ReasonCredentialsExpiring, warning, func() {
+		if warning == "" {
+			klog.FromContext(ctx).Info("Network's credentials no longer expire soon")
+			return
+		}
 		// The warning may leave out whose credentials they are (the operator's): the
 		// operator finds them here. What is a name, never a secret.
 		klog.FromContext(ctx).Info("Network's credentials expire soon", "warning", warning,
 			"credential", expiry.What, "kind", expiry.Kind, "expiresAt", expiry.At.UTC().Format(time.RFC3339))
 		w.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonCredentialsExpiring, warning)
-	}
-	return written, nil
+	})
 }

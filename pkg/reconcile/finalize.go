@@ -16,7 +16,7 @@ import (
 
 // finalize carries out the Network's deletion policy, as the spec says it now, on its
 // Neutron side, then removes its finalizer.
-func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network) error {
+func (r *Reconciler) finalize(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
 	if !slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 	}
 	tenant, err := r.tenantOf(ctx, network)
 	if err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
 		powers, granted, err := r.retainGranted(network)
@@ -42,24 +42,24 @@ func (r *Reconciler) finalize(ctx context.Context, network *samplecrdv1.Network)
 		if !granted {
 			// Resources kept in a shared project without marks would belong to no one, and
 			// deleting them would lose what the user asked to keep: the deletion waits.
-			return r.status.failed(ctx, network, network.Status.NetworkID, retainNotGranted(network.Namespace, powers))
+			return st.failed(ctx, network, network.Status.NetworkID, retainNotGranted(network.Namespace, powers))
 		}
-		return r.finalizeRetain(ctx, tenant.Store, network)
+		return r.finalizeRetain(ctx, st, tenant.Store, network)
 	}
-	return r.finalizeDelete(ctx, tenant.Store, network)
+	return r.finalizeDelete(ctx, st, tenant.Store, network)
 }
 
 // finalizeDelete deletes the Neutron side. Neutron deletes a network's subnets with it,
 // so this is one DELETE per network. A network that status names but that does not carry
 // this Network's marks is left alone: status is a hint, not a proof of ownership.
-func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network) error {
+func (r *Reconciler) finalizeDelete(ctx context.Context, st *statusWriter, store *neutronstore.Store, network *samplecrdv1.Network) error {
 	res, err := store.DeleteOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	klog.FromContext(ctx).V(2).Info("Deleted Neutron networks with their subnets", "networkIDs", res.Deleted)
 	if len(res.NotOwned) > 0 {
-		if network, err = r.recordNotOwned(ctx, network, res.NotOwned); err != nil {
+		if network, err = r.recordNotOwned(ctx, st, network, res.NotOwned); err != nil {
 			return err
 		}
 	}
@@ -78,22 +78,22 @@ func (r *Reconciler) finalizeDelete(ctx context.Context, store *neutronstore.Sto
 
 // recordNotOwned records, in the Ready condition and a Warning Event, the networks status
 // named that deleting the Network left untouched, and returns the Network as written.
-func (r *Reconciler) recordNotOwned(ctx context.Context, network *samplecrdv1.Network, nets []neutron.Network) (*samplecrdv1.Network, error) {
+func (r *Reconciler) recordNotOwned(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, nets []neutron.Network) (*samplecrdv1.Network, error) {
 	ids := make([]string, 0, len(nets))
 	for _, n := range nets {
 		ids = append(ids, n.ID)
 	}
 	klog.FromContext(ctx).Info("Left a Neutron network status named untouched: it is not this Network's", "networkIDs", ids)
-	return r.status.notOwned(ctx, network, notOwned(fmt.Sprintf("status named Neutron network %s, which does not carry this Network's marks (this cluster's description and the Network's UID); "+
+	return st.notOwned(ctx, network, notOwned(fmt.Sprintf("status named Neutron network %s, which does not carry this Network's marks (this cluster's description and the Network's UID); "+
 		"left it untouched and deleted only what this Network owns", strings.Join(ids, ", "))))
 }
 
 // finalizeRetain keeps the Neutron side and releases it from the cluster (see
 // neutronstore.Store.ReleaseOwned): nothing is deleted.
-func (r *Reconciler) finalizeRetain(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network) error {
+func (r *Reconciler) finalizeRetain(ctx context.Context, st *statusWriter, store *neutronstore.Store, network *samplecrdv1.Network) error {
 	released, err := store.ReleaseOwned(ctx, Owner(network, r.clusterID), Recorded(network))
 	if err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	if removed, err := r.finalizers.remove(ctx, network); !removed {
 		return err

@@ -35,12 +35,17 @@ type finalizers struct {
 
 // ensure adds the finalizer before the first Neutron call, so no Neutron resource
 // can exist for an object that could disappear without cleanup. Adding it is therefore
-// proof that the owner has no network yet, which spares the create a lookup.
-func (f finalizers) ensure(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, owner neutron.Owner) (*samplecrdv1.Network, error) {
+// proof that the owner has no network yet, which spares the create a lookup. The same
+// write pins the project the resources go to (samplecrdv1.AnnotationProject).
+func (f finalizers) ensure(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, owner neutron.Owner, place neutron.Place) (*samplecrdv1.Network, error) {
 	if slices.Contains(network.Finalizers, samplecrdv1.FinalizerName) {
 		return network, nil
 	}
-	updated, err := f.patch(ctx, network, append(slices.Clone(network.Finalizers), samplecrdv1.FinalizerName))
+	var annotations map[string]string
+	if place.ProjectID != "" && network.Status.ProjectID == "" {
+		annotations = map[string]string{samplecrdv1.AnnotationProject: place.ProjectID}
+	}
+	updated, err := f.patch(ctx, network, append(slices.Clone(network.Finalizers), samplecrdv1.FinalizerName), annotations)
 	if err != nil {
 		return nil, fmt.Errorf("adding finalizer to Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
@@ -53,7 +58,7 @@ func (f finalizers) ensure(ctx context.Context, store *neutronstore.Store, netwo
 // still there to remove it from.
 func (f finalizers) remove(ctx context.Context, network *samplecrdv1.Network) (bool, error) {
 	others := slices.DeleteFunc(slices.Clone(network.Finalizers), func(f string) bool { return f == samplecrdv1.FinalizerName })
-	_, err := f.patch(ctx, network, others)
+	_, err := f.patch(ctx, network, others, nil)
 	switch {
 	case apierrors.IsNotFound(err):
 		return false, nil
@@ -63,17 +68,21 @@ func (f finalizers) remove(ctx context.Context, network *samplecrdv1.Network) (b
 	return true, nil
 }
 
-// patch sets the Network's finalizers to finalizers, if its resourceVersion is
-// still the one network has.
-func (f finalizers) patch(ctx context.Context, network *samplecrdv1.Network, finalizers []string) (*samplecrdv1.Network, error) {
+// patch sets the Network's finalizers to finalizers, and the annotations given (none
+// other is touched), if its resourceVersion is still the one network has.
+func (f finalizers) patch(ctx context.Context, network *samplecrdv1.Network, finalizers []string, annotations map[string]string) (*samplecrdv1.Network, error) {
 	if finalizers == nil {
 		// null would delete the key; [] says "no finalizers" in a merge patch as well.
 		finalizers = []string{}
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+	metadata := map[string]any{
 		"resourceVersion": network.ResourceVersion,
 		"finalizers":      finalizers,
-	}})
+	}
+	if len(annotations) > 0 {
+		metadata["annotations"] = annotations
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": metadata})
 	if err != nil {
 		return nil, fmt.Errorf("encoding the finalizer patch: %w", err)
 	}

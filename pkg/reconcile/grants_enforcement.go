@@ -103,15 +103,15 @@ func (p *pass) attachNothingNew() {
 // withdrawWhilePaused carries out on a paused Network what a grant taken away withdraws.
 // A Network of its own project has nothing to withdraw, and one whose identity no longer
 // selects its namespace nothing the controller can reach.
-func (r *Reconciler) withdrawWhilePaused(ctx context.Context, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
+func (r *Reconciler) withdrawWhilePaused(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
 	if ref := network.Spec.CloudCredentialsRef; ref != nil && !ref.Delegated() {
 		return network, nil
 	}
 	powers, err := r.powersOf(network)
 	if err != nil {
-		return r.withdrawRefused(ctx, network, powers)
+		return r.withdrawRefused(ctx, st, network, powers)
 	}
-	return r.withdrawUngranted(ctx, network, powers, r.tenantOf)
+	return r.withdrawUngranted(ctx, st, network, powers, r.tenantOf)
 }
 
 // withdrawRefused carries out the withdrawal of a Network whose namespace lost its project
@@ -119,9 +119,9 @@ func (r *Reconciler) withdrawWhilePaused(ctx context.Context, network *samplecrd
 // of the ClusterIdentity it names, which no longer selects the namespace (reached with the
 // identity's Secret, for what the Network made there only). Anything else refused has
 // nothing the controller can reach.
-func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
+func (r *Reconciler) withdrawRefused(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
 	if powers.OwnCloudRefusedBy != "" {
-		return r.withdrawUngranted(ctx, network, powers, r.tenantOf)
+		return r.withdrawUngranted(ctx, st, network, powers, r.tenantOf)
 	}
 	ref := network.Spec.CloudCredentialsRef
 	if !ref.Delegated() || network.Status.NetworkID == "" {
@@ -132,7 +132,7 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.N
 		return network, nil
 	}
 	src := &registry.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}
-	return r.withdrawUngranted(ctx, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
+	return r.withdrawUngranted(ctx, st, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
 		return r.tenantAt(ctx, network, src)
 	})
 }
@@ -142,10 +142,11 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, network *samplecrdv1.N
 // shows in effect that powers do not allow is withdrawn in enforce mode (the RBAC policies
 // deleted, the subnets detached from the existing router, the QoS policy set back to the
 // project's default) and kept and reported in warn mode; nothing else of the spec is done.
-func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers,
+func (r *Reconciler) withdrawUngranted(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, powers grants.Powers,
 	tenantOf func(context.Context, *samplecrdv1.Network) (registry.Tenant, error)) (*samplecrdv1.Network, error) {
 	if powers.Unfenced {
-		return r.grantMissing(ctx, network, nil)
+		r.grantMissing(ctx, st, network, nil)
+		return network, nil
 	}
 	var kept []keptPower
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain && !powers.AllowsRetain() && network.Status.NetworkID != "" {
@@ -167,7 +168,8 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 	// Without the store, by ID alone: it never fails.
 	qos, _ := ungrantedQoS(ctx, nil, network, powers)
 	if len(shares) == 0 && router == nil && qos == "" {
-		return r.grantMissing(ctx, network, kept)
+		r.grantMissing(ctx, st, network, kept)
+		return network, nil
 	}
 	if r.enforcement == grants.Warn && router == nil && (qos == "" || !namesQoSPolicies(powers)) {
 		for _, project := range shares {
@@ -176,7 +178,8 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 		if qos != "" {
 			kept = append(kept, keptPower{grants.PowerQoSPolicy, qosText(qos, "")})
 		}
-		return r.grantMissing(ctx, network, kept)
+		r.grantMissing(ctx, st, network, kept)
+		return network, nil
 	}
 	tenant, err := tenantOf(ctx, network)
 	if err != nil {
@@ -205,23 +208,23 @@ func (r *Reconciler) withdrawUngranted(ctx context.Context, network *samplecrdv1
 		if qos != "" {
 			kept = append(kept, keptPower{grants.PowerQoSPolicy, qosText(qos, "")})
 		}
-		return r.grantMissing(ctx, network, kept)
+		r.grantMissing(ctx, st, network, kept)
+		return network, nil
 	}
 	if len(shares) == 0 && router == nil && qos == "" {
-		return r.grantMissing(ctx, network, kept)
+		r.grantMissing(ctx, st, network, kept)
+		return network, nil
 	}
-	network, err = r.withdraw(ctx, tenant.Store, network, shares, router, qos)
-	if err != nil {
-		return nil, err
-	}
-	return r.grantMissing(ctx, network, kept)
+	r.grantMissing(ctx, st, network, kept)
+	return r.withdraw(ctx, st, tenant.Store, network, shares, router, qos)
 }
 
 // withdraw deletes the RBAC policies that share the Network's own network with shares,
 // detaches its subnets from router and sets its QoS policy qos back to the project's
-// default, all found in Neutron (the status only says what to look for), then records it:
-// Ready=False, NotGranted.
-func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, network *samplecrdv1.Network, shares []string, router *samplecrdv1.RouterStatus,
+// default, all found in Neutron (the status only says what to look for), and returns the
+// Network with that recorded in its status, to be written by the pass's write: Ready=False,
+// NotGranted.
+func (r *Reconciler) withdraw(ctx context.Context, st *statusWriter, store *neutronstore.Store, network *samplecrdv1.Network, shares []string, router *samplecrdv1.RouterStatus,
 	qos string) (*samplecrdv1.Network, error) {
 	logger := klog.FromContext(ctx)
 	observed, err := store.Observe(ctx, Owner(network, r.clusterID), Recorded(network))
@@ -288,25 +291,27 @@ func (r *Reconciler) withdraw(ctx context.Context, store *neutronstore.Store, ne
 	if qos != "" {
 		status.QoSPolicyID = ""
 	}
-	return r.status.write(ctx, network, status)
+	// The pass's one write carries it: the Paused condition, or the refusal, built on it.
+	recorded := network.DeepCopy()
+	recorded.Status = *status
+	st.unwritten = true
+	return recorded, nil
 }
 
-// grantMissing records the powers kept without a grant: the GrantMissing condition (and
-// a Warning Event when it appears or changes), and the count of Networks per power.
-func (r *Reconciler) grantMissing(ctx context.Context, network *samplecrdv1.Network, kept []keptPower) (*samplecrdv1.Network, error) {
+// grantMissing records the powers kept without a grant: the GrantMissing condition in
+// the pass's write (and a Warning Event when it appears or changes), and the count of
+// Networks per power.
+func (r *Reconciler) grantMissing(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, kept []keptPower) {
 	r.withoutGrant.set(cache.MetaObjectToName(network), kept)
 	message := grantMissingMessage(network.Namespace, kept, r.enforcement)
-	written, changed, err := r.status.noteWarning(ctx, network, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, message)
-	switch {
-	case err != nil || !changed:
-		return written, err
-	case message == "":
-		klog.FromContext(ctx).Info("Network keeps no power without a grant any more")
-	default:
+	st.warn(network, samplecrdv1.ConditionGrantMissing, samplecrdv1.ReasonKeptWithoutGrant, message, func() {
+		if message == "" {
+			klog.FromContext(ctx).Info("Network keeps no power without a grant any more")
+			return
+		}
 		klog.FromContext(ctx).Info("Network keeps powers no grant allows", "kept", message)
 		r.recorder.Event(network, corev1.EventTypeWarning, samplecrdv1.ReasonKeptWithoutGrant, message)
-	}
-	return written, nil
+	})
 }
 
 // grantMissingMessage says what is kept without a grant, and what comes of it; "" for

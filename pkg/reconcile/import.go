@@ -20,34 +20,30 @@ import (
 // An import that got Neutron's answer for its generation, found or not, costs no call
 // again: each Neutron resync looks at all of a project's imports at once (RecheckImports)
 // and hands what changed over to this.
-func (r *Reconciler) reconcileImport(ctx context.Context, network *samplecrdv1.Network) error {
+func (r *Reconciler) reconcileImport(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
 	tenant, err := r.resolve(ctx, network)
 	if err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	// Credentials of another project than before are no harm here, unlike for a created
 	// network: nothing was made in the first one. The import is looked up again.
 	moved := network.Status.ProjectID != tenant.Place.ProjectID
-	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
-		return err
-	}
-	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry); err != nil {
-		return err
-	}
+	st.pinPlace(network, tenant.Place)
+	st.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry)
 
 	ref := ImportRef(network)
 	result, found := r.findings.take(network, tenant.Place)
 	if !found {
 		if ImportSettled(network) && !moved {
-			return nil
+			return st.flush(ctx, network)
 		}
 		visible, err := tenant.Store.LookupImport(ctx, ref)
 		if err != nil {
-			return r.status.failed(ctx, network, "", err)
+			return st.failed(ctx, network, "", err)
 		}
 		result = visible.Resolve(ref)
 	}
-	return r.status.imported(ctx, network, result)
+	return st.imported(ctx, network, result)
 }
 
 // importedStatus returns the status an import resolved to result gets.

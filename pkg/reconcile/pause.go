@@ -66,22 +66,22 @@ func waitingChange(network *samplecrdv1.Network) string {
 	return fmt.Sprintf("generation %d", network.Generation)
 }
 
-// resumed removes what a pause wrote, before the Network is reconciled again; a Network
-// that was not paused costs nothing.
-func (w *statusWriter) resumed(ctx context.Context, network *samplecrdv1.Network) (*samplecrdv1.Network, error) {
+// resumed removes, in the pass's write, what a pause wrote, before the Network is
+// reconciled again; a Network that was not paused costs nothing.
+func (w *statusWriter) resumed(ctx context.Context, network *samplecrdv1.Network) {
 	if meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionPaused) == nil {
-		return network, nil
+		return
 	}
-	status := network.Status.DeepCopy()
-	meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionPaused)
-	if c := meta.FindStatusCondition(status.Conditions, samplecrdv1.ConditionReconciling); c != nil && c.Reason == samplecrdv1.ReasonPaused {
-		meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionReconciling)
-	}
-	written, err := w.write(ctx, network, status)
-	if err != nil {
-		return nil, err
-	}
-	klog.FromContext(ctx).Info("Network resumed")
-	w.recorder.Event(network, corev1.EventTypeNormal, samplecrdv1.ReasonResumed, "reconciling resumed: the annotation "+samplecrdv1.AnnotationReconcile+" is gone")
-	return written, nil
+	w.edit(statusEdit{
+		apply: func(status *samplecrdv1.NetworkStatus) {
+			meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionPaused)
+			if c := meta.FindStatusCondition(status.Conditions, samplecrdv1.ConditionReconciling); c != nil && c.Reason == samplecrdv1.ReasonPaused {
+				meta.RemoveStatusCondition(&status.Conditions, samplecrdv1.ConditionReconciling)
+			}
+		},
+		tell: func() {
+			klog.FromContext(ctx).Info("Network resumed")
+			w.recorder.Event(network, corev1.EventTypeNormal, samplecrdv1.ReasonResumed, "reconciling resumed: the annotation "+samplecrdv1.AnnotationReconcile+" is gone")
+		},
+	})
 }

@@ -14,14 +14,17 @@ import (
 // remove it, then status. A Network whose
 // status, spec and Neutron side agree costs no Neutron call and no API write.
 //
-// A create is a status write marking it Reconciling (folded into the project's write when
-// there is one), POST network, PUT its tags, POST subnet, then the Ready write. The steps
-// are ordered so that a crash, or a reply lost on the way back, between any two of them is
-// repaired by the next run without creating anything twice:
+// A create is the finalizer's write (which pins the project), POST network, PUT its tags,
+// POST subnet, then the pass's one status write: Ready, with the project, the warnings
+// beside Ready and what was made. The steps are ordered so that a crash, or a reply lost
+// on the way back, between any two of them is repaired by the next run without creating
+// anything twice:
 //
-//   - Fresh create: the finalizer, then the project (status.projectID), go on before
-//     any Neutron call. An object that had no finalizer therefore has nothing in Neutron,
-//     so the Store records its owner absent and the create needs no lookup first.
+//   - Fresh create: the finalizer and the project (samplecrdv1.AnnotationProject) go on
+//     in one write before any Neutron call. An object that had no finalizer therefore has
+//     nothing in Neutron, so the Store records its owner absent and the create needs no
+//     lookup first; and credentials that lead to another project after a crash are
+//     refused, as status.projectID refuses them once written.
 //   - Crash after POST network, before tagging: the create request gave the network the
 //     cluster's description and the owner's name, so the next process's fill (a list by
 //     the cluster's description) has it, with its owner read from the name. The run tags
@@ -39,110 +42,97 @@ import (
 //     absence, or the network's subnet list), so the retry lists by name, or the network's
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
-func (r *Reconciler) reconcile(ctx context.Context, network *samplecrdv1.Network) error {
+func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
 	powers, err := r.powersOf(network)
 	if err != nil {
 		// The namespace lost its project altogether: what it had there beyond its own
 		// resources is withdrawn, as with any grant taken away.
-		withdrawn, werr := r.withdrawRefused(ctx, network, powers)
+		withdrawn, werr := r.withdrawRefused(ctx, st, network, powers)
 		if werr != nil {
-			return r.status.failed(ctx, network, "", werr)
+			return st.failed(ctx, network, "", werr)
 		}
-		return r.status.failed(ctx, withdrawn, "", err)
+		return st.failed(ctx, withdrawn, "", err)
 	}
 	if network.IsImported() {
-		return r.reconcileImportAsGranted(ctx, network, powers)
+		return r.reconcileImportAsGranted(ctx, st, network, powers)
 	}
 	tenant, err := r.tenantOf(ctx, network)
 	if err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	store := tenant.Store
-	if network, err = r.finalizers.ensure(ctx, store, network, Owner(network, r.clusterID)); err != nil {
+	if network, err = r.finalizers.ensure(ctx, store, network, Owner(network, r.clusterID), tenant.Place); err != nil {
 		return err
 	}
 	if r.guard != nil {
 		if err := r.guard.Protect(ctx, network); err != nil {
-			return r.status.failed(ctx, network, "", err)
+			return st.failed(ctx, network, "", err)
 		}
 	}
-	if network, err = r.status.pinPlace(ctx, network, tenant.Place); err != nil {
-		return err
-	}
-	if network, err = r.status.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry); err != nil {
-		return err
-	}
-	if network, err = r.status.notePassword(ctx, network, tenant.PasswordWarning); err != nil {
-		return err
-	}
+	st.pinPlace(network, tenant.Place)
+	st.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry)
+	st.notePassword(ctx, network, tenant.PasswordWarning)
 
 	desired, err := Desired(network)
 	if err != nil {
-		return r.status.failed(ctx, network, "", invalidSpec(err.Error()))
+		return st.failed(ctx, network, "", invalidSpec(err.Error()))
 	}
 	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers, enforcement: r.enforcement}
 	p.withhold()
 	p.admitRouter = r.routerAdmission(network, powers)
 	if err := p.resolveReferences(ctx); err != nil {
-		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+		return st.failed(ctx, network, network.Status.NetworkID, err)
 	}
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
-		return r.status.failed(ctx, network, "", err)
+		return st.failed(ctx, network, "", err)
 	}
 	if NeedsShares(p.desired, p.observed) {
 		if p.observed.Shares, err = store.Shares(ctx, p.observed.Network.ID); err != nil {
-			return r.status.failed(ctx, network, p.observed.Network.ID, err)
+			return st.failed(ctx, network, p.observed.Network.ID, err)
 		}
 		p.observed.SharesKnown = true
 	}
 	if err := p.observeRouters(ctx); err != nil {
-		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+		return st.failed(ctx, network, network.Status.NetworkID, err)
 	}
 	p.keepInEffect()
 	if err := p.resolveDefaults(ctx); err != nil {
-		return r.status.failed(ctx, network, network.Status.NetworkID, err)
+		return st.failed(ctx, network, network.Status.NetworkID, err)
 	}
 	p.changes = Diff(p.desired, p.observed)
 	p.attachNothingNew()
 	if p.changes.Immutable != "" {
-		return r.status.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))
+		return st.failed(ctx, network, p.observed.Network.ID, invalidSpec(p.changes.Immutable))
 	}
 	if len(p.withheld) > 0 && p.observed.Network == nil {
 		// Nothing to undo: nothing is made for a spec that is refused.
-		return r.status.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, powers))
+		return st.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, powers))
 	}
 
-	if network, err = r.grantMissing(ctx, network, p.kept); err != nil {
-		return err
-	}
-	if p.network, err = r.status.markProgress(ctx, network, p.changes); err != nil {
-		return err
-	}
+	r.grantMissing(ctx, st, network, p.kept)
+	p.network = network
 	out, err := p.apply(ctx)
 	if err != nil {
 		p.forgetReferences(err)
 		// The status names the network, so it tells what exists while the subnets wait.
-		return r.status.failedApplying(ctx, p.network, out, overQuota(ctx, store, err))
+		return st.failedApplying(ctx, p.network, out, overQuota(ctx, store, err))
 	}
 	if len(p.withheld) > 0 {
-		return r.status.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))
+		return st.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))
 	}
-	return r.status.ready(ctx, p.network, out)
+	return st.ready(ctx, p.network, out)
 }
 
 // reconcileImportAsGranted reports an import its powers allow, or one in effect before
 // its grant went while grants are only warned about; any other is refused.
-func (r *Reconciler) reconcileImportAsGranted(ctx context.Context, network *samplecrdv1.Network, powers grants.Powers) error {
+func (r *Reconciler) reconcileImportAsGranted(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, powers grants.Powers) error {
 	var kept []keptPower
 	if !powers.AllowsImport() {
 		if r.enforcement != grants.Warn || network.Status.NetworkID == "" {
-			return r.status.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
+			return st.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
 		}
 		kept = append(kept, keptPower{grants.PowerImport, "spec.import (allow.import)"})
 	}
-	network, err := r.grantMissing(ctx, network, kept)
-	if err != nil {
-		return err
-	}
-	return r.reconcileImport(ctx, network)
+	r.grantMissing(ctx, st, network, kept)
+	return r.reconcileImport(ctx, st, network)
 }

@@ -112,23 +112,21 @@ func New(cfg Config) *Reconciler {
 // in the Network's status comes back as an error RecordedFailure recognises.
 func (r *Reconciler) Sync(ctx context.Context, network *samplecrdv1.Network) error {
 	deleting := network.DeletionTimestamp != nil
+	st := r.status.forPass()
 	if why := pauseOf(network); why != "" && (!deleting || slices.Contains(network.Finalizers, samplecrdv1.FinalizerName)) {
 		// A pause holds the tenant's changes, not the operator's: a grant taken away is
 		// carried out (or, in warn mode, reported) all the same.
-		withdrawn, err := r.withdrawWhilePaused(ctx, network)
+		withdrawn, err := r.withdrawWhilePaused(ctx, st, network)
 		if err != nil {
-			return r.status.failed(ctx, network, "", err)
+			return st.failed(ctx, network, "", err)
 		}
-		return r.status.paused(ctx, withdrawn, why)
+		return st.paused(ctx, withdrawn, why)
 	}
-	network, err := r.status.resumed(ctx, network)
-	if err != nil {
-		return err
-	}
+	st.resumed(ctx, network)
 	if deleting {
-		return r.finalize(ctx, network)
+		return r.finalize(ctx, st, network)
 	}
-	return r.reconcile(ctx, network)
+	return r.reconcile(ctx, st, network)
 }
 
 // Forget drops what the Reconciler keeps about a Network that no longer exists.

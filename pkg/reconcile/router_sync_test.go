@@ -25,7 +25,7 @@ func routerCases() []syncCase {
 		object:     WithRouter(NewNetwork("routed", "10.60.0.0/24", ""), External("public")),
 		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { d.PutExternalNetwork(Public) },
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal RouterCreated", "Normal SubnetAttached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -64,7 +64,7 @@ func routerCases() []syncCase {
 		object:     WithGeneration(WithRouterInStatus(WithRouter(RealizedNetwork("regated", "10.60.0.0/24", "10.60.0.5"), External("public"))), 2),
 		neutron:    putRouted(true, true),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"remove router interface", "update subnet", "add router interface"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal GatewayUpdated", "Normal SubnetAttached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -93,7 +93,7 @@ func routerCases() []syncCase {
 		object:     WithGeneration(WithRouterInStatus(RealizedNetwork("unrouted", "10.60.0.0/24", "")), 2),
 		neutron:    putRouted(true, true),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"remove router interface", "delete router", "tag network"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal RouterDeleted", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -116,7 +116,7 @@ func routerCases() []syncCase {
 			d.PutRouter(neutron.Router{ID: "tenant-router-id", Name: "tenant-router"})
 		},
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -145,7 +145,7 @@ func routerCases() []syncCase {
 			d.DenySNAT(true)
 		},
 		want:       stops,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet", "create router"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning InvalidSpec"},
 		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, "spec.router.enableSNAT: this cloud's Neutron policy does not let the project's role set it"),
@@ -156,7 +156,7 @@ func routerCases() []syncCase {
 		before:     loseReply(&neutron.Error{Op: "create router", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
 		want:       retries,
 		retry:      succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls: []string{"list networks", "create network", "tag network", "create subnet", "create router",
 			"list routers", "list ports", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Warning NeutronUnavailable", "Normal SubnetAttached", "Normal Provisioned"},
@@ -221,7 +221,7 @@ func routerCases() []syncCase {
 		object:     WithGeneration(RealizedNetwork("unrecorded", "10.61.0.0/24", ""), 2),
 		neutron:    putOnTenantRouter("unrecorded"),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"remove router interface", "tag network"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {

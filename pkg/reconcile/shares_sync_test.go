@@ -26,7 +26,7 @@ func sharingCases() []syncCase {
 		name:       "new Network shared with two projects, port security off: in the create, the tag call and one policy each",
 		object:     WithPortSecurity(WithSharedWith(NewNetwork("shared", "10.40.0.0/24", ""), "team-b", "team-c"), &off),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "create rbac policy", "create rbac policy"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal NetworkShared", "Normal NetworkShared", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -59,7 +59,7 @@ func sharingCases() []syncCase {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-c", ObjectID: netID, TargetProject: "team-c"})
 		}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete rbac policy"},
 		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -77,7 +77,7 @@ func sharingCases() []syncCase {
 			d.PutShare(neutron.RBACPolicy{ID: "rbac-b", ObjectID: netID, TargetProject: "team-b"})
 		}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete rbac policy", "tag network"},
 		wantEvents: []string{"Normal NetworkUnshared", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -115,7 +115,7 @@ func sharingCases() []syncCase {
 		object:     WithGeneration(WithSharedWith(RealizedNetwork("gains", "10.40.0.0/24", ""), "team-b"), 2),
 		neutron:    PutRealizedWith("10.40.0.0/24", nil),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list rbac policies", "tag network", "create rbac policy"},
 		wantEvents: []string{"Normal NetworkShared", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -135,7 +135,7 @@ func sharingCases() []syncCase {
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantShares(t, f.Neutron, "net-of-lost", "team-b")
 		},
-		wantWrites: []string{writeStatus, writeStatus, writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantEvents: []string{"Warning NeutronUnavailable", "Normal Provisioned"},
 	}, {
 		name:       "a kept share re-spelt in capitals, warned: the policy kept, nothing made",
@@ -143,7 +143,7 @@ func sharingCases() []syncCase {
 		neutron:    putShareOf("rbac-b", "team-b"),
 		before:     grant(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantPolicies(t, f.Neutron, "net-of-respelt", "rbac-b team-b")
@@ -189,7 +189,7 @@ func sharingCases() []syncCase {
 		neutron:    putShareOf("rbac-b", "team-b"),
 		before:     grant(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantPolicies(t, f.Neutron, "net-of-twice", "rbac-b team-b")
@@ -203,7 +203,7 @@ func sharingCases() []syncCase {
 		object:     WithSharedWith(NewNetwork("twice", "10.40.0.0/24", ""), "TEAM-B", "team-b"),
 		before:     grant(grants.Powers{SharedWith: []string{"team-b"}, Identities: []string{"ops"}}),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "create rbac policy"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal NetworkShared", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -219,7 +219,7 @@ func sharingCases() []syncCase {
 		object:     WithGeneration(WithPortSecurity(RealizedNetwork("secured", "10.40.0.0/24", ""), ptr.To(true)), 2),
 		neutron:    putRealizedNetworkWith(func(n *neutron.Network) { n.PortSecurityEnabled = ptr.To(false) }),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"update network"},
 		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -13,7 +12,6 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/record"
@@ -23,54 +21,50 @@ import (
 // statusWriter is the one writer of Networks' status. Each of its methods builds the next
 // status of one kind of moment (the builders follow it below), writes it when
 // it differs, and records the Event and log line that go with it.
+//
+// A pass writes status once, at its end (besides the finalizer): what it decides on before
+// its outcome (the project, the warnings beside Ready, a resume) is an edit kept in the
+// pass's writer (forPass) and goes into that write.
 type statusWriter struct {
 	client       clientset.Interface
 	fieldManager string
 	recorder     record.EventRecorder
 	clock        *readyClock
 	writes       *ownWrites
+	// pending are the edits of this pass's writer not written yet; unwritten says that the
+	// pass changed the status of the Network it goes on with without writing it.
+	pending   []statusEdit
+	unwritten bool
 }
 
-// pinPlace writes the Network's project and region into its status before anything is
-// created there, so that a later change of credentials can be checked against them even
-// if this process dies right after the create: the first crash-safety checkpoint. A
-// Network with nothing in Neutron yet is marked Reconciling in the same write: its create
-// follows, and needs no write of its own (the second checkpoint, folded into the first).
-func (w *statusWriter) pinPlace(ctx context.Context, network *samplecrdv1.Network, place neutron.Place) (*samplecrdv1.Network, error) {
+// statusEdit is a change of status a pass decided on before its outcome. tell, when set,
+// runs once the write that carries the change is made: the log line and Event that say so.
+type statusEdit struct {
+	apply func(*samplecrdv1.NetworkStatus)
+	tell  func()
+}
+
+// forPass returns the writer of one pass, with no edits pending.
+func (w *statusWriter) forPass() *statusWriter {
+	pass := *w
+	pass.pending, pass.unwritten = nil, false
+	return &pass
+}
+
+// edit keeps e for the pass's next write.
+func (w *statusWriter) edit(e statusEdit) { w.pending = append(w.pending, e) }
+
+// pinPlace records the Network's project and region in the pass's write. Before anything
+// is created there, the finalizer's write pins the project too (finalizers.ensure), so
+// that a later change of credentials can be checked against it even if this process dies
+// right after the create.
+func (w *statusWriter) pinPlace(network *samplecrdv1.Network, place neutron.Place) {
 	if place.ProjectID == "" || (network.Status.ProjectID == place.ProjectID && network.Status.Region == place.Region) {
-		return network, nil
+		return
 	}
-	written, err := w.write(ctx, network, pinnedStatus(network, place))
-	if err != nil {
-		return nil, fmt.Errorf("recording project %s: %w", place.ProjectID, err)
-	}
-	klog.FromContext(ctx).V(2).Info("Recorded the Network's OpenStack project", "projectID", place.ProjectID, "region", place.Region)
-	return written, nil
-}
-
-// markProgress marks the Network Reconciling before the changes of a generation its
-// status says nothing about yet (a create, a spec change) are applied, so that a slow
-// Neutron shows as work under way. Everything else costs no write: a retry, or a create
-// whose project write marked it, is Reconciling already; a Ready Network repaired after a
-// change made in Neutron by hand stays Ready; a rejected one looked at again after a
-// restart stays Stalled unless Neutron now takes it.
-func (w *statusWriter) markProgress(ctx context.Context, network *samplecrdv1.Network, changes neutron.Changes) (*samplecrdv1.Network, error) {
-	if changes.None() || isReconciling(network) {
-		return network, nil
-	}
-	if ready := network.ReadyCondition(); ready != nil && ready.ObservedGeneration == network.Generation {
-		return network, nil
-	}
-	reason, message := progressOf(changes)
-	written, err := w.write(ctx, network, reconcilingStatus(network, reason, message))
-	if apierrors.IsConflict(err) {
-		// The cache is behind a newer write, most often this mark made by a run that was
-		// deferred a moment ago. The mark only tells; the work goes on without it, as it
-		// would have before there was one.
-		klog.FromContext(ctx).V(4).Info("Not marking the Network Reconciling: the cache is behind the stored object", "err", err)
-		return network, nil
-	}
-	return written, err
+	w.edit(statusEdit{apply: func(status *samplecrdv1.NetworkStatus) {
+		status.ProjectID, status.Region = place.ProjectID, place.Region
+	}})
 }
 
 // ready records that the outcome's network and subnets realise the Network's spec:
@@ -186,11 +180,25 @@ func (w *statusWriter) notOwned(ctx context.Context, network *samplecrdv1.Networ
 	return written, nil
 }
 
+// flush writes what the pass's edits change of the Network's status as it is: for a pass
+// whose outcome leaves the rest of the status as it was.
+func (w *statusWriter) flush(ctx context.Context, network *samplecrdv1.Network) error {
+	_, err := w.write(ctx, network, network.Status.DeepCopy())
+	return err
+}
+
 // write writes status through the status subresource on a copy of network, only when it
 // differs from what network already has, and returns the Network as it now is. It is the
 // only status write of the controller.
+//
+// The pass's pending edits go into status first; once written, their tells run, and a
+// later write of the same pass starts from the written status, which has them.
 func (w *statusWriter) write(ctx context.Context, network *samplecrdv1.Network, status *samplecrdv1.NetworkStatus) (*samplecrdv1.Network, error) {
-	if equality.Semantic.DeepEqual(network.Status, *status) {
+	pending := w.pending
+	for _, e := range pending {
+		e.apply(status)
+	}
+	if !w.unwritten && equality.Semantic.DeepEqual(network.Status, *status) {
 		return network, nil
 	}
 	updated := network.DeepCopy()
@@ -201,6 +209,12 @@ func (w *statusWriter) write(ctx context.Context, network *samplecrdv1.Network, 
 	if err != nil {
 		return nil, fmt.Errorf("writing status of Network %s/%s: %w", network.Namespace, network.Name, err)
 	}
+	w.pending, w.unwritten = nil, false
+	for _, e := range pending {
+		if e.tell != nil {
+			e.tell()
+		}
+	}
 	return written, nil
 }
 
@@ -208,27 +222,6 @@ func (w *statusWriter) write(ctx context.Context, network *samplecrdv1.Network, 
 // Beside Ready stand the kstatus conditions: Reconciling while work is under way or
 // retried, Stalled when only a change of the spec can help. GitOps tools read these, not
 // Ready's reasons, to tell waiting from failing.
-
-// pinnedStatus records the project and region about to be used; a Network with nothing
-// in Neutron yet is marked Reconciling for its create at the same time.
-func pinnedStatus(network *samplecrdv1.Network, place neutron.Place) *samplecrdv1.NetworkStatus {
-	status := network.Status.DeepCopy()
-	status.ProjectID, status.Region = place.ProjectID, place.Region
-	if !network.IsImported() && network.Status.NetworkID == "" && !isReconciling(network) {
-		reason, message := progressOf(neutron.Changes{CreateNetwork: true})
-		status.ObservedGeneration = network.Generation
-		setReconciling(status, network.Generation, reason, message)
-	}
-	return status
-}
-
-// reconcilingStatus marks work under way for the Network's generation.
-func reconcilingStatus(network *samplecrdv1.Network, reason, message string) *samplecrdv1.NetworkStatus {
-	status := network.Status.DeepCopy()
-	status.ObservedGeneration = network.Generation
-	setReconciling(status, network.Generation, reason, message)
-	return status
-}
 
 // realizedStatus records the network and subnets that realise the spec, Ready=True.
 func realizedStatus(network *samplecrdv1.Network, out outcome, reason, message string) *samplecrdv1.NetworkStatus {
@@ -266,30 +259,6 @@ func appliedStatus(network *samplecrdv1.Network, out outcome, f *Failure) *sampl
 		setRealized(status, out)
 	}
 	return status
-}
-
-// progressOf says what changes are about, for the Reconciling condition.
-func progressOf(changes neutron.Changes) (reason, message string) {
-	switch {
-	case changes.CreateNetwork:
-		return samplecrdv1.ReasonCreating, "creating the Neutron network and subnet"
-	case changes.CreatesSubnet():
-		return samplecrdv1.ReasonCreating, "creating the Neutron subnet"
-	}
-	if diffs := slices.Concat(changes.NetworkDiffs, changes.SubnetDiffs()); len(diffs) > 0 {
-		return samplecrdv1.ReasonUpdating, "changing Neutron to match the spec: " + neutron.Describe(diffs)
-	}
-	if len(changes.RemoveSubnets) > 0 {
-		return samplecrdv1.ReasonUpdating, "deleting the Neutron subnets of items no longer in the spec"
-	}
-	return samplecrdv1.ReasonUpdating, "deleting duplicate Neutron resources"
-}
-
-// isReconciling reports whether the Network is marked Reconciling for its generation.
-func isReconciling(network *samplecrdv1.Network) bool {
-	c := meta.FindStatusCondition(network.Status.Conditions, samplecrdv1.ConditionReconciling)
-	return c != nil && c.Status == metav1.ConditionTrue && c.ObservedGeneration == network.Generation &&
-		network.Status.ObservedGeneration == network.Generation
 }
 
 // setReady sets the Ready condition; its transition time moves only when status changes.
@@ -331,23 +300,19 @@ func setTrue(status *samplecrdv1.NetworkStatus, conditionType string, generation
 	})
 }
 
-// noteWarning sets the warning condition conditionType beside Ready: True with reason
-// and message, or removed for "". It writes only when the condition changes, and says
-// whether it did, so that the caller tells of it (a log line, a Warning Event) once.
-func (w *statusWriter) noteWarning(ctx context.Context, network *samplecrdv1.Network, conditionType, reason, message string) (*samplecrdv1.Network, bool, error) {
+// warn sets the warning condition conditionType beside Ready in the pass's write: True
+// with reason and message, or removed for "". When that changes the condition, tell runs
+// once the write is made (a log line, a Warning Event), so that it is told once.
+func (w *statusWriter) warn(network *samplecrdv1.Network, conditionType, reason, message string, tell func()) {
 	old := meta.FindStatusCondition(network.Status.Conditions, conditionType)
 	if (old == nil && message == "") || (old != nil && old.Message == message) {
-		return network, false, nil
+		return
 	}
-	status := network.Status.DeepCopy()
-	if message == "" {
-		meta.RemoveStatusCondition(&status.Conditions, conditionType)
-	} else {
-		setTrue(status, conditionType, network.Generation, reason, message)
-	}
-	written, err := w.write(ctx, network, status)
-	if err != nil {
-		return nil, false, err
-	}
-	return written, true, nil
+	w.edit(statusEdit{tell: tell, apply: func(status *samplecrdv1.NetworkStatus) {
+		if message == "" {
+			meta.RemoveStatusCondition(&status.Conditions, conditionType)
+		} else {
+			setTrue(status, conditionType, network.Generation, reason, message)
+		}
+	}})
 }

@@ -54,18 +54,16 @@ func TestProgressConditions(t *testing.T) {
 		syncs     int
 		wantSteps []progressStep
 	}{{
-		name:   "new Network: Reconciling while it is created, then Ready alone",
+		name:   "new Network: one status write, Ready once it is created",
 		object: NewNetwork("fresh", "10.41.0.0/24", ""),
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus, inMessage: "creating the Neutron network and subnet"},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
 		},
 	}, {
-		name:    "new Network in a project: Reconciling rides in the project's write",
+		name:    "new Network in a project: the project rides in the Ready write",
 		project: "project-own",
 		object:  NewNetwork("projected", "10.42.0.0/24", ""),
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
 		},
 	}, {
@@ -74,7 +72,6 @@ func TestProgressConditions(t *testing.T) {
 		before: func(f *Fixture) { f.Neutron.FailWith(unavailable.Op, unavailable) },
 		syncs:  2,
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
 			{reconciling: samplecrdv1.ReasonNeutronUnavailable, ready: "False/NeutronUnavailable", kstatus: kstatus.InProgressStatus, inMessage: "connection refused"},
 		},
 	}, {
@@ -83,7 +80,6 @@ func TestProgressConditions(t *testing.T) {
 		before: func(f *Fixture) { f.Neutron.FailWith(rejected.Op, rejected) },
 		syncs:  2,
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonCreating, kstatus: kstatus.InProgressStatus},
 			{stalled: samplecrdv1.ReasonInvalidSpec, ready: "False/InvalidSpec", kstatus: kstatus.FailedStatus, inMessage: "Multicast IP subnet is not supported"},
 		},
 	}, {
@@ -93,20 +89,18 @@ func TestProgressConditions(t *testing.T) {
 			{stalled: samplecrdv1.ReasonInvalidSpec, ready: "False/InvalidSpec", kstatus: kstatus.FailedStatus, inMessage: "10.0.0.1/24"},
 		},
 	}, {
-		name:   "spec fixed after Stalled: Stalled goes as the create starts",
+		name:   "spec fixed after Stalled: Stalled goes with the Ready write",
 		object: stalledMTU(),
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonCreating, ready: "False/InvalidSpec", kstatus: kstatus.InProgressStatus},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
 		},
 	}, {
-		name:   "spec changed on a Ready Network: Reconciling Updating beside the old generation's Ready",
+		name:   "spec changed on a Ready Network: one write, Ready for the new generation",
 		object: WithGeneration(withMTU(RealizedNetwork("resized", "10.45.0.0/24", ""), 1300), 2),
 		neutron: func(d *neutronfake.Driver, owner neutron.Owner) {
 			PutRealized(d, owner, "10.45.0.0/24", "10.45.0.1")
 		},
 		wantSteps: []progressStep{
-			{reconciling: samplecrdv1.ReasonUpdating, ready: "True/Provisioned", kstatus: kstatus.InProgressStatus, inMessage: "mtu from 0 to 1300"},
 			{ready: "True/Provisioned", kstatus: kstatus.CurrentStatus},
 		},
 	}, {

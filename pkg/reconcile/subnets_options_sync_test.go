@@ -21,7 +21,7 @@ func subnetOptionCases() []syncCase {
 		name:       "new Network with DNS servers, routes and DHCP off: all in the subnet's create, no extra call",
 		object:     withSubnetOptions(NewNetwork("options", "10.30.0.0/24", ""), []string{"10.30.0.3", "10.30.0.2"}, routes, &off),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -40,7 +40,7 @@ func subnetOptionCases() []syncCase {
 		name:       "new Network without the fields: Neutron's defaults sent in the create",
 		object:     NewNetwork("defaults", "10.31.0.0/24", ""),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -62,7 +62,7 @@ func subnetOptionCases() []syncCase {
 		object:     WithGeneration(withSubnetOptions(RealizedNetwork("dns", "10.30.0.0/24", ""), []string{"10.30.0.2", "10.30.0.3"}, nil, nil), 2),
 		neutron:    PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.DNSNameservers = []string{"10.30.0.3", "10.30.0.2"} }),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -75,7 +75,7 @@ func subnetOptionCases() []syncCase {
 		object:     WithGeneration(withSubnetOptions(RealizedNetwork("routes", "10.30.0.0/24", ""), nil, routes[:1], nil), 2),
 		neutron:    PutRealizedWith("10.30.0.0/24", func(s *neutron.Subnet) { s.HostRoutes = neutronRoutes }),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -88,7 +88,7 @@ func subnetOptionCases() []syncCase {
 		object:     WithGeneration(withSubnetOptions(RealizedNetwork("dhcp", "10.30.0.0/24", ""), nil, nil, &off), 2),
 		neutron:    PutRealizedWith("10.30.0.0/24", nil),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {

@@ -25,7 +25,7 @@ func subnetListCases() []syncCase {
 		name:       "new dual-stack Network: one network, a subnet per item, each named after its item",
 		object:     listNetwork("dual", v4, v6),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -42,7 +42,7 @@ func subnetListCases() []syncCase {
 		object:     WithGeneration(movedToList(RealizedNetwork("moved", "10.50.0.0/24", ""), v4), 2),
 		neutron:    func(d *neutronfake.Driver, o neutron.Owner) { PutRealized(d, o, "10.50.0.0/24", "10.50.0.1") },
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"relabel subnet"},
 		wantEvents: []string{"Normal SubnetKept", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -61,7 +61,7 @@ func subnetListCases() []syncCase {
 		object:     WithGeneration(withItems(realizedListNetwork("grow", v4), v4, v6), 2),
 		neutron:    putRealizedList(v4),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Normal Provisioned"},
 		wantObject: wantSubnetsReady(map[string]string{"v4": "10.50.0.0/24", "v6": "2001:db8:50::/64"}),
@@ -70,7 +70,7 @@ func subnetListCases() []syncCase {
 		object:     WithGeneration(withItems(realizedListNetwork("change", v4, v6), withDNS(v4, "10.50.0.53"), v6), 2),
 		neutron:    putRealizedList(v4, v6),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"update subnet"},
 		wantEvents: []string{"Normal SubnetUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -82,7 +82,7 @@ func subnetListCases() []syncCase {
 		object:     WithGeneration(withItems(realizedListNetwork("shrink", v4, v6), v4), 2),
 		neutron:    putRealizedList(v4, v6),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete subnet"},
 		wantEvents: []string{"Normal SubnetDeleted", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -98,7 +98,7 @@ func subnetListCases() []syncCase {
 				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("held", "v6"), IPAddress: "2001:db8:50::7"}}})
 		},
 		want:       retries,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -120,7 +120,7 @@ func subnetListCases() []syncCase {
 				FixedIPs: []neutron.FixedIP{{SubnetID: itemSubnetID("again", "v6"), IPAddress: "2001:db8:50::7"}}})
 		},
 		want:       retries,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete subnet", "list ports", "create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Warning SubnetInUse"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -136,7 +136,7 @@ func subnetListCases() []syncCase {
 			d.PutSubnetPool(neutron.SubnetPool{ID: "pool-6", Name: "ipv6-pool", IPVersion: 6, Prefixes: []string{"2001:db8:a000::/40"}, Shared: true})
 		},
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "list subnet pools", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -151,7 +151,7 @@ func subnetListCases() []syncCase {
 		name:       "pool item naming a pool the project cannot use: InvalidSpec naming it, nothing created on the network",
 		object:     listNetwork("nopool", poolItem("v6", samplecrdv1.SubnetPoolRef{Name: "missing"}, 64)),
 		want:       stops,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "list subnet pools"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning InvalidSpec"},
 		wantObject: WantNotReady(samplecrdv1.ReasonInvalidSpec, `no subnet pool "missing" that this project can use`),

@@ -110,7 +110,7 @@ func enforcementCases() []syncCase {
 		neutron:    func(d *neutronfake.Driver, _ neutron.Owner) { PutForeign(d, "ext-1", "app", "10.60.0.0/24") },
 		before:     grant(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list networks", "list subnets"},
 		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Imported"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -132,7 +132,7 @@ func enforcementCases() []syncCase {
 		neutron:    putShareOfTeamB,
 		before:     enforce(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete rbac policy"},
 		wantEvents: []string{"Normal NetworkUnshared", "Normal Paused"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -151,7 +151,7 @@ func enforcementCases() []syncCase {
 		neutron:    putOnTenantRouter("was-routed"),
 		before:     enforce(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"remove router interface"},
 		wantEvents: []string{"Normal SubnetDetached", "Normal Paused"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -169,7 +169,7 @@ func enforcementCases() []syncCase {
 		neutron:    putShareOfTeamB,
 		before:     grant(grants.Powers{}),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning KeptWithoutGrant", "Normal Paused"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
 			wantShares(t, f.Neutron, "net-of-was-shared", "team-b")
@@ -191,7 +191,7 @@ func enforcementCases() []syncCase {
 		neutron:    putShareOfTeamB,
 		before:     enforce(grants.Powers{OwnCloudRefusedBy: "own-cloud=yes"}),
 		want:       stops,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"delete rbac policy"},
 		wantEvents: []string{"Normal NetworkUnshared", "Warning CredentialsRefRequired"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -205,7 +205,7 @@ func enforcementCases() []syncCase {
 			f.Grants.Former = map[string]grants.Delegation{"team-a-prod": {Identity: "team-a-prod", Secret: cache.NewObjectName("ops", "team-a-prod"), Cloud: "c"}}
 		},
 		want:       stops,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantEvents: []string{"Warning KeptWithoutGrant", "Warning NamespaceNotSelected"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			WantNotReady(samplecrdv1.ReasonNamespaceNotSelected, "team-a-prod")(t, got)

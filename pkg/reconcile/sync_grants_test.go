@@ -31,7 +31,7 @@ func grantCases() []syncCase {
 		object:     withDeletionPolicy(NewNetwork("kept", "10.31.0.0/24", ""), samplecrdv1.DeletionPolicyRetain),
 		before:     grant(grants.Powers{Retain: true, Identities: []string{"ops"}}),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantObject: WantReady("10.31.0.1"),
@@ -75,7 +75,7 @@ func grantCases() []syncCase {
 		},
 		before:     grant(grants.Powers{ExistingRouters: []samplecrdv1.NeutronRef{{Name: "edge"}}}),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"list routers", "create network", "tag network", "create subnet", "add router interface"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal SubnetAttached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -183,7 +183,7 @@ func grantCases() []syncCase {
 			f.Put(WithRouterInStatus(WithRouter(RealizedNetwork("first", "10.31.6.0/24", ""), External("public"))))
 		},
 		want:        succeeds,
-		wantWrites:  []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites:  []string{writeFinalizer, writeStatus},
 		wantCalls:   []string{"list networks", "create network", "tag network", "create subnet", "create router", "add router interface"},
 		wantEvents:  []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal RouterCreated", "Normal SubnetAttached", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) { wantRouters(t, f, 1) },

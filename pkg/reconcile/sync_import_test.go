@@ -173,7 +173,7 @@ func importCases() []syncCase {
 		neutron:     func(d *neutronfake.Driver, _ neutron.Owner) { PutForeign(d, "ext-new", "app", "10.60.0.0/24") },
 		before:      grant(grants.Powers{}),
 		want:        stops,
-		wantWrites:  []string{writeStatus, writeStatus},
+		wantWrites:  []string{writeStatus},
 		wantCalls:   []string{"list networks"},
 		wantEvents:  []string{"Warning KeptWithoutGrant", "Warning ImportedNetworkDeleted"},
 		wantNeutron: wantForeignUntouched,

@@ -93,9 +93,9 @@ func pauseCases() []syncCase {
 			PutRealized(d, owner, "10.20.6.0/24", "10.20.6.1")
 		},
 		want:        succeeds,
-		wantWrites:  []string{writeStatus, writeStatus, writeStatus},
+		wantWrites:  []string{writeStatus},
 		wantCalls:   []string{"update subnet"},
-		wantEvents:  []string{"Normal Resumed", "Normal GatewayUpdated", "Normal Provisioned"},
+		wantEvents:  []string{"Normal GatewayUpdated", "Normal Resumed", "Normal Provisioned"},
 		wantNeutron: wantGateway("10.20.6.254"),
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
 			WantReady("10.20.6.254")(t, got)

@@ -22,7 +22,7 @@ func repairCases() []syncCase {
 			d.PutNetwork(neutron.Network{ID: "left-behind", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -43,7 +43,7 @@ func repairCases() []syncCase {
 			d.PutNetwork(neutron.Network{ID: "tagged-net", Description: neutron.ClusterDescription(owner.ClusterID), Tags: owner.Tags(), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"create subnet"},
 		wantEvents: []string{"Normal SubnetCreated", "Normal Provisioned"},
 		wantObject: WantReady("10.4.1.1"),
@@ -69,7 +69,7 @@ func repairCases() []syncCase {
 				t.Errorf("Ready = %+v, want reason %s (retried), not a rejected spec", c, samplecrdv1.ReasonNeutronConflict)
 			}
 		},
-		wantWrites: []string{writeStatus, writeStatus, writeStatus},
+		wantWrites: []string{writeStatus, writeStatus},
 		wantCalls:  []string{"create subnet", "list subnets"},
 		wantEvents: []string{"Warning NeutronConflict", "Normal Provisioned"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -85,7 +85,7 @@ func repairCases() []syncCase {
 			f.Neutron.PutNetwork(neutron.Network{ID: "late-net", Name: owner.ResourceName(), Description: neutron.ClusterDescription(owner.ClusterID), CreatedAt: AnHourAgo})
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list networks", "tag network", "list subnets", "create subnet"},
 		wantEvents: []string{"Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
 		wantObject: func(t *testing.T, got *samplecrdv1.Network) {
@@ -97,7 +97,7 @@ func repairCases() []syncCase {
 		name:       "finalizer on but nothing in Neutron: one lookup by name, then create",
 		object:     WithFinalizer(NewNetwork("interrupted", "10.4.2.0/24", "")),
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"list networks", "create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 	}, {
@@ -136,7 +136,7 @@ func repairCases() []syncCase {
 		before:     loseReply(&neutron.Error{Op: "create network", Kind: neutron.KindUnavailable, Code: 502, Message: "Bad Gateway"}),
 		want:       retries,
 		retry:      succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "list networks", "tag network", "list subnets", "create subnet"},
 		wantEvents: []string{"Warning NeutronUnavailable", "Normal NetworkAdopted", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {
@@ -157,7 +157,7 @@ func repairCases() []syncCase {
 				t.Error("status.networkID not recorded while the subnet step failed")
 			}
 		},
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet", "list subnets"},
 		wantEvents: []string{"Normal NetworkCreated", "Warning NeutronUnavailable", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, _ neutron.Owner) {

@@ -116,7 +116,7 @@ func retentionCases() []syncCase {
 		name:       "new Network with Retain: the policy rides in the create's tag call",
 		object:     withDeletionPolicy(NewNetwork("keeper", "10.30.7.0/24", ""), samplecrdv1.DeletionPolicyRetain),
 		want:       succeeds,
-		wantWrites: []string{writeFinalizer, writeStatus, writeStatus},
+		wantWrites: []string{writeFinalizer, writeStatus},
 		wantCalls:  []string{"create network", "tag network", "create subnet"},
 		wantEvents: []string{"Normal NetworkCreated", "Normal SubnetCreated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {
@@ -133,7 +133,7 @@ func retentionCases() []syncCase {
 			AddTags(d, "net-of-switched", ForeignTag)
 		},
 		want:       succeeds,
-		wantWrites: []string{writeStatus, writeStatus},
+		wantWrites: []string{writeStatus},
 		wantCalls:  []string{"tag network"},
 		wantEvents: []string{"Normal NetworkUpdated", "Normal Provisioned"},
 		wantNeutron: func(t *testing.T, f *Fixture, owner neutron.Owner) {

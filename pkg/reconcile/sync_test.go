@@ -90,6 +90,13 @@ func TestSync(t *testing.T) {
 			if got := f.Writes(); !slices.Equal(got, tc.wantWrites) {
 				t.Errorf("API writes = %q, want %q", got, tc.wantWrites)
 			}
+			passes := 1
+			if tc.retry != "" {
+				passes = 2
+			}
+			if n := countOf(f.Writes(), writeStatus); n > passes {
+				t.Errorf("%d status writes in %d passes: a pass writes status once, at its end", n, passes)
+			}
 			if got := f.Neutron.Calls(); !slices.Equal(got, tc.wantCalls) {
 				t.Errorf("Neutron calls = %q, want %q", got, tc.wantCalls)
 			}
@@ -209,4 +216,15 @@ func wantNeutronEmpty(t *testing.T, f *Fixture, _ neutron.Owner) {
 	if n, s := len(f.Neutron.Networks()), len(f.Neutron.Subnets()); n != 0 || s != 0 {
 		t.Errorf("Neutron still holds %d networks and %d subnets", n, s)
 	}
+}
+
+// countOf counts the entries of list equal to s.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, e := range list {
+		if e == s {
+			n++
+		}
+	}
+	return n
 }

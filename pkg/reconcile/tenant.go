@@ -34,9 +34,9 @@ func (r *Reconciler) tenantAt(ctx context.Context, network *samplecrdv1.Network,
 	case !ok:
 	case pinned.ProjectID != tenant.Place.ProjectID:
 		return registry.Tenant{}, &registry.Error{Reason: samplecrdv1.ReasonCredentialsProjectChanged, Message: fmt.Sprintf(
-			"%s now lead to project %s, but this Network's Neutron resources are in project %s (status.projectID); "+
+			"%s now lead to project %s, but this Network's Neutron resources are in project %s (%s); "+
 				"point spec.cloudCredentialsRef at credentials of project %s again: nothing is done in the other project",
-			credentialsOf(network), orNone(tenant.Place.ProjectID), orNone(pinned.ProjectID), orNone(pinned.ProjectID))}
+			credentialsOf(network), orNone(tenant.Place.ProjectID), orNone(pinned.ProjectID), pinnedBy(network), orNone(pinned.ProjectID))}
 	case pinned.Region != "" && pinned.Region != tenant.Place.Region:
 		return registry.Tenant{}, &registry.Error{Reason: samplecrdv1.ReasonCredentialsRegionChanged, Message: fmt.Sprintf(
 			"%s now lead to region %q, but this Network's Neutron resources are in region %q (status.region); "+
@@ -49,8 +49,10 @@ func (r *Reconciler) tenantAt(ctx context.Context, network *samplecrdv1.Network,
 // pinnedPlace returns the project and region the Network's resources were created in,
 // if any were: status.projectID and status.region, or the controller's own for a Network
 // whose status names a network but no project (realised before projects were recorded,
-// or in a Neutron without authentication). A region of "" is not pinned: the status was
-// written before regions were recorded, and the next write records it.
+// or in a Neutron without authentication), or the project its finalizer's write pinned
+// (samplecrdv1.AnnotationProject) for one whose first pass has not written its status.
+// A region of "" is not pinned: the status was written before regions were recorded, and
+// the next write records it.
 func pinnedPlace(network *samplecrdv1.Network, own neutron.Place) (neutron.Place, bool) {
 	switch {
 	case network.Status.ProjectID != "":
@@ -58,7 +60,18 @@ func pinnedPlace(network *samplecrdv1.Network, own neutron.Place) (neutron.Place
 	case network.Status.NetworkID != "":
 		return neutron.Place{ProjectID: own.ProjectID, Region: network.Status.Region}, true
 	}
+	if project := network.Annotations[samplecrdv1.AnnotationProject]; project != "" {
+		return neutron.Place{ProjectID: project}, true
+	}
 	return neutron.Place{}, false
+}
+
+// pinnedBy names what pinned the Network's project, for messages.
+func pinnedBy(network *samplecrdv1.Network) string {
+	if network.Status.ProjectID == "" && network.Status.NetworkID == "" {
+		return "annotation " + samplecrdv1.AnnotationProject
+	}
+	return "status.projectID"
 }
 
 // PinnedTo reports whether the Network's resources are in place: its credentials still

@@ -14,7 +14,8 @@ import (
 // controller reads, and points the strings that many Networks repeat at one copy.
 //
 // What it removes: managedFields (about half of a small object) and every annotation but
-// samplecrdv1.AnnotationReconcile (kubectl's last-applied-configuration alone is about as
+// samplecrdv1.AnnotationReconcile and, until status.projectID is written,
+// samplecrdv1.AnnotationProject (kubectl's last-applied-configuration alone is about as
 // long as the spec). The controller writes Networks only by a patch of their finalizers
 // and through the status subresource, which keep the stored object's metadata as it is,
 // so what the cache leaves out stays in the API.
@@ -37,6 +38,26 @@ const (
 	commonLongest = 128
 )
 
+// readAnnotations returns the annotations the controller reads of network: the pause,
+// and the project its finalizer pinned while status.projectID does not name it yet.
+func readAnnotations(network *samplecrdv1.Network) map[string]string {
+	var kept map[string]string
+	for _, key := range []string{samplecrdv1.AnnotationReconcile, samplecrdv1.AnnotationProject} {
+		value, ok := network.Annotations[key]
+		if !ok || (key == samplecrdv1.AnnotationProject && network.Status.ProjectID != "") {
+			continue
+		}
+		if kept == nil {
+			kept = map[string]string{}
+		}
+		kept[key] = value
+	}
+	if len(kept) == len(network.Annotations) {
+		return network.Annotations
+	}
+	return kept
+}
+
 // NewCacheTrim returns a transform that shares the controller's own words from the start.
 func NewCacheTrim() *CacheTrim {
 	t := &CacheTrim{common: map[string]string{}}
@@ -55,11 +76,7 @@ func (t *CacheTrim) Transform(obj any) (any, error) {
 		return obj, nil
 	}
 	network.ManagedFields = nil
-	if value, ok := network.Annotations[samplecrdv1.AnnotationReconcile]; ok && len(network.Annotations) > 1 {
-		network.Annotations = map[string]string{samplecrdv1.AnnotationReconcile: value}
-	} else if !ok {
-		network.Annotations = nil
-	}
+	network.Annotations = readAnnotations(network)
 
 	t.mu.Lock()
 	defer t.mu.Unlock()

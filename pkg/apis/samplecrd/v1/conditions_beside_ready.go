@@ -5,9 +5,10 @@ package v1
 // same observedGeneration. They are True only while they hold and are removed otherwise,
 // so a Ready Network carries Ready alone.
 const (
-	// ConditionReconciling is True while the controller works towards the spec: a create
-	// or an update under way (ReasonCreating, ReasonUpdating), or a transient failure it
-	// retries, under the Ready reason.
+	// ConditionReconciling is True while the controller works towards the spec: a
+	// transient failure it retries, under the Ready reason, or a change a pause holds. A
+	// pass writes status once, at its end, so work under way shows as an observedGeneration
+	// below the generation instead.
 	ConditionReconciling = "Reconciling"
 	// ConditionStalled is True, under the Ready reason and with its message, when no retry
 	// can help: only a change of the spec, of the Secret it names or, for an import, of
@@ -15,8 +16,9 @@ const (
 	ConditionStalled = "Stalled"
 )
 
-// Reasons of the Reconciling condition while a change is under way; a retry carries the
-// Ready reason instead.
+// Reasons of the Reconciling condition while a change was under way, written up to
+// v0.1.0; a pass now writes status once, at its end, and no longer sets them. They stay
+// for clients that test for them.
 const (
 	// ReasonCreating: the Neutron network or subnet is being created.
 	ReasonCreating = "Creating"
