@@ -114,6 +114,28 @@ func TestCacheTrimKeepsThePause(t *testing.T) {
 	}
 }
 
+func TestCacheTrimKeepsThePinnedProjectUntilStatusNamesIt(t *testing.T) {
+	annotations := func() map[string]string {
+		return map[string]string{samplecrdv1.AnnotationProject: "project-a", "kubectl.kubernetes.io/last-applied-configuration": `{"spec":{}}`}
+	}
+	fresh := &samplecrdv1.Network{ObjectMeta: metav1.ObjectMeta{Name: "n", Annotations: annotations()}}
+	out, err := NewCacheTrim().Transform(fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.(*samplecrdv1.Network).Annotations; len(got) != 1 || got[samplecrdv1.AnnotationProject] != "project-a" {
+		t.Errorf("annotations before status names the project = %v, want only %s=project-a", got, samplecrdv1.AnnotationProject)
+	}
+	recorded := &samplecrdv1.Network{ObjectMeta: metav1.ObjectMeta{Name: "n", Annotations: annotations()}}
+	recorded.Status.ProjectID = "project-a"
+	if out, err = NewCacheTrim().Transform(recorded); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.(*samplecrdv1.Network).Annotations; len(got) != 0 {
+		t.Errorf("annotations once status names the project = %v, want none", got)
+	}
+}
+
 func TestCacheTrimPassesOtherObjectsThrough(t *testing.T) {
 	tombstone := cache.DeletedFinalStateUnknown{Key: "team/net", Obj: &samplecrdv1.Network{}}
 	out, err := NewCacheTrim().Transform(tombstone)
