@@ -3,7 +3,7 @@
 -- the current generation is Healthy; Paused (the reconcile annotation) is Suspended. Argo
 -- CD runs this with the object as `obj`.
 local generation = obj.metadata.generation or 0
-local hs = {status = "Progressing", message = "Waiting for the controller to look at generation " .. generation}
+local hs = {status = "Progressing", message = "Waiting for the controller to carry out generation " .. generation}
 if obj.status == nil or obj.status.conditions == nil or (obj.status.observedGeneration or 0) < generation then
   return hs
 end
