@@ -26,11 +26,8 @@ import (
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	networkscheme "github.com/samplecrd/network-controller/pkg/client/clientset/versioned/scheme"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
-	"github.com/samplecrd/network-controller/pkg/credentials/requeue"
-	"github.com/samplecrd/network-controller/pkg/credentials/secretguard"
-	"github.com/samplecrd/network-controller/pkg/credentials/secretwatch"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -57,8 +54,6 @@ type Config struct {
 	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
 	// create whose object is not in the informer cache yet is never collected.
 	OrphanGracePeriod time.Duration
-	// Delegated are the delegated projects the orphan collection visits, used or not.
-	Delegated resync.Delegated
 	// Namespaces are the namespaces watched (empty: all). Orphans of Networks in other
 	// namespaces are left alone: another controller may manage those.
 	Namespaces scope.Namespaces
@@ -70,23 +65,11 @@ type Config struct {
 	// FIFOQueue hands Networks to workers first in, first out instead of in turns by
 	// namespace with user changes first (fairqueue): the baseline for measuring.
 	FIFOQueue bool
-	// ExpiryWarning is how long before their credentials expire Networks say so; 0 never.
-	ExpiryWarning time.Duration
 	// GrantEnforcement: a power in effect no grant allows is kept (Warn) or withdrawn.
 	GrantEnforcement grants.Enforcement
 	// EventTarget carries Events about the controller itself (the leader election
 	// Lease); nil: only the log has them.
 	EventTarget runtime.Object
-}
-
-// GrantBook is what the controller needs of the powers ClusterIdentity objects grant:
-// the powers themselves, for the reconciler, and word of when they may have changed.
-type GrantBook interface {
-	reconcile.Grants
-	HasSynced() bool
-	OnChange(changed func(namespace string)) error
-	// DelegatesTo names the identities whose Secret is secret.
-	DelegatesTo(secret cache.ObjectName) []string
 }
 
 // Controller hands Networks from the informers to workers that reconcile them: the
@@ -107,28 +90,24 @@ type Controller struct {
 	running    reconcile.RunningPasses
 	reconciler *reconcile.Reconciler
 	resync     *resync.Resyncer
-	// requeue queues the Networks whose credentials may have changed.
-	requeue *requeue.Networks
-	// guard keeps the finalizer on credentials Secrets; nil without Secret watches.
-	guard   *secretguard.Guard
-	tenants *registry.Registry
-	metrics *metrics.Metrics
-	config  Config
+	// credentials wake the Networks whose credentials may have changed, and run what
+	// only a leader does of them (the Secrets' finalizers among others).
+	credentials *credentials.Credentials
+	tenants     *credentials.Tenants
+	metrics     *metrics.Metrics
+	config      Config
 	// now is time.Now, replaceable in tests.
 	now func() time.Time
 }
 
-// NewController wires the event handlers of the Network informers, of the watches of
-// credentials Secrets (nil: no Secrets are watched) and of the grants into the workqueues.
-// Events go to recorder.
+// NewController wires the event handlers of the Network informers, and of what the
+// credentials watch (their Secrets, the grants), into the workqueue. Events go to
+// recorder.
 func NewController(
 	ctx context.Context,
-	kubeclientset kubernetes.Interface,
 	networkclientset clientset.Interface,
 	networks *scope.Informers,
-	secrets *secretwatch.Watches,
-	tenants *registry.Registry,
-	grants GrantBook,
+	creds *credentials.Credentials,
 	recorder record.EventRecorder,
 	m *metrics.Metrics,
 	config Config,
@@ -138,46 +117,28 @@ func NewController(
 		config.Ownership = scope.NewOwnership(config.Namespaces, 0)
 	}
 	c := &Controller{
-		networks:  networks,
-		synced:    []cache.InformerSynced{networks.HasSynced, grants.HasSynced},
-		workqueue: newNetworkQueue(config.RetryBaseDelay, config.RetryMaxDelay, config.FIFOQueue, m),
-		tenants:   tenants,
-		metrics:   m,
-		config:    config,
-		now:       time.Now,
+		networks:    networks,
+		synced:      []cache.InformerSynced{networks.HasSynced, creds.HasSynced},
+		workqueue:   newNetworkQueue(config.RetryBaseDelay, config.RetryMaxDelay, config.FIFOQueue, m),
+		credentials: creds,
+		tenants:     creds.Tenants(),
+		metrics:     m,
+		config:      config,
+		now:         time.Now,
 	}
-	reconcilerConfig := reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: tenants, Grants: grants, Networks: networks,
-		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, ExpiryWarning: config.ExpiryWarning, GrantEnforcement: config.GrantEnforcement}
-	requeued, err := requeue.New(networks, config.Namespaces, tenants, c.workqueue.addFor)
-	if err != nil {
+	if err := creds.Requeue(c.workqueue.addFor); err != nil {
 		return nil, err
 	}
-	c.requeue = requeued
-	if secrets != nil {
-		if err := secretguard.IndexNetworks(networks); err != nil {
-			return nil, err
-		}
-		if err := requeued.OnSecrets(secrets, grants.DelegatesTo); err != nil {
-			return nil, err
-		}
-		guard, err := secretguard.New(networks, config.Ownership, secrets, kubeclientset.CoreV1(), fieldManager, config.RetryBaseDelay, config.RetryMaxDelay)
-		if err != nil {
-			return nil, err
-		}
-		c.guard, reconcilerConfig.Guard = guard, guard
-	}
-	if err := requeued.OnGrantChanges(grants.OnChange); err != nil {
-		return nil, err
-	}
-	c.reconciler = reconcile.New(reconcilerConfig)
-	c.resync = resync.New(resync.Config{Tenants: tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
+	c.reconciler = reconcile.New(reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: c.tenants, Networks: networks,
+		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, GrantEnforcement: config.GrantEnforcement})
+	c.resync = resync.New(resync.Config{Tenants: c.tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
 		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, ClusterID: config.ClusterID, Namespaces: config.Namespaces, Ownership: config.Ownership,
-		OrphanGracePeriod: config.OrphanGracePeriod, Delegated: config.Delegated, EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
+		OrphanGracePeriod: config.OrphanGracePeriod, EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
 
 	logger.Info("Setting up event handlers")
-	err = networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
+	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
 	if err != nil {
 		return nil, fmt.Errorf("adding Network event handlers: %w", err)
 	}
@@ -203,6 +164,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	logger := klog.FromContext(ctx)
 
+	c.credentials.StartLeading(ctx)
 	logger.Info("Starting Network controller; waiting for informer caches to sync")
 	if ok := cache.WaitForCacheSync(ctx.Done(), c.synced...); !ok {
 		c.workqueue.ShutDown()
@@ -224,12 +186,7 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	if c.config.NeutronResyncPeriod > 0 {
 		go c.resync.Every(ctx, c.config.NeutronResyncPeriod)
 	}
-	if c.guard != nil {
-		go c.guard.Run(ctx)
-	}
-	if c.config.ExpiryWarning > 0 {
-		go c.requeue.OnExpiry(ctx, requeue.ExpiryCheckPeriod, c.now, c.reconciler.ExpiryOutOfDate)
-	}
+	c.credentials.RunBesideWorkers(ctx, c.now, c.reconciler.ExpiryOutOfDate)
 
 	logger.Info("Started workers")
 	<-ctx.Done()
@@ -255,7 +212,7 @@ func (c *Controller) waitForStore(ctx context.Context) error {
 	// Not wait.ExponentialBackoffWithContext: it gives up once the cap is reached (the cap
 	// ends the Backoff's Steps), after five attempts in 31 s. A DelayFunc stays at the cap.
 	err := storeFillBackoff.DelayFunc().Until(ctx, true, true, func(ctx context.Context) (bool, error) {
-		_, ok, err := c.tenants.Own(ctx)
+		ok, err := c.tenants.FillOwn(ctx)
 		if err != nil {
 			logger.Info("Cannot read this cluster's Neutron resources yet; retrying", "err", err)
 			return false, nil
@@ -341,7 +298,7 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	case apierrors.IsConflict(err):
 		// The cache was behind our own last write; the retry reads the newer object.
 		klog.FromContext(ctx).V(4).Info("Retrying Network after a write conflict", "network", key, "err", err)
-	case registry.IsWaiting(err):
+	case credentials.IsWaiting(err):
 		// A watch just started for its Secret: a moment, not a failure.
 		klog.FromContext(ctx).V(4).Info("Retrying Network", "network", key, "err", err)
 	default:

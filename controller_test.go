@@ -13,7 +13,6 @@ import (
 	"github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
-	"github.com/samplecrd/network-controller/pkg/scope"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	k8stesting "k8s.io/client-go/testing"
@@ -447,71 +446,7 @@ func TestGrantArrivingQueuesRefusedNetwork(t *testing.T) {
 	networktest.WantReady("10.31.0.1")(t, f.Refresh(network.Namespace, network.Name))
 }
 
-// An identity's Secret changing queues the Networks that name the identity, and only
-// them: a rotated delegated credential is used without a restart.
-func TestIdentitySecretChangeQueuesItsNetworks(t *testing.T) {
-	named, other := withIdentity(networktest.NewNetwork("named", "10.32.3.0/24", ""), "team-a-prod"), withIdentity(networktest.NewNetwork("other", "10.32.4.0/24", ""), "team-b")
-	f := newFixture(t, named, other)
-	f.Put(named)
-	f.Put(other)
-	if n := f.controller.workqueue.Len(); n != 0 {
-		t.Fatalf("queue holds %d items before the Secret changed, want 0", n)
-	}
-	f.controller.requeue.UsersOfIdentity("team-a-prod", fairqueue.UserChange)
-	if n := f.controller.workqueue.Len(); n != 1 {
-		t.Fatalf("queue holds %d items, want the one Network naming the identity", n)
-	}
-	if got, _ := f.controller.workqueue.Get(); got != cache.MetaObjectToName(named) {
-		t.Errorf("queued %s, want %s", got, cache.MetaObjectToName(named))
-	}
-}
-
-// A controller watching some namespaces watches the Secret of an identity only while one
-// of its Networks names it; one watching every namespace watches every identity's.
-func TestIdentitySecretIsWatchedWhereItsNetworksAre(t *testing.T) {
-	named := withIdentity(networktest.NewNetwork("named", "10.32.5.0/24", ""), "team-a-prod")
-	scoped := newFixtureWithConfig(t, func(c *Config) { c.Namespaces = scope.Namespaces{named.Namespace} })
-	if scoped.controller.requeue.WatchesSecretOf("team-a-prod") {
-		t.Error("a scoped controller watches the Secret of an identity none of its Networks names")
-	}
-	scoped.Put(named)
-	if !scoped.controller.requeue.WatchesSecretOf("team-a-prod") || scoped.controller.requeue.WatchesSecretOf("team-b") {
-		t.Error("a scoped controller does not watch exactly the Secret of the identity its Network names")
-	}
-	if all := newFixture(t); !all.controller.requeue.WatchesSecretOf("team-b") {
-		t.Error("a controller of every namespace does not watch every identity's Secret")
-	}
-}
-
 func withIdentity(n *samplecrdv1.Network, identity string) *samplecrdv1.Network {
 	n.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{ClusterIdentity: identity}
 	return n
-}
-
-// Time alone brings credentials into the warning: the check queues the Networks whose
-// condition is due to change, and only those; once written, none.
-func TestExpiryCheckQueuesNetworksWhoseWarningIsDue(t *testing.T) {
-	network := networktest.NewNetwork("web", "10.30.0.0/24", "")
-	f := newFixtureWithConfig(t, func(c *Config) { c.ExpiryWarning = 7 * 24 * time.Hour }, network)
-	f.startLeading()
-	if err := f.sync(network); err != nil {
-		t.Fatal(err)
-	}
-	f.Refresh(network.Namespace, network.Name)
-	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 0 {
-		t.Fatalf("queued %d Networks whose credentials do not expire", n)
-	}
-
-	// Days pass: the credentials now expire within the window.
-	f.Neutron.SetCredentialExpiry(&neutron.CredentialExpiry{What: "password of Keystone user k8s", Kind: neutron.ExpiryPassword, At: time.Now().Add(6 * 24 * time.Hour)})
-	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 1 {
-		t.Fatalf("queued %d Networks, want the one whose warning is due", n)
-	}
-	if err := f.sync(network); err != nil {
-		t.Fatal(err)
-	}
-	f.Refresh(network.Namespace, network.Name)
-	if n := f.controller.requeue.ExpiryChanges(time.Now(), f.controller.reconciler.ExpiryOutOfDate); n != 0 {
-		t.Errorf("queued %d Networks after the warning was written", n)
-	}
 }

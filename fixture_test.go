@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	k8sfake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/networktest"
 )
 
@@ -34,7 +34,7 @@ func newFixtureWithConfig(t *testing.T, configure func(*Config), objects ...*sam
 		RetryMaxDelay:     10 * time.Millisecond,
 	}
 	configure(&config)
-	c, err := NewController(fakes.Ctx, k8sfake.NewClientset(), fakes.Client, fakes.Networks, nil, fakes.Tenants, fakes.Grants,
+	c, err := NewController(fakes.Ctx, fakes.Client, fakes.Networks, credentials.WithoutWatches(fakes.Tenants, fakes.Networks, config.Namespaces),
 		fakes.Recorder, fakes.Metrics, config)
 	if err != nil {
 		t.Fatalf("NewController: %v", err)

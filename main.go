@@ -30,20 +30,13 @@ import (
 	"github.com/samplecrd/network-controller/pkg/buildinfo"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
-	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/identitystatus"
-	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
-	"github.com/samplecrd/network-controller/pkg/credentials/owncloud"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
-	"github.com/samplecrd/network-controller/pkg/credentials/requeue"
-	"github.com/samplecrd/network-controller/pkg/credentials/secretwatch"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/endpoints"
 	"github.com/samplecrd/network-controller/pkg/leaderelect"
 	"github.com/samplecrd/network-controller/pkg/logging"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
-	"github.com/samplecrd/network-controller/pkg/resync"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/shard"
 	"github.com/samplecrd/network-controller/pkg/shardwork"
@@ -111,60 +104,36 @@ func run(opts options) error {
 	if err != nil {
 		return err
 	}
-	access := newNeutronAccess(opts, m, probes)
-	own, err := connectOwnCloud(startupCtx, opts, access, m)
-	if err != nil {
-		return err
-	}
-	logger.Info("Connected", append([]any{"apiserver", kube.config.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String()}, ownCloudLog(own)...)...)
-	secretWatches := secretwatch.New(kube.metadata, registry.StripSecretMetadata,
-		secretwatch.Limits{PerNamespace: opts.maxSecretsPerNamespace, Total: opts.maxSecrets})
-	gate := lockout.NewGate(opts.keystoneAuthQPS, opts.keystoneAuthBurst, m.KeystoneTokenRequestHeld, m.SetKeystoneAccountsHeld)
-	gate.OnTurnWait(m.ObserveKeystoneTokenWait)
-	owncloud.GuardAccount(gate, own)
-	restoreLockouts := gate.KeepInConfigMap(ctx, kube.core, opts.leaseNamespace, opts.refusalsConfigMap, fieldManager)
-	tenants, err := newRegistry(startupCtx, opts, config.ClusterID, own, secretWatches, kube, access.tenantConnector(m, gate))
-	if err != nil {
-		return err
-	}
 	networkInformers, err := newNetworkInformers(opts, kube.networks)
 	if err != nil {
 		return err
 	}
 	ownership := scope.NewOwnership(opts.namespaces, opts.shards)
 	config.Ownership = ownership
-	identities, namespaces := grants.NewInformers(kube.networks, kube.metadata)
-	grantBook := grants.NewBook(identities, namespaces, opts.ownCloudSelector)
-	// Force-removed Networks leave orphans in delegated projects that no Network may reach again.
-	config.Delegated = resync.Delegated{Identities: identities.GetStore(), Delegation: grantBook.Delegation, UseSecret: secretWatches.Use}
-	controller, err := NewController(ctx, kube.core, kube.networks, networkInformers, secretWatches, tenants, grantBook, NewRecorder(ctx, kube.core), m, config)
+	access := newNeutronAccess(opts, m, probes)
+	creds, err := credentials.New(ctx, startupCtx, opts.creds, credentials.Env{
+		Core: kube.core, Networks: kube.networks, Metadata: kube.metadata,
+		NetworkInformers: networkInformers, Namespaces: opts.namespaces, Ownership: ownership,
+		ClusterID: config.ClusterID, FieldManager: fieldManager, LeaseNamespace: opts.leaseNamespace, Metrics: m,
+		ObserveOwn: access.observeOwn, ObserveTenant: access.observeTenant, Limit: func(c *neutronclient.Client) { access.limit(c, m) },
+		RetryBaseDelay: opts.retryBaseDelay, RetryMaxDelay: opts.retryMaxDelay,
+	})
 	if err != nil {
 		return err
 	}
-	m.ExportCredentialExpiries(opts.expiryWarning, tenants.MetricExpiries)
-	if err := controller.requeue.OnIdentitySecrets(identities, secretWatches); err != nil {
-		return err
-	}
-	identityStatus, err := identitystatus.New(kube.networks, identities, namespaces, networkInformers, ownership, tenants.Check, fieldManager)
+	logger.Info("Connected", append([]any{"apiserver", kube.config.Host, "clusterID", config.ClusterID, "namespaces", opts.namespaces.String()}, creds.OwnCloudLog()...)...)
+	controller, err := NewController(ctx, kube.networks, networkInformers, creds, NewRecorder(ctx, kube.core), m, config)
 	if err != nil {
 		return err
 	}
-	secretWatches.AddEventHandler(requeue.SecretChanges(identityStatus.SecretChanged))
-	lead := func(ctx context.Context) error {
-		// The last leader's counts: Networks whose credentials need none go on meanwhile.
-		go restoreLockouts(ctx)
-		go identityStatus.Run(ctx)
-		return controller.Run(ctx, opts.workers)
-	}
+	lead := func(ctx context.Context) error { return controller.Run(ctx, opts.workers) }
 
 	probes.SetSynced(controller.cachesSynced)
 	if err := serveEndpoints(ctx, opts, kube.config, m, probes); err != nil {
 		return err
 	}
-	secretWatches.Start(ctx)
+	creds.Start(ctx)
 	networkInformers.Run(ctx)
-	go identities.RunWithContext(ctx)
-	go namespaces.RunWithContext(ctx)
 	enforceShutdownTimeout(ctx, opts.shutdownTimeout)
 	if opts.shards > 1 {
 		identity, err := leaderelect.Identity()
@@ -176,7 +145,7 @@ func run(opts options) error {
 			LeaseNamespace: opts.leaseNamespace, LeaseName: opts.leaseName, Identity: identity, FieldManager: fieldManager,
 			LeaseDuration: opts.leaseDuration, RenewDeadline: opts.leaseRenewDeadline, RetryPeriod: opts.leaseRetryPeriod,
 			Leases: kube.core.CoordinationV1(), Networks: kube.networks, Informers: networkInformers, Ownership: ownership, Metrics: m,
-			Share: access.shareRates(opts, gate), SetLeading: leadingReporter(probes, m), Unfill: tenants.Unfill,
+			Share: access.shareRates(opts, creds), SetLeading: leadingReporter(probes, m), Unfill: creds.Tenants().Unfill,
 			WaitForPasses: controller.running.WaitFor, QueuedByNamespace: controller.workqueue.order.QueuedByNamespace,
 		}, lead)
 	}
@@ -225,7 +194,6 @@ func newMetrics(build buildinfo.Info) (*metrics.Metrics, *endpoints.Probes) {
 	leaderelection.SetProvider(m.LeaderElectionProvider())
 	clientmetrics.Register(m.RESTClientMetrics())
 	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)
-	m.DeclareKeystoneHeldLimits(lockout.HeldLimits)
 	return m, endpoints.NewProbes()
 }
 
@@ -268,15 +236,15 @@ func newNeutronAccess(opts options, m *metrics.Metrics, probes *endpoints.Probes
 
 // shareRates returns what sets this replica's rates to its share of the cloud's, for held
 // of the -shards shards: together the replicas never exceed the flags' rates.
-func (a neutronAccess) shareRates(opts options, gate *lockout.Gate) func(held int) {
+func (a neutronAccess) shareRates(opts options, creds *credentials.Credentials) func(held int) {
 	return func(held int) {
 		total := shard.Budget{QPS: opts.neutronQPS, Burst: opts.neutronBurst}.Share(held, opts.shards)
 		a.limiter.SetLimit(rate.Limit(total.QPS))
 		a.limiter.SetBurst(total.Burst)
 		project := shard.Budget{QPS: opts.neutronProjectQPS, Burst: opts.neutronProjectBurst}.Share(held, opts.shards)
 		a.budgets.SetRate(project.QPS, project.Burst)
-		keystone := shard.Budget{QPS: opts.keystoneAuthQPS, Burst: opts.keystoneAuthBurst}.Share(held, opts.shards)
-		gate.SetRate(keystone.QPS, keystone.Burst)
+		keystone := shard.Budget{QPS: opts.creds.KeystoneAuthQPS, Burst: opts.creds.KeystoneAuthBurst}.Share(held, opts.shards)
+		creds.SetKeystoneRate(keystone.QPS, keystone.Burst)
 	}
 }
 
@@ -286,67 +254,6 @@ func (a neutronAccess) limit(client *neutronclient.Client, m *metrics.Metrics) {
 	client.LimitRate(neutronclient.RateLimits{Total: a.limiter, Project: a.budgets.Of(place), OnWait: a.onWait})
 	m.DeclareQuotaProject(place.ProjectID)
 	client.OnOverQuota(func() { m.ObserveQuotaRefusal(place.ProjectID) })
-}
-
-// tenantConnector connects the credentials of a Secret or an identity, their token
-// requests admitted by gate.
-func (a neutronAccess) tenantConnector(m *metrics.Metrics, gate *lockout.Gate) registry.Connector {
-	hooks := neutronclient.Hooks{Observe: a.observeTenant, OnToken: m.ObserveKeystoneTokenRequest, Gate: gate}
-	return func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
-		client, err := neutronclient.ConnectKeystone(ctx, creds, hooks)
-		if err != nil {
-			return nil, neutron.Place{}, err
-		}
-		if err := client.ExpiryError(); err != nil {
-			klog.FromContext(ctx).Info("Cannot tell when credentials expire", "credentials", creds.Name, "err", err)
-		}
-		a.limit(client, m)
-		return client, client.Place(), nil
-	}
-}
-
-// connectOwnCloud connects the controller's own cloud (nil: -require-credentials-ref),
-// under the rate limits, its refused tokens retried.
-func connectOwnCloud(ctx context.Context, opts options, access neutronAccess, m *metrics.Metrics) (*registry.Own, error) {
-	own, err := owncloud.Connect(ctx, opts.ownCloudFlags(), neutronclient.Hooks{Observe: access.observeOwn, OnToken: m.ObserveKeystoneTokenRequest})
-	if err != nil || own == nil {
-		return own, err
-	}
-	client := own.Driver.(*neutronclient.Client)
-	access.limit(client, m)
-	client.RetryRefusals(owncloud.RefusalRetryFirst, owncloud.RefusalRetryMax, m.SetOwnCredentialsRefused)
-	if err := client.ExpiryError(); err != nil {
-		klog.FromContext(ctx).Info("Cannot tell when the controller's own credentials expire", "err", err)
-	}
-	return own, nil
-}
-
-// ownCloudLog names the controller's own project in the log, or says there is none.
-func ownCloudLog(own *registry.Own) []any {
-	if own == nil {
-		return []any{"ownCloud", false}
-	}
-	return []any{"projectID", own.Place.ProjectID, "region", own.Place.Region}
-}
-
-// keystoneUnavailableBackoff is how long credentials whose Keystone did not answer are
-// not tried again; the Networks using them are retried with their own backoff meanwhile.
-const keystoneUnavailableBackoff = 5 * time.Second
-
-// newRegistry builds the registry of every Network's credentials: the own cloud, and the
-// Secrets the watches read, which tenants' Keystone URLs must be on the allowlist of.
-func newRegistry(ctx context.Context, opts options, clusterID string, own *registry.Own, secrets *secretwatch.Watches, kube kubeClients, connect registry.Connector) (*registry.Registry, error) {
-	allowed, err := owncloud.TenantAuthURLs(opts.ownCloudFlags())
-	if err != nil {
-		return nil, err
-	}
-	klog.FromContext(ctx).Info("Credentials Secrets may authenticate at", "authURLs", allowed.String())
-	return registry.NewRegistry(registry.Config{
-		ClusterID:          clusterID,
-		Policy:             registry.Policy{AuthURLs: allowed, AllowUnverifiedTLS: opts.allowUnverifiedTLS, Passwords: opts.passwords},
-		Own:                own,
-		UnavailableBackoff: keystoneUnavailableBackoff,
-	}, registry.NewWatchedSecrets(secrets, kube.core, registry.Grantee(ctx, kube.core)), connect), nil
 }
 
 // newNetworkInformers returns the Network informers of the watched namespaces; with
@@ -430,8 +337,7 @@ func controllerConfig(ctx context.Context, opts options, kubeClient kubernetes.I
 		RetryBaseDelay:      opts.retryBaseDelay,
 		RetryMaxDelay:       opts.retryMaxDelay,
 		FIFOQueue:           !opts.fairQueue,
-		ExpiryWarning:       opts.expiryWarning,
-		GrantEnforcement:    opts.enforcement,
+		GrantEnforcement:    opts.creds.Enforcement(),
 	}
 	if opts.leaderElect {
 		config.EventTarget = &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: opts.leaseName, Namespace: opts.leaseNamespace}}

@@ -10,12 +10,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/owncloud"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"github.com/samplecrd/network-controller/pkg/shard"
@@ -29,34 +25,17 @@ type options struct {
 	kubeAPIBurst int
 	workers      int
 
-	neutronEndpoint string
-	osCloud         string
-	neutronQPS      float64
-	neutronBurst    int
+	neutronQPS   float64
+	neutronBurst int
 	// The budget of each OpenStack project within the total.
 	neutronProjectQPS   float64
 	neutronProjectBurst int
 	fairQueue           bool
 
-	requireCredentialsRef bool
-	ownCloudNamespaces    string
-	// ownCloudSelector is ownCloudNamespaces parsed, by validate.
-	ownCloudSelector labels.Selector
-	grantEnforcement string
-	tenantPasswords  string
-	// passwords is tenantPasswords parsed, by validate.
-	passwords registry.Passwords
-	// enforcement is grantEnforcement parsed, by validate.
-	enforcement        grants.Enforcement
-	allowedAuthURLs    string
-	allowUnverifiedTLS bool
-	// Bounds of the credentials Secrets watched.
-	maxSecretsPerNamespace int
-	maxSecrets             int
-	keystoneAuthQPS        float64
-	refusalsConfigMap      string
-	keystoneAuthBurst      int
-	namespaces             scope.Namespaces
+	// creds are the credentials' flags: the controller's own cloud, tenants' Keystone
+	// URLs, grants, passwords, Secrets watched, the Keystone rate, the expiry warning.
+	creds      credentials.Options
+	namespaces scope.Namespaces
 
 	clusterID           string
 	neutronResyncPeriod time.Duration
@@ -79,7 +58,6 @@ type options struct {
 	shutdownTimeout       time.Duration
 	loggingFormat         string
 	printVersion          bool
-	expiryWarning         time.Duration
 	neutronStartupTimeout time.Duration
 }
 
@@ -96,29 +74,29 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.kubeAPIBurst, "kube-api-burst", 100, "Burst of queries to the Kubernetes API.")
 	fs.IntVar(&o.workers, "workers", 4, "Networks reconciled in parallel.")
 
-	fs.StringVar(&o.neutronEndpoint, "neutron-endpoint", "", "URL of a Neutron API that needs no authentication (auth_strategy = noauth), e.g. http://127.0.0.1:9696/. Exclusive with -os-cloud.")
-	fs.StringVar(&o.osCloud, "os-cloud", "", "Name of the cloud in clouds.yaml to authenticate to with Keystone. Default: $OS_CLOUD. Exclusive with -neutron-endpoint.")
+	fs.StringVar(&o.creds.NeutronEndpoint, "neutron-endpoint", "", "URL of a Neutron API that needs no authentication (auth_strategy = noauth), e.g. http://127.0.0.1:9696/. Exclusive with -os-cloud.")
+	fs.StringVar(&o.creds.OSCloud, "os-cloud", "", "Name of the cloud in clouds.yaml to authenticate to with Keystone. Default: $OS_CLOUD. Exclusive with -neutron-endpoint.")
 
-	fs.BoolVar(&o.requireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
-	fs.StringVar(&o.ownCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
-	fs.StringVar(&o.grantEnforcement, "grant-enforcement", string(grants.Warn), "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
-	fs.StringVar(&o.tenantPasswords, "tenant-passwords", string(registry.PasswordsWarn), "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word; the next version refuses passwords unless told otherwise. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap, and refuses user spellings Keystone's database may take for another user; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
+	fs.BoolVar(&o.creds.RequireCredentialsRef, "require-credentials-ref", false, "Refuse Networks without spec.cloudCredentialsRef (Ready=False, CredentialsRefRequired) instead of creating them in the controller's own cloud, which is then not used at all.")
+	fs.StringVar(&o.creds.OwnCloudNamespaces, "own-cloud-namespace-selector", "", "Label selector of the namespaces whose Networks may use the controller's own cloud (no spec.cloudCredentialsRef), e.g. network-controller.samplecrd.k8s.io/own-cloud=true; the others get Ready=False, CredentialsRefRequired. Networks already made there are still deleted. Default: every namespace.")
+	fs.StringVar(&o.creds.GrantEnforcement, "grant-enforcement", credentials.DefaultGrantEnforcement, "What becomes of a power in effect (a share, an interface on an existing router, an import) that no ClusterIdentity grants any more: warn keeps it and reports it (condition GrantMissing, a Warning Event, network_controller_networks_without_grant), enforce withdraws it. Neither makes anything new without a grant, and neither deletes what deletionPolicy Retain keeps: its deletion waits for the grant.")
+	fs.StringVar(&o.creds.TenantPasswords, "tenant-passwords", credentials.DefaultTenantPasswords, "What becomes of a password (auth_type password or v3password) in a namespace's credentials Secret: warn uses it and each Network using it says so (condition PasswordCredentials), refuse refuses it (PasswordCredentialsRefused) before any token request, allow uses it without a word; the next version refuses passwords unless told otherwise. Keystone locks a password's user out after refused logins and a Secret can name any user: the controller then sends at most 2 refused requests in a row per user, counted across controllers sharing -keystone-refusals-configmap, and refuses user spellings Keystone's database may take for another user; application credentials are never locked out. ClusterIdentity Secrets are the operator's and never refused.")
 	fs.Var(&o.namespaces, "namespace", "Watch and reconcile only Networks (and read only Secrets) in this namespace; repeat it, or give a comma-separated list, for several. Default: all namespaces. With only Roles in these namespaces (deploy/namespaced/), also give -cluster-id.")
-	fs.StringVar(&o.allowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
+	fs.StringVar(&o.creds.AllowedAuthURLs, "allowed-auth-urls", "", "Comma-separated Keystone URLs the clouds of credentials Secrets may authenticate at. Default: the auth_url of -os-cloud; with -neutron-endpoint and no -os-cloud, none.")
 	// A watch costs about 33 KiB, 4 goroutines and an apiserver watch whether the Secret
 	// exists or not: its namespace's Networks decide how many, so they are bounded.
-	fs.IntVar(&o.maxSecretsPerNamespace, "max-credentials-secrets-per-namespace", 32, "Most credentials Secrets of one namespace the controller watches at once, those it may not read included; a Network naming one more gets Ready=False, TooManyCredentialsSecrets, until another is no longer named. 0: no bound.")
-	fs.IntVar(&o.maxSecrets, "max-credentials-secrets", 2000, "Credentials Secrets the controller watches at once, all namespaces together (ClusterIdentities' Secrets, and those it may not read, not counted). Shared: once reached, a namespace holding fewer watches than this divided by the namespaces holding watches still gets one, up to twice this in all; the others' Networks get TooManyCredentialsSecrets until a watch is released. 0: no bound.")
-	fs.BoolVar(&o.allowUnverifiedTLS, "allow-unverified-tls", false, "Let the clouds of credentials Secrets set verify: false. Then whoever can intercept the controller's traffic to an allowed Keystone can answer for it and claim another tenant's project; such a cloud shares no store or budget with another, but its own Networks are at the interceptor's mercy. Give the CA in the Secret's key cacert instead.")
+	fs.IntVar(&o.creds.MaxSecretsPerNamespace, "max-credentials-secrets-per-namespace", 32, "Most credentials Secrets of one namespace the controller watches at once, those it may not read included; a Network naming one more gets Ready=False, TooManyCredentialsSecrets, until another is no longer named. 0: no bound.")
+	fs.IntVar(&o.creds.MaxSecrets, "max-credentials-secrets", 2000, "Credentials Secrets the controller watches at once, all namespaces together (ClusterIdentities' Secrets, and those it may not read, not counted). Shared: once reached, a namespace holding fewer watches than this divided by the namespaces holding watches still gets one, up to twice this in all; the others' Networks get TooManyCredentialsSecrets until a watch is released. 0: no bound.")
+	fs.BoolVar(&o.creds.AllowUnverifiedTLS, "allow-unverified-tls", false, "Let the clouds of credentials Secrets set verify: false. Then whoever can intercept the controller's traffic to an allowed Keystone can answer for it and claim another tenant's project; such a cloud shares no store or budget with another, but its own Networks are at the interceptor's mercy. Give the CA in the Secret's key cacert instead.")
 
 	// Neutron is usually shared by a whole cloud. In steady state and after a restart the
 	// controller makes next to no calls; this ceiling matters when many Networks are created
 	// at once, and is set above what one neutron-server answers, so it only stops a flood.
 	fs.Float64Var(&o.neutronQPS, "neutron-qps", 50, "Sustained Neutron API requests per second.")
 	fs.IntVar(&o.neutronBurst, "neutron-burst", 100, "Burst of Neutron API requests.")
-	fs.Float64Var(&o.keystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together, shared in turns between namespaces. Besides, no password's user gets more than 2 refused requests in a row, so no Secret can get an account locked out.")
-	fs.StringVar(&o.refusalsConfigMap, "keystone-refusals-configmap", "network-controller-keystone-refusals", "ConfigMap, in the namespace of -leader-elect-namespace, where the controller keeps its counts of refused token requests per Keystone user, so that a restart does not let Secrets get a user locked out. Empty: counts in memory only.")
-	fs.IntVar(&o.keystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
+	fs.Float64Var(&o.creds.KeystoneAuthQPS, "keystone-auth-qps", 2, "Token requests per second to Keystone for credentials Secrets, all of them together, shared in turns between namespaces. Besides, no password's user gets more than 2 refused requests in a row, so no Secret can get an account locked out.")
+	fs.StringVar(&o.creds.RefusalsConfigMap, "keystone-refusals-configmap", "network-controller-keystone-refusals", "ConfigMap, in the namespace of -leader-elect-namespace, where the controller keeps its counts of refused token requests per Keystone user, so that a restart does not let Secrets get a user locked out. Empty: counts in memory only.")
+	fs.IntVar(&o.creds.KeystoneAuthBurst, "keystone-auth-burst", 20, "Burst of token requests to Keystone for credentials Secrets, all of them together.")
 	// Half the total: one project's burst leaves the other half to the others. A worker
 	// does not wait for a project's budget; the Network is deferred and the worker takes
 	// other work.
@@ -145,7 +123,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&o.profilingAddress, "profiling-bind-address", "", "Address serving Go's runtime profiles under /debug/pprof/ (heap, goroutines, CPU), e.g. 127.0.0.1:8082; empty or 0 (the default) disables.")
 	fs.DurationVar(&o.shutdownTimeout, "shutdown-timeout", 30*time.Second, "Longest wait for items in flight after SIGTERM before exiting anyway.")
 	fs.StringVar(&o.loggingFormat, "logging-format", "text", "Log format: text (klog) or json (one JSON object per line, in the format of Kubernetes' components: ts, caller, msg, v, err).")
-	fs.DurationVar(&o.expiryWarning, "credentials-expiry-warning", 7*24*time.Hour, "How long before credentials expire (Keystone's application credential expires_at, or the user's password_expires_at) the Networks using them get the CredentialsExpiring condition and a Warning Event. 0 never warns.")
+	fs.DurationVar(&o.creds.ExpiryWarning, "credentials-expiry-warning", 7*24*time.Hour, "How long before credentials expire (Keystone's application credential expires_at, or the user's password_expires_at) the Networks using them get the CredentialsExpiring condition and a Warning Event. 0 never warns.")
 	fs.BoolVar(&o.printVersion, "version", false, "Print the version, commit and Go version of this build, and exit.")
 	fs.DurationVar(&o.neutronStartupTimeout, "neutron-startup-timeout", 30*time.Second, "How long startup retries, with backoff, the apiserver (and the CRD) and then Neutron before exiting with an error.")
 }
@@ -153,8 +131,8 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 // fillFromEnvironment gives flags left empty their defaults from the environment. These
 // are not flag defaults so that -h shows each default once, whatever the environment.
 func (o *options) fillFromEnvironment() {
-	if o.osCloud == "" {
-		o.osCloud = os.Getenv("OS_CLOUD")
+	if o.creds.OSCloud == "" {
+		o.creds.OSCloud = os.Getenv("OS_CLOUD")
 	}
 	if o.leaseNamespace == "" {
 		o.leaseNamespace = os.Getenv("POD_NAMESPACE")
@@ -167,30 +145,7 @@ func (o *options) fillFromEnvironment() {
 // validate returns every problem with the flags at once, on one line.
 func (o *options) validate() error {
 	var errs []error
-	switch {
-	case o.neutronEndpoint != "" && o.osCloud != "":
-		errs = append(errs, errors.New("-neutron-endpoint and -os-cloud are exclusive"))
-	case o.requireCredentialsRef && o.neutronEndpoint != "":
-		errs = append(errs, errors.New("-require-credentials-ref leaves no use for -neutron-endpoint; give -os-cloud (for the default -allowed-auth-urls) or -allowed-auth-urls"))
-	case o.requireCredentialsRef && o.osCloud == "" && o.allowedAuthURLs == "":
-		errs = append(errs, errors.New("-require-credentials-ref needs -allowed-auth-urls, or -os-cloud whose auth_url is then allowed"))
-	case !o.requireCredentialsRef && o.neutronEndpoint == "" && o.osCloud == "":
-		errs = append(errs, errors.New("one of -neutron-endpoint or -os-cloud (or OS_CLOUD) is required, unless -require-credentials-ref"))
-	}
-	if _, err := registry.ParseAuthURLs(strings.Split(o.allowedAuthURLs, ",")); err != nil {
-		errs = append(errs, fmt.Errorf("-allowed-auth-urls: %w", err))
-	}
-	selector, err := labels.Parse(o.ownCloudNamespaces)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("-own-cloud-namespace-selector: %w", err))
-	}
-	o.ownCloudSelector = selector
-	if o.enforcement, err = grants.ParseEnforcement(o.grantEnforcement); err != nil {
-		errs = append(errs, fmt.Errorf("-grant-enforcement: %w", err))
-	}
-	if o.passwords, err = registry.ParsePasswords(o.tenantPasswords); err != nil {
-		errs = append(errs, fmt.Errorf("-tenant-passwords: %w", err))
-	}
+	errs = append(errs, o.creds.Validate()...)
 	if o.workers < 1 {
 		errs = append(errs, fmt.Errorf("-workers must be at least 1, got %d", o.workers))
 	}
@@ -199,17 +154,6 @@ func (o *options) validate() error {
 	}
 	if o.neutronQPS <= 0 || o.neutronBurst < 1 {
 		errs = append(errs, errors.New("-neutron-qps and -neutron-burst must be positive"))
-	}
-	if o.maxSecretsPerNamespace < 0 || o.maxSecrets < 0 {
-		errs = append(errs, errors.New("-max-credentials-secrets-per-namespace and -max-credentials-secrets must not be negative"))
-	}
-	if o.keystoneAuthQPS <= 0 || o.keystoneAuthBurst < 1 {
-		errs = append(errs, errors.New("-keystone-auth-qps and -keystone-auth-burst must be positive"))
-	}
-	if o.refusalsConfigMap != "" {
-		if msgs := validation.IsDNS1123Subdomain(o.refusalsConfigMap); len(msgs) > 0 {
-			errs = append(errs, fmt.Errorf("-keystone-refusals-configmap: %s", strings.Join(msgs, "; ")))
-		}
 	}
 	if o.neutronProjectQPS <= 0 || o.neutronProjectBurst < 1 {
 		errs = append(errs, errors.New("-neutron-project-qps and -neutron-project-burst must be positive"))
@@ -225,9 +169,6 @@ func (o *options) validate() error {
 	if o.neutronResyncPeriod < 0 || o.orphanGracePeriod < 0 {
 		errs = append(errs, errors.New("-neutron-resync-period and -orphan-grace-period must not be negative"))
 	}
-	if o.expiryWarning < 0 {
-		errs = append(errs, errors.New("-credentials-expiry-warning must not be negative"))
-	}
 	if o.leaderElect && !(o.leaseDuration > o.leaseRenewDeadline && o.leaseRenewDeadline > o.leaseRetryPeriod && o.leaseRetryPeriod > 0) {
 		errs = append(errs, errors.New("leader election needs lease duration > renew deadline > retry period > 0"))
 	}
@@ -242,7 +183,7 @@ func (o *options) validate() error {
 		for _, b := range []struct {
 			flag  string
 			burst int
-		}{{"-neutron-burst", o.neutronBurst}, {"-neutron-project-burst", o.neutronProjectBurst}, {"-keystone-auth-burst", o.keystoneAuthBurst}} {
+		}{{"-neutron-burst", o.neutronBurst}, {"-neutron-project-burst", o.neutronProjectBurst}, {"-keystone-auth-burst", o.creds.KeystoneAuthBurst}} {
 			if err := (shard.Budget{Burst: b.burst}).CheckSplit(o.shards); err != nil {
 				errs = append(errs, fmt.Errorf("%s with -shards=%d: %w", b.flag, o.shards, err))
 			}
@@ -284,10 +225,4 @@ Flags:
 	fmt.Fprint(w, "\nLogging flags (klog):\n")
 	klogFlags.SetOutput(w)
 	klogFlags.PrintDefaults()
-}
-
-// ownCloudFlags are the flags that name the controller's own cloud.
-func (o *options) ownCloudFlags() owncloud.Flags {
-	return owncloud.Flags{RequireCredentialsRef: o.requireCredentialsRef, NeutronEndpoint: o.neutronEndpoint,
-		OSCloud: o.osCloud, AllowedAuthURLs: o.allowedAuthURLs}
 }

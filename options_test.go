@@ -69,23 +69,23 @@ func TestFillFromEnvironment(t *testing.T) {
 	t.Setenv("POD_NAMESPACE", "")
 	o := parseOptions(t, "-neutron-endpoint=http://x/")
 	o.fillFromEnvironment()
-	if o.leaseNamespace != "kube-system" || o.osCloud != "" {
-		t.Errorf("without environment: lease namespace %q, cloud %q; want kube-system and none", o.leaseNamespace, o.osCloud)
+	if o.leaseNamespace != "kube-system" || o.creds.OSCloud != "" {
+		t.Errorf("without environment: lease namespace %q, cloud %q; want kube-system and none", o.leaseNamespace, o.creds.OSCloud)
 	}
 
 	t.Setenv("POD_NAMESPACE", "ops")
 	o = parseOptions(t)
 	t.Setenv("OS_CLOUD", "prod")
 	o.fillFromEnvironment()
-	if o.leaseNamespace != "ops" || o.osCloud != "prod" {
-		t.Errorf("from environment: lease namespace %q, cloud %q; want ops and prod", o.leaseNamespace, o.osCloud)
+	if o.leaseNamespace != "ops" || o.creds.OSCloud != "prod" {
+		t.Errorf("from environment: lease namespace %q, cloud %q; want ops and prod", o.leaseNamespace, o.creds.OSCloud)
 	}
 
 	o = parseOptions(t, "-leader-elect-namespace=mine", "-os-cloud=test")
 	t.Setenv("OS_CLOUD", "prod")
 	o.fillFromEnvironment()
-	if o.leaseNamespace != "mine" || o.osCloud != "test" {
-		t.Errorf("flags given: lease namespace %q, cloud %q; want the flags' mine and test", o.leaseNamespace, o.osCloud)
+	if o.leaseNamespace != "mine" || o.creds.OSCloud != "test" {
+		t.Errorf("flags given: lease namespace %q, cloud %q; want the flags' mine and test", o.leaseNamespace, o.creds.OSCloud)
 	}
 }
 

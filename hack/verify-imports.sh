@@ -4,6 +4,9 @@
 # layers, lowest first, are the order a reader can follow the code in: the API and
 # generated client, the small building blocks, the Neutron model and its fake, what talks
 # to Neutron, tenants, the reconciler, the loops around it, test support, the command.
+# Outside pkg/credentials, code imports only its door, pkg/credentials (the one
+# constructor, and the tenants the reconciler and the resync see), and the vocabulary of
+# grants, pkg/credentials/grants.
 set -o errexit -o nounset -o pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -22,14 +25,16 @@ pkg/neutron/fake
 pkg/neutronclient pkg/neutronstore pkg/endpoints
 pkg/credentials/lockout
 pkg/credentials/registry
-pkg/credentials/owncloud pkg/credentials/secretguard pkg/credentials/identitystatus pkg/reconcile
-pkg/credentials/requeue pkg/resync pkg/shardwork
+pkg/credentials/owncloud pkg/credentials/secretguard pkg/credentials/identitystatus
+pkg/credentials/requeue
+pkg/credentials
+pkg/reconcile
+pkg/resync pkg/shardwork
 pkg/networktest
-.
-pkg/credentials'
+.'
 
 go list -f '{{.ImportPath}} {{join .Imports " "}} {{join .XTestImports " "}}' ./... |
-    awk -v module="${MODULE}" -v layers="${LAYERS}" '
+    awk -v module="${MODULE}" -v layers="${LAYERS}" -v door='^pkg/credentials/grants$' '
     function rel(p) {
         if (p == module) return "."
         if (index(p, module "/") == 1) return substr(p, length(module) + 2)
@@ -63,6 +68,9 @@ go list -f '{{.ImportPath}} {{join .Imports " "}} {{join .XTestImports " "}}' ./
             ld = layer(dep)
             if (ld >= lp && !(pkg ~ /^pkg\/(apis|client)\// && dep ~ /^pkg\/(apis|client)\//)) {
                 printf "verify-imports: %s imports %s, which is not below it\n", pkg, dep; bad = 1
+            }
+            if (dep ~ /^pkg\/credentials\// && dep !~ door && pkg !~ /^pkg\/credentials(\/|$)/) {
+                printf "verify-imports: %s imports %s: outside pkg/credentials, only its door (pkg/credentials) and the grants vocabulary (pkg/credentials/grants) are imported\n", pkg, dep; bad = 1
             }
         }
         count++

@@ -1,5 +1,16 @@
 // Package credentials is the home of everything that decides which credentials a
-// Network's Neutron calls use, and whether they may be used. Its sub-packages, lowest first:
+// Network's Neutron calls use, and whether they may be used, and its one door: code
+// outside this folder imports this package (and the vocabulary of grants) only.
+//
+// The door has two parts. New builds every part of the credentials from the Options (the
+// command's flags) and the Env (clients, informers, metrics): the Credentials, which the
+// controller wires to its queue (Requeue) and runs while it leads. Tenants is what the
+// reconcile pass and the Neutron resync see: for each Network its Tenant (the place its
+// resources are in, the store that reaches them, and what it should say of its
+// credentials: a password in use, an expiry ahead), its powers there, and the projects
+// the credentials reach.
+//
+// The sub-packages, lowest first:
 //
 //   - tokenturns: one rate of permits shared in turns (tenants' Keystone token requests).
 //   - secretwatch: one metadata watch per credentials Secret that Networks name.
@@ -14,6 +25,4 @@
 //   - secretguard: the finalizer on a credentials Secret while Networks may need it.
 //   - identitystatus: each ClusterIdentity's status.
 //   - requeue: the Networks to try again when their Secret, identity, grant or expiry changes.
-//
-// Outside this folder a Network's credentials are a registry.Tenant: a place and its store.
 package credentials

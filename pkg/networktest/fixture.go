@@ -15,8 +15,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/client/clientset/versioned/fake"
 	informers "github.com/samplecrd/network-controller/pkg/client/informers/externalversions"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -44,7 +44,9 @@ type Fixture struct {
 	Recorder *record.FakeRecorder
 	// Networks is the informer cache of Networks, fed by Put and Refresh only.
 	Networks *scope.Informers
-	Tenants  *registry.Registry
+	// Tenants are made of TenantsConfig: the controller's own cloud, no Secrets, Grants.
+	Tenants       *credentials.Tenants
+	TenantsConfig credentials.TenantsConfig
 	// Grants gives every namespace every power, until a test takes some away.
 	Grants  *Grants
 	Metrics *metrics.Metrics
@@ -72,7 +74,7 @@ func NewInProject(t *testing.T, projectID string, objects ...*samplecrdv1.Networ
 // ReconcilerConfig is the configuration of the Reconciler New makes over the fakes, for a
 // test that makes one of its own with a setting changed.
 func (f *Fixture) ReconcilerConfig() reconcile.Config {
-	return reconcile.Config{Client: f.Client, FieldManager: FieldManager, Tenants: f.Tenants, Grants: f.Grants,
+	return reconcile.Config{Client: f.Client, FieldManager: FieldManager, Tenants: f.Tenants,
 		Networks: f.Networks, Recorder: f.Recorder, Metrics: f.Metrics, ClusterID: ClusterID}
 }
 
@@ -93,10 +95,12 @@ func NewFakes(t *testing.T, projectID string, objects ...*samplecrdv1.Network) *
 	driver := neutronfake.New()
 	// No Network of these tests names credentials unless it says so; those that do find
 	// no Secret.
-	tenants := registry.NewRegistry(registry.Config{ClusterID: ClusterID, Own: &registry.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}}}, NoSecrets{}, nil)
 	f := &Fixture{T: t, Ctx: ctx, Client: client, Neutron: driver, Recorder: record.NewFakeRecorder(100),
-		Networks: scope.Single(informer), Tenants: tenants, Grants: &Grants{Powers: grants.Unfenced}, Metrics: metrics.New(),
+		Networks: scope.Single(informer), Grants: &Grants{Powers: grants.Unfenced}, Metrics: metrics.New(),
 		indexer: informer.GetIndexer()}
+	f.TenantsConfig = credentials.TenantsConfig{ClusterID: ClusterID, Own: &credentials.Own{Driver: driver, Place: neutron.Place{ProjectID: projectID}},
+		Secrets: NoSecrets{}, Grants: f.Grants}
+	f.UseTenants(func(*credentials.TenantsConfig) {})
 	for _, o := range objects {
 		f.Put(o)
 	}
@@ -124,11 +128,31 @@ func (f *Fixture) Refresh(ns, name string) *samplecrdv1.Network {
 	return obj
 }
 
+// UseTenants makes Tenants anew of TenantsConfig as change leaves it, and the Reconciler
+// anew over them when there is one.
+func (f *Fixture) UseTenants(change func(*credentials.TenantsConfig)) {
+	f.T.Helper()
+	change(&f.TenantsConfig)
+	tenants, err := credentials.NewTenants(f.TenantsConfig)
+	if err != nil {
+		f.T.Fatalf("making the tenants: %v", err)
+	}
+	f.Tenants = tenants
+	if f.Reconciler != nil {
+		f.Reconciler = reconcile.New(f.ReconcilerConfig())
+	}
+}
+
+// WarnOfExpiry makes the tenants warn of credentials that expire within window.
+func (f *Fixture) WarnOfExpiry(window time.Duration) {
+	f.UseTenants(func(c *credentials.TenantsConfig) { c.ExpiryWarning = window })
+}
+
 // FillStore fills the store of the controller's own project, as a leader does before its
 // workers start.
 func (f *Fixture) FillStore() {
 	f.T.Helper()
-	if _, _, err := f.Tenants.Own(f.Ctx); err != nil {
+	if _, err := f.Tenants.FillOwn(f.Ctx); err != nil {
 		f.T.Fatalf("filling the store: %v", err)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 )
 
 // Grants grants every namespace the same powers in the controller's own cloud, delegates
@@ -63,7 +63,7 @@ func (g *Grants) Set(namespace string, powers grants.Powers) {
 type NoSecrets struct{}
 
 func (NoSecrets) Version(_ context.Context, namespace, name string) (string, error) {
-	return "", &registry.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
+	return "", &credentials.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
 }
 func (NoSecrets) Data(context.Context, string, string) (map[string][]byte, string, error) {
 	return nil, "", errors.New("no Secrets in this test")

@@ -9,8 +9,7 @@ import (
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -121,7 +120,7 @@ func classifyAtLength(err error) *Failure {
 		f := *own
 		return &f
 	}
-	if te, ok := registry.AsError(err); ok {
+	if te, ok := credentials.AsError(err); ok {
 		return &Failure{Reason: te.Reason, Message: te.Message, Terminal: te.Terminal(), Err: err}
 	}
 	var re *neutron.ReferenceError
@@ -135,7 +134,7 @@ func classifyAtLength(err error) *Failure {
 	f := func(reason string, terminal bool, format string) *Failure {
 		return &Failure{Reason: reason, Terminal: terminal, Err: err, Message: fmt.Sprintf(format, ne.Op, ne.Message)}
 	}
-	var held *lockout.AccountHeldError
+	var held *credentials.AccountHeldError
 	if errors.As(err, &held) { // a renewal the gate held back
 		return &Failure{Reason: samplecrdv1.ReasonKeystoneAccountHeld, Err: err, Message: held.Error()}
 	}

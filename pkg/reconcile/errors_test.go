@@ -9,9 +9,8 @@ import (
 	"unicode/utf8"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/lockout"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
@@ -22,8 +21,8 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 	neutronErr := func(kind neutron.Kind) error {
 		return fmt.Errorf("creating: %w", &neutron.Error{Op: "create network", Kind: kind, Message: "said no"})
 	}
-	credentials := func(reason string, transient bool) error {
-		return &registry.Error{Reason: reason, Message: "about Secret ns/creds", Transient: transient}
+	refused := func(reason string, transient bool) error {
+		return &credentials.Error{Reason: reason, Message: "about Secret ns/creds", Transient: transient}
 	}
 	imported := func(p neutron.ImportProblem) error {
 		return importFailed(neutron.ImportResult{Problem: p, Message: "looked"})
@@ -46,8 +45,6 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonRouterOfAnotherNetwork, routerOfAnotherNetwork("spec.router.existing names router r-1")},
 		{samplecrdv1.ReasonNotGranted, notGranted("team-a", []string{"spec.import (allow.import)"}, grants.Powers{})},
 		{samplecrdv1.ReasonRetainNotGranted, retainNotGranted("team-a", grants.Powers{})},
-		{samplecrdv1.ReasonNamespaceNotSelected, refusedDelegation("team-a", "prod", grants.ErrNotSelected)},
-		{samplecrdv1.ReasonClusterIdentityNotDelegating, refusedDelegation("team-a", "prod", grants.ErrNotDelegating)},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
 		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},
 		{samplecrdv1.ReasonImportedNetworkDeleted, imported(neutron.ImportDeleted)},
@@ -55,13 +52,13 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonImportSubnetAmbiguous, imported(neutron.ImportSubnetAmbiguous)},
 		{samplecrdv1.ReasonImportManagedNetwork, imported(neutron.ImportManaged)},
 		{samplecrdv1.ReasonKeystoneUnavailable, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable}},
-		{samplecrdv1.ReasonKeystoneUnavailable, credentials(samplecrdv1.ReasonKeystoneUnavailable, true)},
-		{samplecrdv1.ReasonKeystoneAccountHeld, credentials(samplecrdv1.ReasonKeystoneAccountHeld, true)},
-		{samplecrdv1.ReasonTooManyCredentialsSecrets, credentials(samplecrdv1.ReasonTooManyCredentialsSecrets, true)},
-		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &lockout.AccountHeldError{Message: "held"}}},
+		{samplecrdv1.ReasonKeystoneUnavailable, refused(samplecrdv1.ReasonKeystoneUnavailable, true)},
+		{samplecrdv1.ReasonKeystoneAccountHeld, refused(samplecrdv1.ReasonKeystoneAccountHeld, true)},
+		{samplecrdv1.ReasonTooManyCredentialsSecrets, refused(samplecrdv1.ReasonTooManyCredentialsSecrets, true)},
+		{samplecrdv1.ReasonKeystoneAccountHeld, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindUnavailable, Err: &credentials.AccountHeldError{Message: "held"}}},
 		{samplecrdv1.ReasonCredentialsRejected, &neutron.Error{Service: "keystone", Op: "renew token", Kind: neutron.KindRejected}},
-		{samplecrdv1.ReasonCredentialsSecretDeleting, credentials(samplecrdv1.ReasonCredentialsSecretDeleting, true)},
-		{samplecrdv1.ReasonPasswordCredentialsRefused, credentials(samplecrdv1.ReasonPasswordCredentialsRefused, false)},
+		{samplecrdv1.ReasonCredentialsSecretDeleting, refused(samplecrdv1.ReasonCredentialsSecretDeleting, true)},
+		{samplecrdv1.ReasonPasswordCredentialsRefused, refused(samplecrdv1.ReasonPasswordCredentialsRefused, false)},
 	}
 	for _, reason := range []string{
 		samplecrdv1.ReasonCredentialsRefRequired, samplecrdv1.ReasonCredentialsSecretNotFound, samplecrdv1.ReasonCredentialsNotGranted,
@@ -69,11 +66,12 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		samplecrdv1.ReasonCloudNotFound, samplecrdv1.ReasonCredentialsFileRefused, samplecrdv1.ReasonAuthURLNotAllowed,
 		samplecrdv1.ReasonCACertInvalid, samplecrdv1.ReasonTLSVerificationRefused, samplecrdv1.ReasonPasswordRejected, samplecrdv1.ReasonApplicationCredentialRejected,
 		samplecrdv1.ReasonCredentialsProjectChanged, samplecrdv1.ReasonCredentialsRegionChanged,
+		samplecrdv1.ReasonNamespaceNotSelected, samplecrdv1.ReasonClusterIdentityNotDelegating,
 	} {
 		cases = append(cases, struct {
 			reason string
 			cause  error
-		}{reason, credentials(reason, false)})
+		}{reason, refused(reason, false)})
 	}
 
 	covered := map[string]bool{}
@@ -105,14 +103,14 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 // the cause holds (a Secret's content, a Neutron answer).
 func TestClassifyBoundsTheMessage(t *testing.T) {
 	long := strings.Repeat("ü", 3000)
-	f := classify(&registry.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: long})
+	f := classify(&credentials.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: long})
 	if f.Reason != samplecrdv1.ReasonCloudNotFound {
 		t.Errorf("reason %q", f.Reason)
 	}
 	if len(f.Message) > maxMessageLength || !utf8.ValidString(f.Message) || !strings.HasSuffix(f.Message, "[…]") {
 		t.Errorf("message of %d bytes (valid UTF-8: %v), ending %q; want at most %d, cut visibly", len(f.Message), utf8.ValidString(f.Message), f.Message[len(f.Message)-8:], maxMessageLength)
 	}
-	if short := classify(&registry.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
+	if short := classify(&credentials.Error{Reason: samplecrdv1.ReasonCloudNotFound, Message: "short"}); short.Message != "short" {
 		t.Errorf("a short message became %q", short.Message)
 	}
 }

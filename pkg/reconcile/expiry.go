@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,48 +12,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutron"
 )
 
-// Credentials fail on a date Keystone knows: the Network says so beforehand, beside its
-// Ready condition, which it leaves alone.
-
-// ExpiryWarning returns what a Network whose credentials expire at expiry should say at
-// now, warning window ahead: "" when they do not expire within it (or window is 0).
-func ExpiryWarning(network *samplecrdv1.Network, expiry *neutron.CredentialExpiry, now time.Time, window time.Duration) string {
-	if expiry == nil || window <= 0 || expiry.At.Sub(now) > window {
-		return ""
-	}
-	ref := network.Spec.CloudCredentialsRef
-	at := expiry.At.UTC().Format(time.RFC3339)
-	if !ref.OwnSecret() {
-		// The controller's own credentials and a ClusterIdentity's are the operator's: the
-		// tenant learns whose expire and when, not their Keystone user or application
-		// credential (noteExpiry logs those, the metrics name the Secret).
-		when := fmt.Sprintf("%s expire at %s, within the %s this controller warns ahead", credentialsOf(network), at, days(window))
-		if !expiry.At.After(now) {
-			when = fmt.Sprintf("%s expired at %s; Keystone refuses them once the token in use expires", credentialsOf(network), at)
-		}
-		if ref.Delegated() {
-			return truncate(when+"; the operator rotates them (the ClusterIdentity's Secret); the warning clears when the controller reads them", maxMessageLength)
-		}
-		return truncate(when+"; the operator rotates them (the controller's clouds.yaml, read at startup)", maxMessageLength)
-	}
-	when := "expires at " + at + ", within the " + days(window) + " this controller warns ahead"
-	if !expiry.At.After(now) {
-		when = "expired at " + at + "; Keystone refuses it once the token in use expires"
-	}
-	// What names the tenant's own user and application credential, of its own Secret.
-	return truncate(fmt.Sprintf("the %s %s: %s are used for this Network; put new credentials into the Secret before then; the warning clears when the controller reads them",
-		expiry.What, when, credentialsOf(network)), maxMessageLength)
-}
-
-func days(d time.Duration) string {
-	if n := int(d.Hours() / 24); n*24 == int(d.Hours()) && n > 0 {
-		if n == 1 {
-			return "1 day"
-		}
-		return fmt.Sprintf("%d days", n)
-	}
-	return d.String()
-}
+// Credentials fail on a date Keystone knows: the Network says so beforehand
+// (credentials.Tenants.ExpiryWarning), beside its Ready condition, which it leaves alone.
 
 // HasExpiryWarning reports whether the Network's status says its credentials expire soon.
 func HasExpiryWarning(network *samplecrdv1.Network) bool {

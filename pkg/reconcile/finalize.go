@@ -30,12 +30,12 @@ func (r *Reconciler) finalize(ctx context.Context, st *statusWriter, network *sa
 		klog.FromContext(ctx).Info("Removed finalizer: nothing was created in Neutron")
 		return nil
 	}
-	tenant, err := r.tenantOf(ctx, network)
+	tenant, err := r.tenants.Of(ctx, network)
 	if err != nil {
 		return st.failed(ctx, network, "", err)
 	}
 	if network.Spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain {
-		powers, granted, err := r.retainGranted(network)
+		powers, granted, err := r.tenants.RetainGranted(network)
 		if err != nil {
 			return err
 		}

@@ -1,110 +1,15 @@
 package reconcile
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/scope"
 	"k8s.io/client-go/tools/cache"
 )
-
-// Grants says what the Networks of a namespace may do in a project the cluster's
-// operator hands out: the controller's own cloud, which every namespace without
-// credentials of its own shares, or a project a ClusterIdentity delegates.
-type Grants interface {
-	// OwnCloud fails for a namespace it does not know yet.
-	OwnCloud(namespace string) (grants.Powers, error)
-	// Delegation fails with grants.ErrNotSelected or grants.ErrNotDelegating when the
-	// identity hands the namespace nothing, with another error for a namespace it does
-	// not know yet.
-	Delegation(namespace, identity string) (grants.Delegation, error)
-}
-
-// powersOf returns the Network's powers in the project its credentials reach: all of
-// them in a project its own Secret reaches, those its ClusterIdentity allows in the
-// project it delegates, those granted in the controller's own cloud. A namespace that may
-// not use the controller's own cloud, or the identity it names, is refused.
-func (r *Reconciler) powersOf(network *samplecrdv1.Network) (grants.Powers, error) {
-	ref := network.Spec.CloudCredentialsRef
-	switch {
-	case ref.Delegated():
-		d, err := r.delegationOf(network)
-		return d.Powers, err
-	case ref != nil:
-		return grants.Unfenced, nil
-	}
-	powers, err := r.grants.OwnCloud(network.Namespace)
-	if err != nil {
-		return powers, err
-	}
-	if powers.OwnCloudRefusedBy != "" {
-		return powers, &Failure{Reason: samplecrdv1.ReasonCredentialsRefRequired, Terminal: true, Message: fmt.Sprintf(
-			"namespace %s may not use the controller's own cloud: it does not match -own-cloud-namespace-selector %q; name credentials in spec.cloudCredentialsRef, or ask the cluster's operator",
-			network.Namespace, powers.OwnCloudRefusedBy)}
-	}
-	return powers, nil
-}
-
-// delegationOf returns what the ClusterIdentity the Network names hands its namespace, or
-// the terminal failure saying it hands nothing.
-func (r *Reconciler) delegationOf(network *samplecrdv1.Network) (grants.Delegation, error) {
-	name := network.Spec.CloudCredentialsRef.ClusterIdentity
-	d, err := r.grants.Delegation(network.Namespace, name)
-	return d, refusedDelegation(network.Namespace, name, err)
-}
-
-// refusedDelegation turns the Book's answer that identity hands namespace nothing into
-// the failure a Network gets; other errors pass, to be retried.
-func refusedDelegation(namespace, identity string, err error) error {
-	switch {
-	case errors.Is(err, grants.ErrNotSelected):
-		return &Failure{Reason: samplecrdv1.ReasonNamespaceNotSelected, Terminal: true, Message: fmt.Sprintf(
-			"no ClusterIdentity named %s selects namespace %s; ask the cluster's operator for one that does, or name a Secret of the namespace in spec.cloudCredentialsRef",
-			identity, namespace)}
-	case errors.Is(err, grants.ErrNotDelegating):
-		return &Failure{Reason: samplecrdv1.ReasonClusterIdentityNotDelegating, Terminal: true, Message: fmt.Sprintf(
-			"ClusterIdentity %s has no spec.secretRef: it grants powers in the controller's own cloud, which a Network uses by omitting spec.cloudCredentialsRef, and delegates no project",
-			identity)}
-	}
-	return err
-}
-
-// sourceOf returns where the Network's credentials are: nil for the controller's own
-// cloud.
-func (r *Reconciler) sourceOf(network *samplecrdv1.Network) (*registry.Source, error) {
-	ref := network.Spec.CloudCredentialsRef
-	switch {
-	case ref == nil:
-		return nil, nil
-	case !ref.Delegated():
-		return registry.OwnSecret(network.Namespace, ref), nil
-	}
-	d, err := r.delegationOf(network)
-	if err != nil {
-		return nil, err
-	}
-	return &registry.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}, nil
-}
-
-// retainGranted reports whether a deleted Network may keep its resources: a namespace
-// that lost the controller's own cloud, or the grant, may not.
-func (r *Reconciler) retainGranted(network *samplecrdv1.Network) (grants.Powers, bool, error) {
-	ref := network.Spec.CloudCredentialsRef
-	switch {
-	case ref.Delegated():
-		d, err := r.delegationOf(network)
-		return d.Powers, err == nil && d.Powers.AllowsRetain(), err
-	case ref != nil:
-		return grants.Unfenced, true, nil
-	}
-	powers, err := r.grants.OwnCloud(network.Namespace)
-	return powers, err == nil && powers.AllowsRetain(), err
-}
 
 // retainNotGranted is the deletion of a Retain Network that no grant allows to keep its
 // resources in a shared project: neither kept (they would belong to no one) nor deleted

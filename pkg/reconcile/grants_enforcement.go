@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,8 +12,8 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
@@ -107,11 +106,11 @@ func (r *Reconciler) withdrawWhilePaused(ctx context.Context, st *statusWriter, 
 	if ref := network.Spec.CloudCredentialsRef; ref != nil && !ref.Delegated() {
 		return network, nil
 	}
-	powers, err := r.powersOf(network)
+	powers, err := r.tenants.Powers(network)
 	if err != nil {
 		return r.withdrawRefused(ctx, st, network, powers)
 	}
-	return r.withdrawUngranted(ctx, st, network, powers, r.tenantOf)
+	return r.withdrawUngranted(ctx, st, network, powers, r.tenants.Of)
 }
 
 // withdrawRefused carries out the withdrawal of a Network whose namespace lost its project
@@ -121,20 +120,16 @@ func (r *Reconciler) withdrawWhilePaused(ctx context.Context, st *statusWriter, 
 // nothing the controller can reach.
 func (r *Reconciler) withdrawRefused(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, powers grants.Powers) (*samplecrdv1.Network, error) {
 	if powers.OwnCloudRefusedBy != "" {
-		return r.withdrawUngranted(ctx, st, network, powers, r.tenantOf)
+		return r.withdrawUngranted(ctx, st, network, powers, r.tenants.Of)
 	}
-	ref := network.Spec.CloudCredentialsRef
-	if !ref.Delegated() || network.Status.NetworkID == "" {
+	if network.Status.NetworkID == "" {
 		return network, nil
 	}
-	d, err := r.grants.Delegation(network.Namespace, ref.ClusterIdentity)
-	if !errors.Is(err, grants.ErrNotSelected) || d.Secret.Name == "" {
+	reach, ok := r.tenants.FormerIdentity(network)
+	if !ok {
 		return network, nil
 	}
-	src := &registry.Source{Secret: d.Secret, Cloud: d.Cloud, Identity: d.Identity}
-	return r.withdrawUngranted(ctx, st, network, grants.Powers{}, func(ctx context.Context, network *samplecrdv1.Network) (registry.Tenant, error) {
-		return r.tenantAt(ctx, network, src)
-	})
+	return r.withdrawUngranted(ctx, st, network, grants.Powers{}, reach)
 }
 
 // withdrawUngranted carries out an operator's withdrawal on a Network no pass reaches: one
@@ -143,7 +138,7 @@ func (r *Reconciler) withdrawRefused(ctx context.Context, st *statusWriter, netw
 // deleted, the subnets detached from the existing router, the QoS policy set back to the
 // project's default) and kept and reported in warn mode; nothing else of the spec is done.
 func (r *Reconciler) withdrawUngranted(ctx context.Context, st *statusWriter, network *samplecrdv1.Network, powers grants.Powers,
-	tenantOf func(context.Context, *samplecrdv1.Network) (registry.Tenant, error)) (*samplecrdv1.Network, error) {
+	tenantOf func(context.Context, *samplecrdv1.Network) (credentials.Tenant, error)) (*samplecrdv1.Network, error) {
 	if powers.Unfenced {
 		r.grantMissing(ctx, st, network, nil)
 		return network, nil

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/types"
@@ -21,7 +21,7 @@ import (
 // again: each Neutron resync looks at all of a project's imports at once (RecheckImports)
 // and hands what changed over to this.
 func (r *Reconciler) reconcileImport(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
-	tenant, err := r.resolve(ctx, network)
+	tenant, err := r.tenants.Reach(ctx, network)
 	if err != nil {
 		return st.failed(ctx, network, "", err)
 	}
@@ -62,7 +62,7 @@ func importedStatus(network *samplecrdv1.Network, result neutron.ImportResult) *
 // credentials can see (and one of their subnets), and hands each imported Network whose
 // status no longer tells the truth, with what was found, to enqueue: its worker records
 // it without a lookup of its own. It returns how many it handed over.
-func (r *Reconciler) RecheckImports(ctx context.Context, project registry.Project, networks []*samplecrdv1.Network, enqueue func(cache.ObjectName)) int {
+func (r *Reconciler) RecheckImports(ctx context.Context, project credentials.Project, networks []*samplecrdv1.Network, enqueue func(cache.ObjectName)) int {
 	logger := klog.FromContext(ctx)
 	refs := make([]neutron.ImportRef, 0, len(networks))
 	for _, network := range networks {

@@ -9,7 +9,7 @@ import (
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
 
-// notePassword sets the PasswordCredentials condition to warning (registry.Tenant's
+// notePassword sets the PasswordCredentials condition to warning (credentials.Tenant's
 // PasswordWarning) in the pass's write, or removes it for "", with a Warning Event when it
 // appears. Ready is left alone: the password works, for now.
 func (w *statusWriter) notePassword(ctx context.Context, network *samplecrdv1.Network, warning string) {

@@ -43,7 +43,7 @@ import (
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
 func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
-	powers, err := r.powersOf(network)
+	powers, err := r.tenants.Powers(network)
 	if err != nil {
 		// The namespace lost its project altogether: what it had there beyond its own
 		// resources is withdrawn, as with any grant taken away.
@@ -56,7 +56,7 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	if network.IsImported() {
 		return r.reconcileImportAsGranted(ctx, st, network, powers)
 	}
-	tenant, err := r.tenantOf(ctx, network)
+	tenant, err := r.tenants.Of(ctx, network)
 	if err != nil {
 		return st.failed(ctx, network, "", err)
 	}
@@ -64,10 +64,8 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	if network, err = r.finalizers.ensure(ctx, store, network, Owner(network, r.clusterID), tenant.Place); err != nil {
 		return err
 	}
-	if r.guard != nil {
-		if err := r.guard.Protect(ctx, network); err != nil {
-			return st.failed(ctx, network, "", err)
-		}
+	if err := r.tenants.Protect(ctx, network); err != nil {
+		return st.failed(ctx, network, "", err)
 	}
 	st.pinPlace(network, tenant.Place)
 	st.noteExpiry(ctx, network, r.expiryWarning(network, tenant), tenant.Expiry)

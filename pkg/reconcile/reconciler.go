@@ -11,8 +11,8 @@ import (
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	clientset "github.com/samplecrd/network-controller/pkg/client/clientset/versioned"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/scope"
 )
@@ -22,11 +22,10 @@ import (
 // passes beyond the stores of its tenants, an import's findings and the time to Ready.
 type Reconciler struct {
 	// tenants gives each Network the store of its OpenStack project, reached with its
-	// credentials: this cluster's Neutron resources there, asked instead of Neutron, and
-	// the way every change reaches Neutron.
-	tenants *registry.Registry
-	guard   CredentialsGuard
-	grants  Grants
+	// credentials (this cluster's Neutron resources there, asked instead of Neutron, and
+	// the way every change reaches Neutron), its powers there and what it should say of
+	// its credentials.
+	tenants *credentials.Tenants
 	// networks and routerQuota bound a namespace's routers of their own.
 	networks    *scope.Informers
 	routerQuota routerQuota
@@ -37,20 +36,10 @@ type Reconciler struct {
 	clock       *readyClock
 	writes      *ownWrites
 	clusterID   string
-	// expiryWindow is how long before credentials expire Networks say so; 0 never.
-	expiryWindow time.Duration
 	// enforcement says what becomes of a power in effect that no grant allows any more;
 	// withoutGrant counts the Networks that keep one.
 	enforcement  grants.Enforcement
 	withoutGrant withoutGrant
-}
-
-// CredentialsGuard keeps a Network's credentials Secret from going while the Network may
-// still need it to delete what it made.
-type CredentialsGuard interface {
-	// Protect makes sure the Secret the Network names is guarded before anything is
-	// created with it.
-	Protect(ctx context.Context, network *samplecrdv1.Network) error
 }
 
 // Config holds what a Reconciler works with.
@@ -59,11 +48,9 @@ type Config struct {
 	Client clientset.Interface
 	// FieldManager names the controller in managedFields of everything it writes.
 	FieldManager string
-	Tenants      *registry.Registry
-	// Guard protects credentials Secrets; nil when no Secrets are watched.
-	Guard CredentialsGuard
-	// Grants are the powers of namespaces in the controller's own cloud.
-	Grants Grants
+	// Tenants are the Networks' credentials: where each Network's resources are, what
+	// it may do there, what it should say of its credentials.
+	Tenants *credentials.Tenants
 	// Networks are the informers of Networks, where a namespace's routers of their own
 	// are counted; nil counts none.
 	Networks *scope.Informers
@@ -71,9 +58,6 @@ type Config struct {
 	Metrics  *metrics.Metrics
 	// ClusterID goes into the ownership marks of every Neutron resource.
 	ClusterID string
-	// ExpiryWarning is how long before their credentials expire Networks get the
-	// CredentialsExpiring condition; 0 never.
-	ExpiryWarning time.Duration
 	// GrantEnforcement says what becomes of a power in effect that no grant allows any
 	// more; "" is grants.Warn.
 	GrantEnforcement grants.Enforcement
@@ -91,8 +75,6 @@ func New(cfg Config) *Reconciler {
 	writes := newOwnWrites(cfg.Metrics, now)
 	return &Reconciler{
 		tenants:    cfg.Tenants,
-		guard:      cfg.Guard,
-		grants:     cfg.Grants,
 		networks:   cfg.Networks,
 		recorder:   cfg.Recorder,
 		status:     &statusWriter{client: cfg.Client, fieldManager: cfg.FieldManager, recorder: cfg.Recorder, clock: clock, writes: writes},
@@ -101,8 +83,7 @@ func New(cfg Config) *Reconciler {
 		writes:     writes,
 		clusterID:  cfg.ClusterID,
 
-		expiryWindow: cfg.ExpiryWarning,
-		enforcement:  cmp.Or(cfg.GrantEnforcement, grants.Warn),
+		enforcement: cmp.Or(cfg.GrantEnforcement, grants.Warn),
 	}
 }
 
@@ -160,11 +141,10 @@ func (r *Reconciler) ExpiryOutOfDate(network *samplecrdv1.Network, now time.Time
 	if network.DeletionTimestamp != nil || IsPaused(network) {
 		return false
 	}
-	due := ExpiryWarning(network, r.tenants.ExpiryOf(cache.MetaObjectToName(network)), now, r.expiryWindow) != ""
-	return due != HasExpiryWarning(network)
+	return r.tenants.ExpiryDue(network, now) != HasExpiryWarning(network)
 }
 
 // expiryWarning is what the Network should say of its tenant's credentials' expiry now.
-func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant registry.Tenant) string {
-	return ExpiryWarning(network, tenant.Expiry, r.clock.now(), r.expiryWindow)
+func (r *Reconciler) expiryWarning(network *samplecrdv1.Network, tenant credentials.Tenant) string {
+	return truncate(r.tenants.ExpiryWarning(network, tenant.Expiry, r.clock.now()), maxMessageLength)
 }

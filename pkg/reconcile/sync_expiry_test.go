@@ -12,8 +12,8 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	. "github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -62,9 +62,8 @@ func bufferLogs(t *testing.T, f *Fixture) func() string {
 // the tenant is told whose and when, the operator's log which.
 func TestCredentialsExpiringSaysSoBesideReady(t *testing.T) {
 	network := NewNetwork("soon", "10.22.0.0/24", "")
-	f := NewFakes(t, "project-e", network)
-	f.Reconciler = reconcile.New(reconcile.Config{Client: f.Client, FieldManager: FieldManager, Tenants: f.Tenants, Grants: f.Grants,
-		Networks: f.Networks, Recorder: f.Recorder, Metrics: f.Metrics, ClusterID: ClusterID, ExpiryWarning: 7 * 24 * time.Hour})
+	f := NewInProject(t, "project-e", network)
+	f.WarnOfExpiry(7 * 24 * time.Hour)
 	log := bufferLogs(t, f)
 	f.StartLeading()
 	at := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
@@ -101,41 +100,6 @@ func TestCredentialsExpiringSaysSoBesideReady(t *testing.T) {
 	WantReady("10.22.0.1")(t, got)
 }
 
-func TestExpiryWarningSaysWhatAndWhatToDo(t *testing.T) {
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	week := 7 * 24 * time.Hour
-	password := func(at time.Time) *neutron.CredentialExpiry {
-		return &neutron.CredentialExpiry{What: "password of Keystone user team-a-user", Kind: neutron.ExpiryPassword, At: at}
-	}
-	own := NewNetwork("own", "10.0.0.0/24", "")
-	tenant := NewNetwork("tenant", "10.0.0.0/24", "")
-	tenant.Spec.CloudCredentialsRef = &samplecrdv1.CloudCredentialsRef{SecretName: "openstack", CloudName: "team-a"}
-	delegated := withIdentity(NewNetwork("delegated", "10.0.0.0/24", ""), "team-a-prod")
-	for _, tc := range []struct {
-		name    string
-		network *samplecrdv1.Network
-		expiry  *neutron.CredentialExpiry
-		window  time.Duration
-		want    string
-	}{
-		{"no expiry", tenant, nil, week, ""},
-		{"beyond the window", tenant, password(now.Add(8 * 24 * time.Hour)), week, ""},
-		{"warning off", tenant, password(now.Add(time.Hour)), 0, ""},
-		{"within, a Secret", tenant, password(now.Add(3 * 24 * time.Hour)), week,
-			`the password of Keystone user team-a-user expires at 2026-12-02T12:00:00Z, within the 7 days this controller warns ahead: the credentials of cloud "team-a" in Secret default/openstack are used for this Network; put new credentials into the Secret before then; the warning clears when the controller reads them`},
-		{"expired, own", own, password(now.Add(-time.Minute)), week,
-			"the controller's own credentials expired at 2026-11-29T11:59:00Z; Keystone refuses them once the token in use expires; the operator rotates them (the controller's clouds.yaml, read at startup)"},
-		{"within, a ClusterIdentity", delegated, password(now.Add(3 * 24 * time.Hour)), week,
-			"the credentials of ClusterIdentity team-a-prod expire at 2026-12-02T12:00:00Z, within the 7 days this controller warns ahead; the operator rotates them (the ClusterIdentity's Secret); the warning clears when the controller reads them"},
-		{"expired, a ClusterIdentity", delegated, password(now.Add(-time.Minute)), week,
-			"the credentials of ClusterIdentity team-a-prod expired at 2026-11-29T11:59:00Z; Keystone refuses them once the token in use expires; the operator rotates them (the ClusterIdentity's Secret); the warning clears when the controller reads them"},
-	} {
-		if got := reconcile.ExpiryWarning(tc.network, tc.expiry, now, tc.window); got != tc.want {
-			t.Errorf("%s: ExpiryWarning = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 // A Network of a ClusterIdentity whose credentials expire soon is told whose they are
 // and when; which Keystone user and application credential they are stays with the
 // operator, whose Secret it is.
@@ -146,18 +110,13 @@ func TestCredentialsExpiringOfAClusterIdentityNamesOnlyTheIdentity(t *testing.T)
 	at := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
 	identity := neutronfake.New()
 	identity.SetCredentialExpiry(operatorCredential(at))
-	authURLs, err := registry.ParseAuthURLs([]string{"https://keystone.example.com:5000/v3"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Tenants = registry.NewRegistry(registry.Config{ClusterID: ClusterID, Policy: registry.Policy{AuthURLs: authURLs},
-		Own: &registry.Own{Driver: f.Neutron, Place: neutron.Place{ProjectID: "project-e"}}}, identitySecret{},
-		func(context.Context, neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
+	f.UseTenants(func(c *credentials.TenantsConfig) {
+		c.AuthURLs, c.Secrets, c.ExpiryWarning = []string{"https://keystone.example.com:5000/v3"}, identitySecret{}, 7*24*time.Hour
+		c.Connect = func(context.Context, neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 			return identity, neutron.Place{ProjectID: "project-d"}, nil
-		})
-	config := f.ReconcilerConfig()
-	config.Tenants, config.ExpiryWarning = f.Tenants, 7*24*time.Hour
-	f.Reconciler = reconcile.New(config)
+		}
+	})
+	f.Reconciler = reconcile.New(f.ReconcilerConfig())
 	log := bufferLogs(t, f)
 	f.StartLeading()
 
@@ -179,7 +138,7 @@ type identitySecret struct{}
 
 func (identitySecret) Version(context.Context, string, string) (string, error) { return "1", nil }
 func (identitySecret) Data(context.Context, string, string) (map[string][]byte, string, error) {
-	return map[string][]byte{registry.KeyCloudsYAML: []byte(`clouds:
+	return map[string][]byte{credentials.KeyCloudsYAML: []byte(`clouds:
   prod:
     auth:
       auth_url: https://keystone.example.com:5000/v3

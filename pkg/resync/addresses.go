@@ -7,23 +7,22 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
-	"github.com/samplecrd/network-controller/pkg/reconcile"
 )
 
 // countAddresses counts the addresses of the list form's subnets, with one list of ports
 // per project that has such Networks; projects without them cost nothing.
-func (s *Resyncer) countAddresses(ctx context.Context, filled []registry.Project, stale map[neutron.Place]bool, objects []*samplecrdv1.Network) {
+func (s *Resyncer) countAddresses(ctx context.Context, filled []credentials.Project, stale map[neutron.Place]bool, objects []*samplecrdv1.Network) {
 	networkIDs := map[neutron.Place][]string{}
 	for _, network := range objects {
 		if len(network.Spec.Subnets) == 0 || network.Status.NetworkID == "" || network.DeletionTimestamp != nil {
 			continue
 		}
 		_, place, resolved := s.cfg.Tenants.CachedFor(cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef == nil)
-		if resolved && !stale[place] && reconcile.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()) {
+		if resolved && !stale[place] && credentials.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()) {
 			networkIDs[place] = append(networkIDs[place], network.Status.NetworkID)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
 
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
@@ -131,7 +131,7 @@ func namespaceOf(n neutron.Network) string {
 
 // haltOrphanCollection says, in the log and an Event on the controller's own object, what
 // the breaker kept the pass from collecting in the project, and why.
-func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project registry.Project, v verdict) {
+func (s *Resyncer) haltOrphanCollection(logger klog.Logger, project credentials.Project, v verdict) {
 	for _, h := range v.halted {
 		logger.Info("Orphan collection halted for a namespace: more of its orphans than one pass may collect; were its Networks force-removed, or is this cluster ID shared with another cluster (an etcd restore, a copied -cluster-id)?",
 			"namespace", h.namespace, "orphans", h.orphans, "networks", h.held, "limit", h.limit, "clusterID", s.cfg.ClusterID)

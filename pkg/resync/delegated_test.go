@@ -11,8 +11,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
 	"github.com/samplecrd/network-controller/pkg/networktest"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	neutronfake "github.com/samplecrd/network-controller/pkg/neutron/fake"
@@ -47,7 +47,7 @@ type operatorSecrets struct{}
 
 func (operatorSecrets) Version(_ context.Context, namespace, name string) (string, error) {
 	if namespace != "ops" || name == "missing" {
-		return "", &registry.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
+		return "", &credentials.Error{Reason: samplecrdv1.ReasonCredentialsSecretNotFound, Message: "Secret " + namespace + "/" + name + " does not exist"}
 	}
 	return "1", nil
 }
@@ -56,7 +56,7 @@ func (s operatorSecrets) Data(ctx context.Context, namespace, name string) (map[
 	if _, err := s.Version(ctx, namespace, name); err != nil {
 		return nil, "", err
 	}
-	return map[string][]byte{registry.KeyCloudsYAML: []byte("clouds:\n  prod:\n    auth:\n      auth_url: " + authURL + "\n      username: " + name +
+	return map[string][]byte{credentials.KeyCloudsYAML: []byte("clouds:\n  prod:\n    auth:\n      auth_url: " + authURL + "\n      username: " + name +
 		"\n      password: secret\n      user_domain_name: Default\n      project_name: p\n      project_domain_name: Default\n")}, "1", nil
 }
 
@@ -116,25 +116,22 @@ func TestOrphansOfADelegatedProjectAreCollected(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			allowed, err := registry.ParseAuthURLs([]string{authURL})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tenants := registry.NewRegistry(registry.Config{ClusterID: networktest.ClusterID, Policy: registry.Policy{AuthURLs: allowed},
-				Own: &registry.Own{Driver: neutronfake.New()}}, operatorSecrets{}, keystone.connect)
 			watched := map[string]string{}
-			f := newFixtureWithConfig(t, func(c *Config) {
-				c.Tenants, c.Namespaces = tenants, tc.namespaces
-				c.Delegated = Delegated{Identities: identities,
+			tenants, err := credentials.NewTenants(credentials.TenantsConfig{ClusterID: networktest.ClusterID, AuthURLs: []string{authURL},
+				Own: &credentials.Own{Driver: neutronfake.New()}, Secrets: operatorSecrets{}, Connect: keystone.connect,
+				Delegated: credentials.Delegated{Identities: identities,
 					Delegation: func(namespace, identity string) (grants.Delegation, error) {
 						if slices.Contains(tc.selects[identity], namespace) {
 							return grants.Delegation{Identity: identity}, nil
 						}
 						return grants.Delegation{}, grants.ErrNotSelected
 					},
-					UseSecret: func(user, secret cache.ObjectName) { watched[user.Name] = secret.String() }}
-			})
-			if _, _, err := tenants.Own(f.Ctx); err != nil {
+					UseSecret: func(user, secret cache.ObjectName) { watched[user.Name] = secret.String() }}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newFixtureWithConfig(t, func(c *Config) { c.Tenants, c.Namespaces = tenants, tc.namespaces })
+			if _, err := tenants.FillOwn(f.Ctx); err != nil {
 				t.Fatal(err)
 			}
 
@@ -171,7 +168,7 @@ func TestOrphansOfADelegatedProjectAreCollected(t *testing.T) {
 			if got, ok := watched["orphan-collection:team-b-prod"]; !ok || got != "" {
 				t.Errorf("Secret watched for team-b-prod after it went: %q, want none", got)
 			}
-			if slices.ContainsFunc(tenants.Projects(), func(p registry.Project) bool { return p.Place.ProjectID == "project-of-team-b" }) {
+			if slices.ContainsFunc(tenants.Projects(), func(p credentials.Project) bool { return p.Place.ProjectID == "project-of-team-b" }) {
 				t.Error("team-b's project is still reached after its identity went")
 			}
 		})

@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -22,7 +22,7 @@ type orphan struct {
 // collected and whether the breaker stopped it there, for some namespaces or all
 // (breaker.go). A network whose tags say its Network's deletion policy was Retain (its
 // finalizer was removed by hand) is released instead: kept, without the cluster's marks.
-func (s *Resyncer) collectOrphans(ctx context.Context, project registry.Project, live map[string]bool, owned scope.Owned) (collected int, halted bool) {
+func (s *Resyncer) collectOrphans(ctx context.Context, project credentials.Project, live map[string]bool, owned scope.Owned) (collected int, halted bool) {
 	logger := klog.FromContext(ctx).WithName("orphan-collector").WithValues("place", project.Place.String())
 	store := project.Store
 	v := judge(store, s.orphansIn(logger, store, live, owned))

@@ -3,7 +3,6 @@ package resync
 import (
 	"context"
 	"slices"
-	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -13,7 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
-	"github.com/samplecrd/network-controller/pkg/credentials/registry"
+	"github.com/samplecrd/network-controller/pkg/credentials"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
@@ -26,15 +25,11 @@ import (
 // writes nothing of a Network itself but Events.
 type Resyncer struct {
 	cfg Config
-
-	mu sync.Mutex
-	// reaching are the users under which the delegated projects are reached.
-	reaching map[cache.ObjectName]bool
 }
 
 // Config holds what a Resyncer works with.
 type Config struct {
-	Tenants  *registry.Registry
+	Tenants  *credentials.Tenants
 	Networks *scope.Informers
 	// Imports looks at a project's imports again.
 	Imports  *reconcile.Reconciler
@@ -58,9 +53,6 @@ type Config struct {
 	// EventTarget is the object Events about the controller itself, not about one
 	// Network, are recorded on (the leader election Lease); nil: only the log has them.
 	EventTarget runtime.Object
-	// Delegated are the projects ClusterIdentities delegate, which the orphan collection
-	// visits even when no Network uses them; zero: none.
-	Delegated Delegated
 	// Now is the clock of the grace period; nil means time.Now.
 	Now func() time.Time
 }
@@ -105,8 +97,9 @@ func (s *Resyncer) Once(ctx context.Context) {
 		// A replica that holds no shard acts for no Network: nothing to compare.
 		return
 	}
-	s.reachDelegated(ctx, logger)
-	var filled []registry.Project
+	// The projects ClusterIdentities delegate are visited even when no Network uses them.
+	s.cfg.Tenants.ReachDelegated(klog.NewContext(ctx, logger), s.cfg.Namespaces)
+	var filled []credentials.Project
 	stale := map[neutron.Place]bool{}
 	for _, p := range s.cfg.Tenants.Projects() {
 		if err := p.Store.Fill(ctx); err != nil {
@@ -151,7 +144,7 @@ func (s *Resyncer) Once(ctx context.Context) {
 			if reconcile.ImportSettled(network) {
 				imports[place] = append(imports[place], network)
 			}
-		case reconcile.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()):
+		case credentials.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()):
 			drift = driftOf(network, store, s.cfg.ClusterID)
 		}
 		if drift != "" {

@@ -1,4 +1,4 @@
-package resync
+package credentials
 
 import (
 	"context"
@@ -37,9 +37,10 @@ type Delegated struct {
 	UseSecret func(user, secret cache.ObjectName)
 }
 
-// delegatedUser is the key the resync uses an identity's credentials under, in the
-// Registry and the Secret watches: a Network's key has a namespace, the identity's own
-// Secret watch (the root package's) is under its bare name, and ":" is in neither.
+// delegatedUser is the key an identity's credentials are used under for the orphan
+// collection, in the Registry and the Secret watches: a Network's key has a namespace, the
+// identity's own Secret watch (the requeue's) is under its bare name, and ":" is in
+// neither.
 func delegatedUser(identity string) cache.ObjectName {
 	return cache.ObjectName{Name: "orphan-collection:" + identity}
 }
@@ -77,33 +78,34 @@ func (d Delegated) delegatesToAny(identity string, namespaces scope.Namespaces) 
 	})
 }
 
-// reachDelegated resolves the credentials of each identity whose project is visited, so
-// that the project is among the Registry's Projects this pass even when no Network uses
-// it, and lets go of those of identities no longer visited. An identity whose Secret
-// cannot be used is skipped: its status says why (pkg/credentials/identitystatus), and its orphans
-// wait for the next pass.
-func (s *Resyncer) reachDelegated(ctx context.Context, logger klog.Logger) {
-	d := s.cfg.Delegated
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// ReachDelegated resolves the credentials of each identity whose project is visited, for
+// a controller watching namespaces, so that the project is among the Projects even when
+// no Network uses it, and lets go of those of identities no longer visited. An identity
+// whose Secret cannot be used is skipped: its status says why (identitystatus), and its
+// orphans wait for the next pass.
+func (t *Tenants) ReachDelegated(ctx context.Context, namespaces scope.Namespaces) {
+	logger := klog.FromContext(ctx)
+	d := t.delegated
+	t.reachingMu.Lock()
+	defer t.reachingMu.Unlock()
 	reaching := map[cache.ObjectName]bool{}
-	for _, src := range d.sources(s.cfg.Namespaces) {
+	for _, src := range d.sources(namespaces) {
 		user := delegatedUser(src.Identity)
 		reaching[user] = true
 		if d.UseSecret != nil {
 			d.UseSecret(user, src.Secret)
 		}
-		if _, err := s.cfg.Tenants.Resolve(ctx, user, &src); err != nil {
+		if _, err := t.registry.Resolve(ctx, user, &src); err != nil {
 			logger.V(2).Info("Cannot visit the project a ClusterIdentity delegates; its orphans wait", "clusterIdentity", src.Identity, "err", err)
 		}
 	}
-	for user := range s.reaching {
+	for user := range t.reachingUsers {
 		if !reaching[user] {
 			if d.UseSecret != nil {
 				d.UseSecret(user, cache.ObjectName{})
 			}
-			s.cfg.Tenants.Forget(user)
+			t.registry.Forget(user)
 		}
 	}
-	s.reaching = reaching
+	t.reachingUsers = reaching
 }
