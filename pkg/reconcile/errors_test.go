@@ -43,7 +43,7 @@ func TestClassifyProducesEveryReasonFromOneCause(t *testing.T) {
 		{samplecrdv1.ReasonReferenceNotFound, fmt.Errorf("resolving: %w", &neutron.ReferenceError{Field: "spec.qosPolicy", Found: 0})},
 		{samplecrdv1.ReasonReferenceAmbiguous, &neutron.ReferenceError{Field: "spec.qosPolicy", Found: 2}},
 		{samplecrdv1.ReasonRouterOfAnotherNetwork, routerOfAnotherNetwork("spec.router.existing names router r-1")},
-		{samplecrdv1.ReasonNotGranted, notGranted("team-a", []string{"spec.import (allow.import)"}, grants.Powers{})},
+		{samplecrdv1.ReasonNotGranted, notGranted("team-a", []string{"spec.import (allow.import)"}, grants.Powers{}.Denied())},
 		{samplecrdv1.ReasonRetainNotGranted, retainNotGranted("team-a", grants.Powers{})},
 		{samplecrdv1.ReasonImportNotFound, imported(neutron.ImportNotFound)},
 		{samplecrdv1.ReasonImportAmbiguous, imported(neutron.ImportAmbiguous)},

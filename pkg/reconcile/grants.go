@@ -27,30 +27,27 @@ func retainNotGranted(namespace string, powers grants.Powers) *Failure {
 
 // notGranted is a spec asking for powers no identity selecting the namespace grants in
 // a shared project: only a change of the spec, or an operator's grant, can help.
-func notGranted(namespace string, withheld []string, powers grants.Powers) *Failure {
+func notGranted(namespace string, withheld []string, denied string) *Failure {
 	return &Failure{Reason: samplecrdv1.ReasonNotGranted, Terminal: true, Message: fmt.Sprintf(
 		"namespace %s uses a project the cluster's operator hands out, and %s %s; nothing of these was done, and what was done before is undone. "+
 			"Remove them from the spec, or ask the cluster's operator for a ClusterIdentity that selects the namespace and allows them",
-		namespace, powers.Denied(), strings.Join(withheld, "; "))}
+		namespace, denied, strings.Join(withheld, "; "))}
 }
 
-// routerAdmission returns the pass's admitRouter: the namespace's bound on routers of
-// their own, if its powers set one. A Network that wants none gives its place up.
-func (r *Reconciler) routerAdmission(network *samplecrdv1.Network, powers grants.Powers) func() (bool, int) {
+// routerAdmission returns the pass's admitOwnRouter: whether the Network may have a
+// router of its own in a namespace bounded to bound of them. A Network that wants none
+// gives its place up.
+func (r *Reconciler) routerAdmission(network *samplecrdv1.Network) func(bound int) bool {
 	key := cache.MetaObjectToName(network)
 	if network.Spec.Router == nil || network.Spec.Router.ExternalNetwork == nil {
 		r.routerQuota.release(key)
 	}
-	return func() (bool, int) {
-		bound, ok := powers.RouterBound()
-		if !ok {
-			return true, 0
-		}
+	return func(bound int) bool {
 		var others []string
 		if r.networks != nil {
 			others = routerOwners(r.networks, network.Namespace)
 		}
-		return r.routerQuota.admit(key, bound, others), bound
+		return r.routerQuota.admit(key, bound, others)
 	}
 }
 

@@ -18,86 +18,8 @@ import (
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 )
 
-// Grants are rolled out in modes (grants.Enforcement). A power the spec asks for and no
-// grant allows is never made. One already in effect is kept and reported in warn mode and
-// withdrawn in enforce mode, except the Retain mark, kept in every mode: withdrawing it
-// would let an orphan collection delete what the user asked to keep. The same holds for
-// the Networks no pass reaches: paused ones, and those of a namespace that lost the
-// controller's own cloud.
-
-// keptPower is a power in effect without a grant that the controller keeps.
-type keptPower struct{ power, text string }
-
-const retainText = "deletionPolicy Retain (allow.retain)"
-
-// withhold takes out of desired the deletion policy and the shares the powers do not
-// allow; keepInEffect puts back what stays.
-func (p *pass) withhold() {
-	if p.desired.Network.Retain && !p.powers.AllowsRetain() {
-		p.desired.Network.Retain = false
-		p.ungrantedRetain = true
-	}
-	p.desired.Network.SharedWith = slices.DeleteFunc(p.desired.Network.SharedWith, func(project string) bool {
-		if p.powers.AllowsShare(project) {
-			return false
-		}
-		p.ungrantedShares = append(p.ungrantedShares, project)
-		return true
-	})
-}
-
-// keepInEffect decides, once Neutron is observed, what of the withheld stays: the Retain
-// mark in every mode, the shares and the QoS policy set before in warn mode. The rest is
-// withheld: not made, or undone.
-func (p *pass) keepInEffect() {
-	var withheld []string
-	if p.ungrantedRetain {
-		if net := p.observed.Network; net != nil && neutron.Retained(*net) {
-			p.desired.Network.Retain = true
-			p.kept = append(p.kept, keptPower{grants.PowerRetain, retainText})
-		} else {
-			withheld = append(withheld, retainText)
-		}
-	}
-	var denied []string
-	for _, project := range p.ungrantedShares {
-		if p.enforcement == grants.Warn && slices.ContainsFunc(p.observed.Shares, func(s neutron.RBACPolicy) bool { return strings.EqualFold(s.TargetProject, project) }) {
-			p.desired.Network.SharedWith = append(p.desired.Network.SharedWith, project)
-			p.kept = append(p.kept, keptPower{grants.PowerSharedWith, "spec.sharedWith project " + project + " (allow.sharedWith)"})
-			continue
-		}
-		denied = append(denied, project)
-	}
-	if len(denied) > 0 {
-		withheld = append(withheld, fmt.Sprintf("spec.sharedWith project %s (allow.sharedWith)", strings.Join(denied, ", ")))
-	}
-	if qos := p.withholdQoS(); qos != "" {
-		withheld = append(withheld, qos)
-	}
-	p.withheld = append(withheld, p.withheld...)
-}
-
-// keepRouterAsIs keeps, in warn mode, the subnets attached to an existing router no grant
-// allows any more, and reports whether it did: nothing more is attached to it.
-func (p *pass) keepRouterAsIs(r neutron.Router, text string) bool {
-	if p.enforcement != grants.Warn || len(neutron.AttachedSubnets(p.observed.Routers.Interfaces, r.ID)) == 0 {
-		return false
-	}
-	p.kept = append(p.kept, keptPower{grants.PowerExistingRouter, text})
-	p.routerKeptAsIs = true
-	p.observed.Routers.Existing = &r
-	return true
-}
-
-// attachNothingNew drops the attachments the diff wants on a router kept as it is.
-func (p *pass) attachNothingNew() {
-	if !p.routerKeptAsIs || len(p.changes.Router.Attach) == 0 {
-		return
-	}
-	p.withheld = append(p.withheld, fmt.Sprintf("attaching %s to spec.router.existing router %s (allow.existingRouters)",
-		strings.Join(p.changes.Router.Attach, ", "), p.observed.Routers.Existing.ID))
-	p.changes.Router.Attach = nil
-}
+// A grant taken away is withdrawn, or reported, on the Networks no pass reaches too:
+// paused ones, and those of a namespace that lost the controller's own cloud.
 
 // withdrawWhilePaused carries out on a paused Network what a grant taken away withdraws.
 // A Network of its own project has nothing to withdraw, and one whose identity no longer

@@ -35,29 +35,6 @@ func projectDefaultQoS() *neutron.Reference {
 	return &neutron.Reference{Collection: neutron.QoSPolicies, ProjectDefault: true}
 }
 
-// withholdQoS decides, once Neutron is observed, what becomes of a policy the spec names
-// (resolved) and no grant allows: kept in warn mode when the network has it already;
-// otherwise not set, and the policy the controller set before taken off. It returns what
-// is withheld, "" for nothing.
-func (p *pass) withholdQoS() string {
-	q := p.desired.Network.QoSPolicy
-	if q == nil || !q.Names() || p.powers.AllowsQoSPolicy(q.ResolvedID, q.ResolvedName) {
-		return ""
-	}
-	text := qosText(q.ResolvedID, q.ResolvedName)
-	net := p.observed.Network
-	if p.enforcement == grants.Warn && net != nil && deref(net.QoSPolicyID) == q.ResolvedID {
-		p.kept = append(p.kept, keptPower{grants.PowerQoSPolicy, text})
-		return ""
-	}
-	// A policy the controller never set (one a new network got from Neutron) stays.
-	p.desired.Network.QoSPolicy = nil
-	if p.network.Status.QoSPolicyID != "" {
-		p.desired.Network.QoSPolicy = projectDefaultQoS()
-	}
-	return text
-}
-
 // resolveDefaults looks up, once Neutron is observed, the project's default QoS policy
 // for a network that is to have it. A network still to be made gets it from Neutron's
 // create itself, so nothing is sent for it.

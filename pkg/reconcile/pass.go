@@ -29,21 +29,20 @@ type pass struct {
 	observed neutron.Observed
 	changes  neutron.Changes
 	recorder record.EventRecorder
-	// powers are what the namespace may do in the project; withheld what the spec asks
-	// for beyond them, taken out of desired; kept what is in effect beyond them and stays
-	// (grants_enforcement.go), as enforcement says.
-	powers      grants.Powers
-	enforcement grants.Enforcement
-	withheld    []string
-	kept        []keptPower
-	// What withhold took out, for keepInEffect, and whether the existing router stays
-	// as it is, without a grant.
-	ungrantedRetain bool
-	ungrantedShares []string
-	routerKeptAsIs  bool
-	// admitRouter says whether the Network may have a router of its own, and the
-	// namespace's bound when it may not.
-	admitRouter func() (bool, int)
+	// ungranted is what the spec asks for beyond the powers (grants_step.go); withheld
+	// what of it the pass refuses, taken out of desired; kept what is in effect beyond
+	// them and stays, as enforcement says; routerKeptAsIs whether the existing router
+	// stays as it is, without a grant.
+	ungranted      ungranted
+	enforcement    grants.Enforcement
+	withheld       []string
+	kept           []keptPower
+	routerKeptAsIs bool
+	// existingRouter is the router spec.router.existing names, once looked up.
+	existingRouter *neutron.Router
+	// admitOwnRouter says whether the Network may have a router of its own in a namespace
+	// bounded to bound of them.
+	admitOwnRouter func(bound int) bool
 }
 
 // itemSubnet is the subnet of one item of the spec ("" for the one-subnet form).

@@ -75,12 +75,16 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	if err != nil {
 		return st.failed(ctx, network, "", invalidSpec(err.Error()))
 	}
-	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, powers: powers, enforcement: r.enforcement}
-	p.withhold()
-	p.admitRouter = r.routerAdmission(network, powers)
+	p := &pass{network: network, store: store, owner: Owner(network, r.clusterID), desired: desired, recorder: r.recorder, enforcement: r.enforcement,
+		admitOwnRouter: r.routerAdmission(network)}
 	if err := p.resolveReferences(ctx); err != nil {
 		return st.failed(ctx, network, network.Status.NetworkID, err)
 	}
+	if err := p.resolveExistingRouter(ctx); err != nil {
+		return st.failed(ctx, network, network.Status.NetworkID, err)
+	}
+	// The pass's one look at the grants: from here on, desired is what they allow.
+	p.grant(powers)
 	if p.observed, err = store.Observe(ctx, p.owner, Recorded(network)); err != nil {
 		return st.failed(ctx, network, "", err)
 	}
@@ -104,7 +108,7 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	}
 	if len(p.withheld) > 0 && p.observed.Network == nil {
 		// Nothing to undo: nothing is made for a spec that is refused.
-		return st.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, powers))
+		return st.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, p.ungranted.denied))
 	}
 
 	r.grantMissing(ctx, st, network, p.kept)
@@ -116,7 +120,7 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 		return st.failedApplying(ctx, p.network, out, overQuota(ctx, store, err))
 	}
 	if len(p.withheld) > 0 {
-		return st.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, powers))
+		return st.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, p.ungranted.denied))
 	}
 	return st.ready(ctx, p.network, out)
 }
@@ -127,7 +131,7 @@ func (r *Reconciler) reconcileImportAsGranted(ctx context.Context, st *statusWri
 	var kept []keptPower
 	if !powers.AllowsImport() {
 		if r.enforcement != grants.Warn || network.Status.NetworkID == "" {
-			return st.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers))
+			return st.failed(ctx, network, "", notGranted(network.Namespace, []string{"spec.import (allow.import)"}, powers.Denied()))
 		}
 		kept = append(kept, keptPower{grants.PowerImport, "spec.import (allow.import)"})
 	}

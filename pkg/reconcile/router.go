@@ -186,9 +186,39 @@ type routerOutcome struct {
 	subnetIDs []string
 }
 
+// resolveExistingRouter looks up the existing router the spec names, by ID or name, as
+// the spec's other references are resolved: before the grants are asked, which may name
+// it either way.
+func (p *pass) resolveExistingRouter(ctx context.Context) error {
+	want := p.desired.Router
+	if want == nil || want.Existing == nil {
+		return nil
+	}
+	r, found, err := p.store.ExistingRouter(ctx, *want.Existing)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return routerNotFound(fmt.Sprintf(
+			"spec.router.existing names router %s, which is not in project %s (deleted, renamed, or several of that name); name another router, or remove spec.router",
+			want.Existing, p.network.Status.ProjectID))
+	}
+	if neutron.MadeForANetwork(r) {
+		named := want.Existing.String()
+		if want.Existing.ID == "" {
+			named += " (" + r.ID + ")"
+		}
+		return routerOfAnotherNetwork(fmt.Sprintf(
+			"spec.router.existing names router %s, which the controller made for a Network: only that Network attaches to it, and it is deleted with it; name a router of the project the controller did not make, or use spec.router.externalNetwork",
+			named))
+	}
+	p.existingRouter = &r
+	return nil
+}
+
 // observeRouters reads what the pass needs to know of routers: the network's routers and
-// interfaces (for a network routed, or still marked), the existing router the spec names
-// and the external network of the owned router.
+// interfaces (for a network routed, or still marked), and the external network of a
+// router of its own, once the namespace's bound admits one.
 func (p *pass) observeRouters(ctx context.Context) error {
 	want, net := p.desired.Router, p.observed.Network
 	if net != nil && !p.observed.Routers.Known && (want != nil || neutron.RouterMarked(*net)) {
@@ -202,40 +232,12 @@ func (p *pass) observeRouters(ctx context.Context) error {
 		return nil
 	}
 	if want.Existing != nil {
-		r, found, err := p.store.ExistingRouter(ctx, *want.Existing)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return routerNotFound(fmt.Sprintf(
-				"spec.router.existing names router %s, which is not in project %s (deleted, renamed, or several of that name); name another router, or remove spec.router",
-				want.Existing, p.network.Status.ProjectID))
-		}
-		if neutron.MadeForANetwork(r) {
-			named := want.Existing.String()
-			if want.Existing.ID == "" {
-				named += " (" + r.ID + ")"
-			}
-			return routerOfAnotherNetwork(fmt.Sprintf(
-				"spec.router.existing names router %s, which the controller made for a Network: only that Network attaches to it, and it is deleted with it; name a router of the project the controller did not make, or use spec.router.externalNetwork",
-				named))
-		}
-		if !p.powers.AllowsRouter(r.ID, r.Name) {
-			text := fmt.Sprintf("spec.router.existing router %s %q (allow.existingRouters)", r.ID, r.Name)
-			if p.keepRouterAsIs(r, text) {
-				return nil
-			}
-			// Not attached, and detached if it was: the pass goes on as for no router.
-			p.withheld = append(p.withheld, text)
-			p.desired.Router = nil
-			return nil
-		}
-		p.observed.Routers.Existing = &r
+		p.observed.Routers.Existing = p.existingRouter
 	}
 	if want.External != nil {
-		if admitted, bound := p.admitRouter(); len(p.observed.Routers.Owned) == 0 && !admitted {
+		if u := p.ungranted; u.bounded && !p.admitOwnRouter(u.routerBound) && len(p.observed.Routers.Owned) == 0 {
 			p.withheld = append(p.withheld, fmt.Sprintf(
-				"spec.router.externalNetwork: a router of its own, past the namespace's %d (allow.routersPerNamespace)", bound))
+				"spec.router.externalNetwork: a router of its own, past the namespace's %d (allow.routersPerNamespace)", u.routerBound))
 			p.desired.Router = nil
 			return nil
 		}
