@@ -75,7 +75,10 @@
 # networks and ports). RBAC policies (/v2.0/rbac-policies) are part of ml2. QoS: the
 # service plugin "qos" and the ML2 extension driver qos are on, so QoS policies can be
 # made, shared (RBAC, object type qos_policy) and set on networks (qos_policy_id); with no
-# agent, their rules are enforced nowhere.
+# agent, their rules are enforced nowhere. DNS: the ML2 extension driver dns is on
+# (extension dns-integration), so networks have dns_domain (and ports dns_name and
+# dns_assignment); with no external DNS driver, nothing is published anywhere. The
+# network's dns_domain needs no dns_domain in [DEFAULT] (only ports' names use that one).
 # The tag extension (standard-attr-tag) is on; note that Neutron rejects "tags" in the
 # POST body of a network or subnet on every release (set them with PUT .../tags afterwards).
 # Subnet pools: `start` makes sure the cloud has two shared subnet pools, made by the
@@ -250,7 +253,7 @@ EOF
 type_drivers = local,flat,vlan
 tenant_network_types = local
 mechanism_drivers =
-extension_drivers = port_security,qos
+extension_drivers = port_security,qos,dns
 
 [ml2_type_flat]
 flat_networks = *
