@@ -25,6 +25,8 @@ type Network struct {
 	PortSecurityEnabled *bool `json:"port_security_enabled"`
 	// QoSPolicyID is nil for none, and on a Neutron without the qos extension.
 	QoSPolicyID *string `json:"qos_policy_id"`
+	// DNSDomain is "" for none, and nil on a Neutron without the dns-integration extension.
+	DNSDomain *string `json:"dns_domain"`
 	// ProjectID is the project that owns the network; a Store keeps only its own.
 	ProjectID string `json:"project_id"`
 }
@@ -37,6 +39,8 @@ type NetworkAttrs struct {
 	PortSecurityEnabled *bool `json:"port_security_enabled,omitempty" spec:"spec.portSecurityEnabled"`
 	// QoSPolicy names one of QoSPolicies.
 	QoSPolicy *Reference `json:"qos_policy_id,omitempty" spec:"spec.qosPolicy"`
+	// DNSDomain is sent as it is; "" clears it (Neutron refuses null).
+	DNSDomain *string `json:"dns_domain,omitempty" spec:"spec.dnsDomain"`
 }
 
 // QoSPolicies are Neutron's QoS policies, which a network's attribute names.

@@ -4,6 +4,8 @@ package reconcile
 
 import (
 	"context"
+	"fmt"
+	"regexp"
 	"strconv"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -34,8 +36,44 @@ func desiredNetwork(network *samplecrdv1.Network, sharedWith []string) (neutron.
 		// one gets, the project's default (resolveDefaults), never a null over it.
 		qosPolicy = &neutron.Reference{Collection: neutron.QoSPolicies, ProjectDefault: true}
 	}
-	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled, QoSPolicy: qosPolicy},
+	dnsDomain, err := desiredDNSDomain(spec.DNSDomain, network.Status.DNSDomain)
+	if err != nil {
+		return neutron.DesiredNetwork{}, err
+	}
+	return neutron.DesiredNetwork{NetworkAttrs: neutron.NetworkAttrs{MTU: mtu, PortSecurityEnabled: spec.PortSecurityEnabled, QoSPolicy: qosPolicy, DNSDomain: dnsDomain},
 		Retain: spec.DeletionPolicy == samplecrdv1.DeletionPolicyRetain, SharedWith: sharedWith}, nil
+}
+
+// dnsDomainSyntax is spec.dnsDomain as the CRD's pattern and rule have it, and as Neutron
+// takes a dns_domain: labels of 1 to 63 lower-case letters, digits and hyphens, none at a
+// label's start or end, each followed by a dot; the last of several not digits alone. Neutron
+// lower-cases what it is sent, so an upper-case letter would be a difference for ever.
+var (
+	dnsDomainSyntax = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+$`)
+	dnsNumericTLD   = regexp.MustCompile(`\.[0-9]+\.$`)
+)
+
+// maxDNSDomainLength is the longest dns_domain Neutron takes: its 255 less room for a
+// one-letter label in front.
+const maxDNSDomainLength = 253
+
+// desiredDNSDomain returns the network's dns_domain the spec asks for: the spec's, checked
+// as the CRD checks it (the spec is the tenant's: exactly what is sent is checked); "" to
+// clear the one status says the spec set and the spec no longer names; nil, left alone.
+func desiredDNSDomain(spec *string, status string) (*string, error) {
+	switch {
+	case spec == nil && status != "":
+		none := ""
+		return &none, nil
+	case spec == nil:
+		return nil, nil
+	case len(*spec) > maxDNSDomainLength:
+		return nil, fmt.Errorf("dnsDomain is longer than %d characters", maxDNSDomainLength)
+	case !dnsDomainSyntax.MatchString(*spec) || dnsNumericTLD.MatchString(*spec):
+		return nil, fmt.Errorf("dnsDomain %q is not a fully qualified domain name in lower case ending with a dot, such as example.org.", *spec)
+	}
+	domain := *spec
+	return &domain, nil
 }
 
 // diffNetwork compares the network: made anew when Neutron has none, else its attributes
@@ -68,6 +106,10 @@ func diffNetworkAttrs(want neutron.NetworkAttrs, got neutron.Network) (neutron.N
 	if q := want.QoSPolicy; q != nil && q.ResolvedID != deref(got.QoSPolicyID) {
 		change.QoSPolicy = q
 		diffs = append(diffs, neutron.Difference{Attribute: "qos policy", Observed: neutron.OrNone(deref(got.QoSPolicyID)), Desired: neutron.OrNone(q.ResolvedID)})
+	}
+	if d := want.DNSDomain; d != nil && *d != deref(got.DNSDomain) {
+		change.DNSDomain = d
+		diffs = append(diffs, neutron.Difference{Attribute: "dns domain", Observed: neutron.OrNone(deref(got.DNSDomain)), Desired: neutron.OrNone(*d)})
 	}
 	return change, diffs
 }
@@ -124,6 +166,10 @@ func setNetworkStatus(status *samplecrdv1.NetworkStatus, net neutron.Network, wa
 	status.QoSPolicyID = ""
 	if want.QoSPolicy != nil && want.QoSPolicy.Names() {
 		status.QoSPolicyID = deref(net.QoSPolicyID)
+	}
+	status.DNSDomain = ""
+	if want.DNSDomain != nil {
+		status.DNSDomain = deref(net.DNSDomain)
 	}
 }
 

@@ -61,11 +61,12 @@ const (
 // subnetPoolCases, subnetListCases), of the deletion policy (retentionCases), of imports
 // (importCases), of sharing (sharingCases), of routers (routerCases, routerFenceCases) and
 // of the powers granted (grantCases) and their withdrawal (enforcementCases), and of
-// the network's QoS policy (qosCases) and its grant (qosGrantCases).
+// the network's QoS policy (qosCases) and its grant (qosGrantCases), and of its DNS domain
+// (dnsCases).
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
 		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases(),
-		qosCases(), qosGrantCases())
+		qosCases(), qosGrantCases(), dnsCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(t, tc.object)

@@ -184,6 +184,24 @@ type NetworkSpec struct {
 	// +optional
 	QoSPolicy *NeutronRef `json:"qosPolicy,omitempty"`
 
+	// A rule beside the pattern, which cannot say it: Neutron refuses a top-level label of
+	// digits only when there are several labels.
+	// +kubebuilder:validation:XValidation:rule=`!self.matches('[.][0-9]+[.]$')`,message=`dnsDomain must not end in a top-level label of digits only (e.g. example.org., not example.123.)`
+
+	// DNSDomain sets the network's Neutron dns_domain: the DNS domain Neutron gives the
+	// names of the network's ports (dns_name) and, with an external DNS service
+	// (Designate), the zone they are published in. A fully qualified domain name ending
+	// with a dot, such as example.org.: labels of 1 to 63 lower-case letters, digits and
+	// hyphens (none at a label's start or end), at most 253 characters, as Neutron takes it.
+	// It needs Neutron's dns-integration extension: a Neutron without it refuses the
+	// attribute (InvalidSpec). It changes in place; removing it clears the network's
+	// domain; a change made in Neutron by hand is undone. Omitted from the start, the
+	// network's domain is left alone.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+$`
+	DNSDomain *string `json:"dnsDomain,omitempty"`
+
 	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
 	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
 	// network and make ports on it. A project dropped from the list loses access once no
@@ -439,6 +457,11 @@ type NetworkStatus struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=36
 	QoSPolicyID string `json:"qosPolicyID,omitempty"`
+	// DNSDomain is the dns_domain spec.dnsDomain set on the network, as Neutron reports
+	// it; empty without spec.dnsDomain.
+	// +optional
+	// +kubebuilder:validation:MaxLength=253
+	DNSDomain string `json:"dnsDomain,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
 	// an import, as Neutron reports it.
 	// +optional

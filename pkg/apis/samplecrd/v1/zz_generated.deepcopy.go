@@ -361,6 +361,11 @@ func (in *NetworkSpec) DeepCopyInto(out *NetworkSpec) {
 		*out = new(NeutronRef)
 		**out = **in
 	}
+	if in.DNSDomain != nil {
+		in, out := &in.DNSDomain, &out.DNSDomain
+		*out = new(string)
+		**out = **in
+	}
 	if in.SharedWith != nil {
 		in, out := &in.SharedWith, &out.SharedWith
 		*out = make([]ProjectID, len(*in))

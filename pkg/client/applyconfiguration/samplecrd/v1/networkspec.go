@@ -76,6 +76,16 @@ type NetworkSpecApplyConfiguration struct {
 	// undone. Omitted from the start, the network's policy is left alone (a new network
 	// gets the project's default from Neutron).
 	QoSPolicy *NeutronRefApplyConfiguration `json:"qosPolicy,omitempty"`
+	// DNSDomain sets the network's Neutron dns_domain: the DNS domain Neutron gives the
+	// names of the network's ports (dns_name) and, with an external DNS service
+	// (Designate), the zone they are published in. A fully qualified domain name ending
+	// with a dot, such as example.org.: labels of 1 to 63 lower-case letters, digits and
+	// hyphens (none at a label's start or end), at most 253 characters, as Neutron takes it.
+	// It needs Neutron's dns-integration extension: a Neutron without it refuses the
+	// attribute (InvalidSpec). It changes in place; removing it clears the network's
+	// domain; a change made in Neutron by hand is undone. Omitted from the start, the
+	// network's domain is left alone.
+	DNSDomain *string `json:"dnsDomain,omitempty"`
 	// SharedWith lists up to 16 OpenStack project IDs the network is shared with: one
 	// Neutron RBAC policy (access_as_shared) per project lets that project's users see the
 	// network and make ports on it. A project dropped from the list loses access once no
@@ -244,6 +254,14 @@ func (b *NetworkSpecApplyConfiguration) WithPortSecurityEnabled(value bool) *Net
 // If called multiple times, the QoSPolicy field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithQoSPolicy(value *NeutronRefApplyConfiguration) *NetworkSpecApplyConfiguration {
 	b.QoSPolicy = value
+	return b
+}
+
+// WithDNSDomain sets the DNSDomain field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DNSDomain field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithDNSDomain(value string) *NetworkSpecApplyConfiguration {
+	b.DNSDomain = &value
 	return b
 }
 

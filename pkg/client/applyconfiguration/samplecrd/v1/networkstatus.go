@@ -70,6 +70,9 @@ type NetworkStatusApplyConfiguration struct {
 	// Neutron reports it; empty without spec.qosPolicy, and while no grant allows the
 	// policy it names and the policy is not kept.
 	QoSPolicyID *string `json:"qosPolicyID,omitempty"`
+	// DNSDomain is the dns_domain spec.dnsDomain set on the network, as Neutron reports
+	// it; empty without spec.dnsDomain.
+	DNSDomain *string `json:"dnsDomain,omitempty"`
 	// EnableDHCP says whether Neutron runs DHCP on the subnet of the one-subnet form or of
 	// an import, as Neutron reports it.
 	EnableDHCP *bool `json:"enableDHCP,omitempty"`
@@ -178,6 +181,14 @@ func (b *NetworkStatusApplyConfiguration) WithPortSecurityEnabled(value bool) *N
 // If called multiple times, the QoSPolicyID field is set to the value of the last call.
 func (b *NetworkStatusApplyConfiguration) WithQoSPolicyID(value string) *NetworkStatusApplyConfiguration {
 	b.QoSPolicyID = &value
+	return b
+}
+
+// WithDNSDomain sets the DNSDomain field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DNSDomain field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithDNSDomain(value string) *NetworkStatusApplyConfiguration {
+	b.DNSDomain = &value
 	return b
 }
 
