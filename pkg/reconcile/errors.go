@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -155,6 +156,11 @@ func classifyAtLength(err error) *Failure {
 				"%s: this cloud's Neutron policy does not let the project's role set it (%s: %s); remove it from the spec, or ask the cloud's admin",
 				field, ne.Op, ne.Message)}
 		}
+		if fields := unknownFields(ne); fields != "" {
+			return &Failure{Reason: samplecrdv1.ReasonInvalidSpec, Terminal: true, Err: err, Message: fmt.Sprintf(
+				"%s: this cloud's Neutron does not know the attribute, as its extension is not enabled there (%s: %s); remove it from the spec, or ask the cloud's admin to enable the extension",
+				fields, ne.Op, ne.Message)}
+		}
 		return f(samplecrdv1.ReasonInvalidSpec, true, "Neutron rejected the request (%s): %s; fix the spec")
 	case neutron.KindNotFound:
 		return f(samplecrdv1.ReasonProvisioning, false, "a Neutron resource went away during the change (%s): %s; retrying, which creates it again")
@@ -215,6 +221,27 @@ func refusedField(ne *neutron.Error) string {
 		}
 	}
 	return field
+}
+
+// Neutron refuses an attribute no extension of its defines with 400 "Unrecognized
+// attribute(s) 'dns_domain'" (a cloud without the extension): the spec fields that sent
+// them, so that the message names what to change.
+var unknownAttributes = regexp.MustCompile(`Unrecognized attribute\(s\) (.*)$`)
+
+// unknownFields returns the spec fields of the attributes Neutron said it does not know,
+// comma-separated, or "" when it said no such thing of an attribute the spec sends.
+func unknownFields(ne *neutron.Error) string {
+	m := unknownAttributes.FindStringSubmatch(ne.Message)
+	if ne.Code != http.StatusBadRequest || m == nil {
+		return ""
+	}
+	var fields []string
+	for _, attr := range strings.Split(m[1], ",") {
+		if f, ok := policyFields[strings.Trim(strings.TrimSpace(attr), "'")]; ok && !slices.Contains(fields, f) {
+			fields = append(fields, f)
+		}
+	}
+	return strings.Join(fields, ", ")
 }
 
 func parentOf(attr string) string {

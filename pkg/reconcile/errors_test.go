@@ -139,3 +139,23 @@ func TestPolicyRefusalNamesTheSpecField(t *testing.T) {
 		}
 	}
 }
+
+// An attribute Neutron does not know (its extension is not enabled) is named by the spec
+// field that sent it; an answer about no attribute of the spec names none.
+func TestUnknownAttributeNamesItsSpecField(t *testing.T) {
+	for _, tc := range []struct {
+		code    int
+		message string
+		want    string
+	}{
+		{400, "Unrecognized attribute(s) 'dns_domain'", "spec.dnsDomain"},
+		{400, "Unrecognized attribute(s) 'dns_domain', 'mtu'", "spec.dnsDomain, spec.mtu"},
+		{400, "Unrecognized attribute(s) 'flavor'", ""},
+		{400, "Invalid input for dns_domain", ""},
+		{403, "Unrecognized attribute(s) 'dns_domain'", ""},
+	} {
+		if got := unknownFields(&neutron.Error{Code: tc.code, Kind: neutron.KindRejected, Message: tc.message}); got != tc.want {
+			t.Errorf("%d %q: unknownFields = %q, want %q", tc.code, tc.message, got, tc.want)
+		}
+	}
+}

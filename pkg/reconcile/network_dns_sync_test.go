@@ -176,11 +176,13 @@ func wantReadyWithDNSDomain(domain string) func(*testing.T, *samplecrdv1.Network
 }
 
 // wantDNSDomainRefused checks the terminal condition of a Neutron that refuses dns_domain:
-// InvalidSpec, Neutron's words, the call, and no dns_domain in status.
+// InvalidSpec naming the spec field and the missing extension, with Neutron's words and
+// the call, and no dns_domain in status.
 func wantDNSDomainRefused(op string) func(*testing.T, *samplecrdv1.Network) {
 	return func(t *testing.T, got *samplecrdv1.Network) {
 		t.Helper()
-		WantNotReady(samplecrdv1.ReasonInvalidSpec, "Neutron rejected the request ("+op+"): Unrecognized attribute(s) 'dns_domain'")(t, got)
+		WantNotReady(samplecrdv1.ReasonInvalidSpec, "spec.dnsDomain: this cloud's Neutron does not know the attribute, as its extension is not enabled there ("+
+			op+": Unrecognized attribute(s) 'dns_domain'); remove it from the spec, or ask the cloud's admin to enable the extension")(t, got)
 		if got.Status.DNSDomain != "" {
 			t.Errorf("status.dnsDomain = %q, want empty: Neutron has none", got.Status.DNSDomain)
 		}
