@@ -193,7 +193,6 @@ func newMetrics(build buildinfo.Info) (*metrics.Metrics, *endpoints.Probes) {
 	workqueue.SetProvider(m.WorkqueueProvider())
 	leaderelection.SetProvider(m.LeaderElectionProvider())
 	clientmetrics.Register(m.RESTClientMetrics())
-	m.DeclareKeystoneTokenOutcomes(neutronclient.TokenOutcomes)
 	return m, endpoints.NewProbes()
 }
 

@@ -23,6 +23,7 @@ pkg/credentials/secretwatch pkg/credentials/grants
 pkg/neutron
 pkg/neutron/fake
 pkg/neutronclient pkg/neutronstore pkg/endpoints
+pkg/credentials/tokenrequests
 pkg/credentials/lockout
 pkg/credentials/registry
 pkg/credentials/owncloud pkg/credentials/secretguard pkg/credentials/identitystatus

@@ -19,6 +19,7 @@ import (
 	"github.com/samplecrd/network-controller/pkg/credentials/requeue"
 	"github.com/samplecrd/network-controller/pkg/credentials/secretguard"
 	"github.com/samplecrd/network-controller/pkg/credentials/secretwatch"
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenrequests"
 	"github.com/samplecrd/network-controller/pkg/fairqueue"
 	"github.com/samplecrd/network-controller/pkg/metrics"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -78,6 +79,7 @@ const keystoneUnavailableBackoff = 5 * time.Second
 // cloud, retrying until startup is done.
 func New(ctx, startup context.Context, opts Options, env Env) (*Credentials, error) {
 	m := env.Metrics
+	m.DeclareKeystoneTokenOutcomes(tokenrequests.Outcomes)
 	m.DeclareKeystoneHeldLimits(lockout.HeldLimits)
 	own, err := connectOwnCloud(startup, opts, env)
 	if err != nil {
@@ -218,7 +220,7 @@ func (c *Credentials) OwnCloudLog() []any {
 // connectOwnCloud connects the controller's own cloud (nil: -require-credentials-ref),
 // under the rate limits, its refused tokens retried.
 func connectOwnCloud(ctx context.Context, opts Options, env Env) (*registry.Own, error) {
-	own, err := owncloud.Connect(ctx, opts.ownCloudFlags(), neutronclient.Hooks{Observe: env.ObserveOwn, OnToken: env.Metrics.ObserveKeystoneTokenRequest})
+	own, err := owncloud.Connect(ctx, opts.ownCloudFlags(), tokenrequests.Hooks(env.ObserveOwn, env.Metrics.ObserveKeystoneTokenRequest, nil))
 	if err != nil || own == nil {
 		return own, err
 	}
@@ -234,7 +236,7 @@ func connectOwnCloud(ctx context.Context, opts Options, env Env) (*registry.Own,
 // tenantConnector connects the credentials of a Secret or an identity, their token
 // requests admitted by gate.
 func tenantConnector(env Env, gate *lockout.Gate) registry.Connector {
-	hooks := neutronclient.Hooks{Observe: env.ObserveTenant, OnToken: env.Metrics.ObserveKeystoneTokenRequest, Gate: gate}
+	hooks := tokenrequests.Hooks(env.ObserveTenant, env.Metrics.ObserveKeystoneTokenRequest, gate)
 	return func(ctx context.Context, creds neutronclient.Credentials) (neutron.Driver, neutron.Place, error) {
 		client, err := neutronclient.ConnectKeystone(ctx, creds, hooks)
 		if err != nil {

@@ -16,6 +16,8 @@
 //   - secretwatch: one metadata watch per credentials Secret that Networks name.
 //   - grants: what a namespace may do in a shared project (ClusterIdentity grants), and the
 //     projects identities delegate.
+//   - tokenrequests: what a Keystone client's token requests pass through: counted, and
+//     admitted by a gate.
 //   - lockout: the gate in front of Keystone: token turns between namespaces, and no user
 //     refused often enough to be locked out, counted in a ConfigMap every controller shares.
 //   - registry: a Network's credentials (own cloud, its Secret, an identity's Secret) ->

@@ -114,8 +114,9 @@ func deferringOf(ctx context.Context) (deferring, bool) {
 }
 
 // DeferringTicket returns the ticket of a context from DeferOverBudget: its work defers
-// rather than waits, for a token request's turn (AuthGate) as for the budget. ok is false
-// for other contexts, whose work waits; the ticket may be nil.
+// rather than waits, for a token request's turn (the gate Hooks.TokenRequests passes
+// them through) as for the budget. ok is false for other contexts, whose work waits; the
+// ticket may be nil.
 func DeferringTicket(ctx context.Context) (ticket *Ticket, ok bool) {
 	d, ok := deferringOf(ctx)
 	return d.ticket, ok

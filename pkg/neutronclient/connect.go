@@ -69,19 +69,43 @@ type Credentials struct {
 	// Trust names the roots TLS trusts when a credentials Secret chose them ("" for the
 	// system's roots, or the operator's own file); it becomes the Place's Trust.
 	Trust string
-	// Requester says whose token requests these are, for an AuthGate.
+	// Requester says whose token requests these are, for the gate that admits them.
 	Requester TokenRequester
 }
 
-// Hooks are what a Client tells about its calls, and what may hold its token requests
-// back. Every field may be nil.
+// TokenRequester says whose token request it is, for the gate that admits it; never a secret.
+type TokenRequester struct {
+	// Account names the Keystone account, in messages.
+	Account string
+	// Keystone is the normalized auth URL.
+	Keystone string
+	// LockoutUser is the user whose refused requests Keystone counts toward locking it
+	// out: "id:<user ID>" or "name:<user name>" for a password, in the one spelling
+	// lockout.CanonicalUser gives; "" for an application credential or a token, which
+	// Keystone does not lock out.
+	LockoutUser string
+	// LockoutDomain is, for a user by name, its domain: "id:<ID>" or "name:<name>", as
+	// lockout.CanonicalUser spells it.
+	LockoutDomain string
+	// Source names where the credentials come from (a Secret's cloud).
+	Source string
+	// Turn is whose turn the request waits for in the controller's rate: all requests
+	// of one namespace, whatever their credentials, take one turn.
+	Turn string
+}
+
+// Hooks are what a Client tells about its calls, and what its token requests pass
+// through (pkg/credentials/tokenrequests: counted, and admitted by the lockout gate).
+// Every field may be nil.
 type Hooks struct {
 	// Observe is told about every Neutron call.
 	Observe CallObserver
-	// OnToken is told the outcome of every token request.
-	OnToken TokenObserver
-	// Gate admits token requests.
-	Gate AuthGate
+	// TokenRequests wraps the transport of the client's Keystone requests, who naming
+	// whose they are; a token request (POST .../auth/tokens) that it refuses fails the
+	// authentication or the renewal.
+	TokenRequests func(next http.RoundTripper, who TokenRequester) http.RoundTripper
+	// Authenticated is told the Keystone user whose token the credentials of who got.
+	Authenticated func(who TokenRequester, user TokenUser)
 }
 
 // ConnectKeystone authenticates with Keystone and returns a Driver for the Neutron of
@@ -90,7 +114,7 @@ type Hooks struct {
 // The token is kept and shared by all calls; a new one is requested only when Neutron
 // answers 401 (expired or revoked), once for all calls waiting at that moment, and once
 // more a second later when Neutron refuses the renewed token too. Every token
-// request, the first and each renewal, passes hooks.Gate and is told to hooks.OnToken. A
+// request, the first and each renewal, passes hooks.TokenRequests. A
 // failed first authentication is an *Error of Service "keystone": KindRejected for
 // refused credentials, KindUnavailable when Keystone does not answer (or the gate held
 // the request back).
@@ -108,11 +132,8 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 		withTLS.TLSClientConfig = creds.TLS
 		transport = withTLS
 	}
-	if hooks.Gate != nil {
-		transport = tokenRequestGate{next: transport, gate: hooks.Gate, who: creds.Requester}
-	}
-	if hooks.OnToken != nil {
-		transport = tokenRequestCounter{next: transport, observe: hooks.OnToken}
+	if hooks.TokenRequests != nil {
+		transport = hooks.TokenRequests(transport, creds.Requester)
 	}
 	transport = requestid.Transport{Next: transport}
 	httpClient := http.Client{Timeout: requestTimeout, Transport: transport}
@@ -135,8 +156,8 @@ func ConnectKeystone(ctx context.Context, creds Credentials, hooks Hooks) (*Clie
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", creds.Name, err)
 	}
-	if hooks.Gate != nil {
-		hooks.Gate.Authenticated(creds.Requester, user)
+	if hooks.Authenticated != nil {
+		hooks.Authenticated(creds.Requester, user)
 	}
 	catalog, err := pc.GetAuthResult().(tokens.CreateResult).ExtractServiceCatalog()
 	if err != nil {

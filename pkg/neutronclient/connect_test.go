@@ -45,7 +45,7 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 	}
 	gate := &recordingGate{}
 	creds.Requester = TokenRequester{Account: "alice", Keystone: keystone.URL + "/v3", LockoutUser: "name:alice", Source: "ns/s", Turn: "ns"}
-	c, err := ConnectKeystone(context.Background(), creds, Hooks{Gate: gate})
+	c, err := ConnectKeystone(context.Background(), creds, gate.hooks())
 	if err != nil {
 		t.Fatalf("ConnectKeystone through the Secret's CA: %v", err)
 	}
@@ -55,8 +55,8 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 	if u := c.User(); u != (TokenUser{ID: "u-1", Name: "alice", DomainID: "default"}) {
 		t.Errorf("token user %+v, want u-1 alice of domain default", u)
 	}
-	if want := []string{"admit ns/s", "done ok", "authenticated ns/s u-1 alice"}; fmt.Sprint(gate.told) != fmt.Sprint(want) {
-		t.Errorf("the gate was told %q, want %q", gate.told, want)
+	if want := []string{"admit ns/s POST /v3/auth/tokens", "done 201", "authenticated ns/s u-1 alice"}; fmt.Sprint(gate.told) != fmt.Sprint(want) {
+		t.Errorf("the hooks were told %q, want %q", gate.told, want)
 	}
 
 	creds.TLS = nil // the system's roots do not know the test server's certificate
@@ -65,14 +65,28 @@ func TestConnectKeystoneNamesTheTrustInThePlace(t *testing.T) {
 	}
 }
 
-// recordingGate admits every request and records what it is told.
+// recordingGate records the Keystone requests that pass its hooks, whose, and the user
+// the credentials authenticated as.
 type recordingGate struct{ told []string }
 
-func (g *recordingGate) Admit(_ context.Context, who TokenRequester) (func(string), error) {
-	g.told = append(g.told, "admit "+who.Source)
-	return func(outcome string) { g.told = append(g.told, "done "+outcome) }, nil
+func (g *recordingGate) hooks() Hooks {
+	return Hooks{
+		TokenRequests: func(next http.RoundTripper, who TokenRequester) http.RoundTripper {
+			return roundTripper(func(req *http.Request) (*http.Response, error) {
+				g.told = append(g.told, "admit "+who.Source+" "+req.Method+" "+req.URL.Path)
+				resp, err := next.RoundTrip(req)
+				if err == nil {
+					g.told = append(g.told, fmt.Sprint("done ", resp.StatusCode))
+				}
+				return resp, err
+			})
+		},
+		Authenticated: func(who TokenRequester, user TokenUser) {
+			g.told = append(g.told, "authenticated "+who.Source+" "+user.ID+" "+user.Name)
+		},
+	}
 }
 
-func (g *recordingGate) Authenticated(who TokenRequester, user TokenUser) {
-	g.told = append(g.told, "authenticated "+who.Source+" "+user.ID+" "+user.Name)
-}
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }

@@ -12,6 +12,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenrequests"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
@@ -143,9 +144,9 @@ func (l *lockouts) begin(ctx context.Context, who neutronclient.TokenRequester) 
 			e := v.entries[r.key]
 			e.Pending, e.Name = 0, r.byName
 			switch outcome {
-			case neutronclient.TokenOK:
+			case tokenrequests.OK:
 				e.Refusals = 0
-			case neutronclient.TokenRejected:
+			case tokenrequests.Rejected:
 				e.Refusals = min(e.Refusals+1, MaxRefusalsInARow)
 			}
 			return map[string]entry{r.key: e}, nil

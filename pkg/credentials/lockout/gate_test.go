@@ -12,7 +12,7 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/samplecrd/network-controller/pkg/neutronclient"
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenrequests"
 )
 
 func sharedGates(n int, record Record) []*Gate {
@@ -32,7 +32,7 @@ func TestAMadeUpNameHoldsNoOtherUser(t *testing.T) {
 	record := newMemoryRecord()
 	g := sharedGates(1, record)[0]
 	nobody := simCreds{namespace: "hostile", secret: "s", userName: "zz-nobody", domainName: "Default", password: "x"}
-	for i, want := range []string{neutronclient.TokenRejected, "held", "held"} {
+	for i, want := range []string{tokenrequests.Rejected, "held", "held"} {
 		nobody.secret = fmt.Sprintf("s-%d", i)
 		if got := try(t, g, k, nobody); got != want {
 			t.Fatalf("made-up name, try %d: %s, want %s", i, got, want)
@@ -44,14 +44,14 @@ func TestAMadeUpNameHoldsNoOtherUser(t *testing.T) {
 		{namespace: "team-c", secret: "by-id", userID: "1111AAAA2222BBBB3333CCCC4444DDDD", password: "c-secret"},
 	}
 	for _, c := range valid {
-		if got := try(t, g, k, c); got != neutronclient.TokenOK {
+		if got := try(t, g, k, c); got != tokenrequests.OK {
 			t.Errorf("%s/%s after a made-up name was refused: %s, want ok", c.namespace, c.secret, got)
 		}
 	}
 	restarted := sharedGates(1, record)[0]
 	for _, c := range valid {
 		c.namespace += "-after-restart"
-		if got := try(t, restarted, k, c); got != neutronclient.TokenOK {
+		if got := try(t, restarted, k, c); got != tokenrequests.OK {
 			t.Errorf("%s/%s after a restart: %s, want ok", c.namespace, c.secret, got)
 		}
 	}
@@ -139,7 +139,7 @@ func TestRacedControllersNeverSendAThirdRefusal(t *testing.T) {
 	if alice.failures > MaxRefusalsInARow || alice.locked {
 		t.Fatalf("alice refused %d times in a row (locked %v), want at most %d", alice.failures, alice.locked, MaxRefusalsInARow)
 	}
-	if outcome, _ := k.login(simCreds{userName: "alice", domainName: "Default", password: "a-secret"}); outcome != neutronclient.TokenOK {
+	if outcome, _ := k.login(simCreds{userName: "alice", domainName: "Default", password: "a-secret"}); outcome != tokenrequests.OK {
 		t.Fatal("alice no longer logs in")
 	}
 }
@@ -161,7 +161,7 @@ func TestTheRecordIsBoundedForTheCluster(t *testing.T) {
 	if held != 5 {
 		t.Errorf("one namespace's %d made-up users: %d held, want the 5 past its bound of %d", MaxEntriesPerNamespace+5, held, MaxEntriesPerNamespace)
 	}
-	if got := try(t, gates[0], k, simCreds{namespace: "calm", secret: "s", userName: "bob", domainName: "Default", password: "b-secret"}); got != neutronclient.TokenOK {
+	if got := try(t, gates[0], k, simCreds{namespace: "calm", secret: "s", userName: "bob", domainName: "Default", password: "b-secret"}); got != tokenrequests.OK {
 		t.Errorf("another namespace's valid Secret beside the flood: %s, want ok", got)
 	}
 	// Other namespaces' entries fill the record to its bound (written as a controller
@@ -206,21 +206,21 @@ func TestTheLastRefusalIsKeptForCredentialsThatWorked(t *testing.T) {
 	k := newSimKeystone()
 	g := sharedGates(1, newMemoryRecord())[0]
 	owner := simCreds{namespace: "team", secret: "openstack", userName: "alice", domainName: "Default", password: "a-secret"}
-	if got := try(t, g, k, owner); got != neutronclient.TokenOK {
+	if got := try(t, g, k, owner); got != tokenrequests.OK {
 		t.Fatalf("the owner's first login: %s", got)
 	}
 	guessByID := simCreds{namespace: "hostile", secret: "one", userID: k.users[0].id, password: "guess"}
 	guessByName := simCreds{namespace: "hostile", secret: "two", userName: "alice", domainName: "Default", password: "guess"}
-	if got := try(t, g, k, guessByID); got != neutronclient.TokenRejected {
+	if got := try(t, g, k, guessByID); got != tokenrequests.Rejected {
 		t.Fatalf("the first guess: %s, want rejected", got)
 	}
 	if got := try(t, g, k, guessByName); got != "held" {
 		t.Fatalf("the second guess, by name: %s, want held", got)
 	}
-	if got := try(t, g, k, owner); got != neutronclient.TokenOK {
+	if got := try(t, g, k, owner); got != tokenrequests.OK {
 		t.Fatalf("the owner's renewal: %s, want ok", got)
 	}
-	if got := try(t, g, k, guessByName); got != neutronclient.TokenRejected {
+	if got := try(t, g, k, guessByName); got != tokenrequests.Rejected {
 		t.Fatalf("a guess after the renewal reset the count: %s, want rejected", got)
 	}
 }
@@ -309,7 +309,7 @@ func TestTheLastRefusalIsKeptForTheOwnerAfterARestart(t *testing.T) {
 	owner := simCreds{namespace: "team", secret: "openstack", userName: "alice", domainName: "Default", password: "a-secret"}
 	try(t, g, k, owner)
 	guess := simCreds{namespace: "hostile", secret: "one", userName: "alice", domainName: "Default", password: "guess"}
-	if got := try(t, g, k, guess); got != neutronclient.TokenRejected {
+	if got := try(t, g, k, guess); got != tokenrequests.Rejected {
 		t.Fatalf("the guess: %s, want rejected", got)
 	}
 	restarted := sharedGates(1, record)[0]
@@ -317,7 +317,7 @@ func TestTheLastRefusalIsKeptForTheOwnerAfterARestart(t *testing.T) {
 	if got := try(t, restarted, k, guess); got != "held" {
 		t.Errorf("a guess after the restart: %s, want held", got)
 	}
-	if got := try(t, restarted, k, owner); got != neutronclient.TokenOK {
+	if got := try(t, restarted, k, owner); got != tokenrequests.OK {
 		t.Errorf("the owner after the restart: %s, want ok", got)
 	}
 }

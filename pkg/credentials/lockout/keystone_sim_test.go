@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenrequests"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
 
@@ -52,19 +53,19 @@ func (k *simKeystone) login(c simCreds) (string, *simUser) {
 	u := k.find(c)
 	switch {
 	case u == nil:
-		return neutronclient.TokenRejected, nil
+		return tokenrequests.Rejected, nil
 	case u.locked:
-		return neutronclient.TokenRejected, nil
+		return tokenrequests.Rejected, nil
 	case u.password != c.password:
 		u.failures++
 		k.maxFailures = max(k.maxFailures, u.failures)
 		if u.failures >= 3 {
 			u.locked = true
 		}
-		return neutronclient.TokenRejected, nil
+		return tokenrequests.Rejected, nil
 	}
 	u.failures = 0
-	return neutronclient.TokenOK, u
+	return tokenrequests.OK, u
 }
 
 // simCreds are a password Secret's cloud.

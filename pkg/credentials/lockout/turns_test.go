@@ -9,6 +9,7 @@ import (
 
 	clocktesting "k8s.io/utils/clock/testing"
 
+	"github.com/samplecrd/network-controller/pkg/credentials/tokenrequests"
 	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronclient"
 )
@@ -31,7 +32,7 @@ func TestAFloodOfTokenRequestsWaitsBehindItself(t *testing.T) {
 		mu.Lock()
 		sent = append(sent, who.Turn)
 		mu.Unlock()
-		done(neutronclient.TokenOK)
+		done(tokenrequests.OK)
 	}
 	sentCount := func() int { mu.Lock(); defer mu.Unlock(); return len(sent) }
 	const flood = 30
@@ -91,7 +92,7 @@ func TestDeferredTokenRequestKeepsItsTurnInItsTicket(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the first request: %v", err)
 	}
-	done(neutronclient.TokenOK)
+	done(tokenrequests.OK)
 
 	ticket := &neutronclient.Ticket{}
 	ctx := neutronclient.DeferOverBudget(context.Background(), ticket)
@@ -110,7 +111,7 @@ func TestDeferredTokenRequestKeepsItsTurnInItsTicket(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Admit after the turn came = %v, want admitted", err)
 	}
-	done(neutronclient.TokenOK)
+	done(tokenrequests.OK)
 	if ticket.Held() {
 		t.Error("the ticket still holds the turn it used")
 	}

@@ -1,4 +1,4 @@
-package neutronclient
+package tokenrequests
 
 import (
 	"net/http"
@@ -21,7 +21,7 @@ func TestTokenRequestsCounted(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 	}))
 	var seen []string
-	client := http.Client{Transport: tokenRequestCounter{next: http.DefaultTransport, observe: func(outcome string) { seen = append(seen, outcome) }}}
+	client := http.Client{Transport: counted{next: http.DefaultTransport, observe: func(outcome string) { seen = append(seen, outcome) }}}
 	do := func(method, url string) {
 		t.Helper()
 		req, err := http.NewRequest(method, url, nil)
@@ -40,7 +40,7 @@ func TestTokenRequestsCounted(t *testing.T) {
 	server.Close()
 	do(http.MethodPost, server.URL+"/ok/v3/auth/tokens/") // no answer
 
-	want := []string{TokenOK, TokenRejected, TokenRejected, TokenUnavailable, TokenError, TokenUnavailable}
+	want := []string{OK, Rejected, Rejected, Unavailable, Error, Unavailable}
 	if !slices.Equal(seen, want) {
 		t.Errorf("outcomes = %q, want %q", seen, want)
 	}
