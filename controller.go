@@ -247,6 +247,12 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 		return false
 	}
 	defer c.workqueue.Done(key)
+	if ctx.Err() != nil {
+		// Shutting down: the queue still hands out what waits, but a worker takes no new
+		// item, so that the drain waits only for the passes under way. The next leader
+		// lists every Network again.
+		return false
+	}
 
 	// The work item itself runs without the shutdown signal: a Neutron call and the
 	// status write that records it belong together, and the drain waits for both. A

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -81,6 +82,27 @@ func TestTransientNeutronErrorIsRequeuedThenForgotten(t *testing.T) {
 	}
 	if c := networktest.ReadyCondition(t, f.Refresh("default", "flaky")); c.Status != metav1.ConditionTrue {
 		t.Errorf("Ready = %s after recovery", c.Status)
+	}
+}
+
+// Once shutting down, a worker takes no new item: the drain waits for the passes under
+// way, not for the backlog, which the next leader lists again.
+func TestShutdownTakesNoNewItem(t *testing.T) {
+	waiting := networktest.NewNetwork("waiting", "10.2.1.0/24", "")
+	f := newFixture(t, waiting)
+	f.startLeading()
+	f.controller.workqueue.Add(cache.MetaObjectToName(waiting))
+	ctx, cancel := context.WithCancel(f.Ctx)
+	cancel()
+
+	if f.controller.processNextWorkItem(ctx) {
+		t.Error("a worker shutting down asked for more work")
+	}
+	if calls := f.Neutron.Calls(); len(calls) != 0 {
+		t.Errorf("a worker shutting down reconciled a waiting Network: Neutron calls %q", calls)
+	}
+	if n := f.controller.workqueue.Len(); n != 0 {
+		t.Errorf("queue holds %d items, want the one taken and let go", n)
 	}
 }
 
