@@ -10,7 +10,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
@@ -52,15 +51,6 @@ func waitDNSDomain(t *testing.T, ns, name, want string) *samplecrdv1.Network {
 func longestDNSDomain() string {
 	label63 := strings.Repeat("a", 63)
 	return strings.Join([]string{label63, label63, label63, strings.Repeat("b", 60)}, ".") + "."
-}
-
-func patchDNSDomain(t *testing.T, ns, name, domain string) {
-	t.Helper()
-	_, nets := Clients(t)
-	if _, err := nets.SamplecrdV1().Networks(ns).Patch(Ctx(t, 30*time.Second), name, types.MergePatchType,
-		[]byte(`{"spec":{"dnsDomain":`+domain+`}}`), metav1.PatchOptions{}); err != nil {
-		t.Fatalf("setting spec.dnsDomain of %s/%s to %s: %v", ns, name, domain, err)
-	}
 }
 
 // The CRD's rules take a dns_domain exactly as Neutron takes it: a fully qualified name in
@@ -144,7 +134,7 @@ func TestDNSDomain(t *testing.T) {
 	t.Logf("created with dnsDomain %s: network %s", first, created.Status.NetworkID)
 
 	// Changed in place.
-	patchDNSDomain(t, ns, "dns", `"`+second+`"`)
+	PatchSpecField(t, ns, "dns", "dnsDomain", `"`+second+`"`)
 	changed := waitDNSDomain(t, ns, "dns", second)
 	if changed.Status.NetworkID != created.Status.NetworkID {
 		t.Errorf("the change made network %s, want the same %s", changed.Status.NetworkID, created.Status.NetworkID)
@@ -167,11 +157,11 @@ func TestDNSDomain(t *testing.T) {
 
 	// The longest the CRD takes, Neutron takes.
 	longest := longestDNSDomain()
-	patchDNSDomain(t, ns, "dns", `"`+longest+`"`)
+	PatchSpecField(t, ns, "dns", "dnsDomain", `"`+longest+`"`)
 	waitDNSDomain(t, ns, "dns", longest)
 
 	// Removed: the network has none.
-	patchDNSDomain(t, ns, "dns", "null")
+	PatchSpecField(t, ns, "dns", "dnsDomain", "null")
 	removed := waitDNSDomain(t, ns, "dns", "")
 	if removed.Status.NetworkID != created.Status.NetworkID {
 		t.Errorf("the removal made network %s, want the same %s", removed.Status.NetworkID, created.Status.NetworkID)

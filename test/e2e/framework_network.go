@@ -50,6 +50,17 @@ func SetGateway(t testing.TB, ns, name, gateway string) *samplecrdv1.Network {
 	return n
 }
 
+// PatchSpecField sets the Network's spec.<field> to value, JSON ("null" removes it), with
+// a merge patch.
+func PatchSpecField(t testing.TB, ns, name, field, value string) {
+	t.Helper()
+	_, nets := Clients(t)
+	if _, err := nets.SamplecrdV1().Networks(ns).Patch(Ctx(t, 30*time.Second), name, types.MergePatchType,
+		[]byte(`{"spec":{"`+field+`":`+value+`}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatalf("setting spec.%s of %s/%s to %s: %v", field, ns, name, value, err)
+	}
+}
+
 // UpdateNetworkSpec changes the Network's spec with change, read again and retried when the
 // update conflicts with a status write, and returns the Network as updated.
 func UpdateNetworkSpec(t testing.TB, ns, name string, change func(*samplecrdv1.NetworkSpec)) *samplecrdv1.Network {

@@ -96,13 +96,13 @@ func TestQoSPolicyGrantAndTheProjectsDefault(t *testing.T) {
 	t.Logf("granted: network %s has %s", qos.Status.NetworkID, gold)
 
 	// Removed: the project's default, as a new network has, never none.
-	patchQoS(t, ns, "qos", "null")
+	PatchSpecField(t, ns, "qos", "qosPolicy", "null")
 	waitQoSInNeutron(t, ns, "qos", "", limit)
 	WaitEvent(t, ns, "qos", "Normal", "NetworkUpdated", "qos policy from "+gold+" to "+limit, 30*time.Second)
 	t.Logf("spec.qosPolicy removed: network %s is back on the default %s", qos.Status.NetworkID, limit)
 
 	// Set again, then the grant goes: warn keeps it and says so.
-	patchQoS(t, ns, "qos", `{"id":"`+gold+`"}`)
+	PatchSpecField(t, ns, "qos", "qosPolicy", `{"id":"`+gold+`"}`)
 	waitQoSInNeutron(t, ns, "qos", gold, gold)
 	SetGrant(t, identity, samplecrdv1.IdentityAllow{})
 	kept := waitGrantMissing(t, ns, "qos", "allow.qosPolicies")

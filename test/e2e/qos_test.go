@@ -10,7 +10,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 )
@@ -62,15 +61,6 @@ func waitQoS(t *testing.T, ns, name, want string) *samplecrdv1.Network {
 	return n
 }
 
-func patchQoS(t *testing.T, ns, name, qos string) {
-	t.Helper()
-	_, nets := Clients(t)
-	if _, err := nets.SamplecrdV1().Networks(ns).Patch(Ctx(t, 30*time.Second), name, types.MergePatchType,
-		[]byte(`{"spec":{"qosPolicy":`+qos+`}}`), metav1.PatchOptions{}); err != nil {
-		t.Fatalf("setting spec.qosPolicy of %s/%s to %s: %v", ns, name, qos, err)
-	}
-}
-
 // spec.qosPolicy on the real Neutron, with the controller as the project's member user
 // and the policies granted (allow.qosPolicies: the project is the controller's own, which
 // namespaces share): set by name, changed to another by id, put back after a change by
@@ -101,7 +91,7 @@ func TestQoSPolicy(t *testing.T) {
 	t.Logf("created with QoS policy gold-%s: network %s has %s", sfx, first.Status.NetworkID, gold)
 
 	// Changed in place, by id.
-	patchQoS(t, ns, "qos", `{"name":null,"id":"`+silver+`"}`)
+	PatchSpecField(t, ns, "qos", "qosPolicy", `{"name":null,"id":"`+silver+`"}`)
 	changed := waitQoS(t, ns, "qos", silver)
 	if changed.Status.NetworkID != first.Status.NetworkID {
 		t.Errorf("the change made network %s, want the same %s", changed.Status.NetworkID, first.Status.NetworkID)
@@ -122,7 +112,7 @@ func TestQoSPolicy(t *testing.T) {
 	t.Logf("drift repaired: network %s back on %s", first.Status.NetworkID, silver)
 
 	// Removed: the network has none.
-	patchQoS(t, ns, "qos", "null")
+	PatchSpecField(t, ns, "qos", "qosPolicy", "null")
 	waitQoS(t, ns, "qos", "")
 
 	// A name no policy has, a name two have, and another project's policy not shared with
