@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -19,16 +18,11 @@ import (
 // the test on a Neutron without the dns-integration extension, which has none.
 func neutronDNSDomain(t *testing.T, networkID string) string {
 	t.Helper()
-	var doc struct {
-		Network struct {
-			DNSDomain *string `json:"dns_domain"`
-		} `json:"network"`
-	}
-	MustNeutron(t, http.MethodGet, "v2.0/networks/"+networkID, nil, &doc, http.StatusOK)
-	if doc.Network.DNSDomain == nil {
+	domain := NeutronNetworkAttribute(t, networkID, "dns_domain")
+	if domain == nil {
 		t.Fatalf("Neutron network %s has no dns_domain: is the ML2 dns extension driver on (hack/local-neutron.sh)?", networkID)
 	}
-	return *doc.Network.DNSDomain
+	return *domain
 }
 
 // waitDNSDomain waits until the Network is Ready for its latest generation with
@@ -141,19 +135,9 @@ func TestDNSDomain(t *testing.T) {
 	}
 	WaitEvent(t, ns, "dns", "Normal", "NetworkUpdated", "dns domain from "+first+" to "+second, 30*time.Second)
 
-	// Changed by hand in Neutron: the resync puts it back. Settle first, so that what
-	// repairs it is the resync, not a reconcile in flight.
-	ctrl.WaitNewLogLine(30*time.Second, "Neutron resync done", "requeued=0")
-	MustNeutron(t, http.MethodPut, "v2.0/networks/"+created.Status.NetworkID,
-		map[string]any{"network": map[string]any{"dns_domain": "by-hand-" + sfx + ".example.org."}}, nil, http.StatusOK)
-	Eventually(t, 60*time.Second, 500*time.Millisecond, "dns_domain "+second+" put back in Neutron", func() error {
-		if got := neutronDNSDomain(t, created.Status.NetworkID); got != second {
-			return fmt.Errorf("dns_domain is %q", got)
-		}
-		return nil
-	})
-	WaitEvent(t, ns, "dns", "Warning", "NeutronDrift", "dns domain from by-hand-"+sfx+".example.org. to "+second, 30*time.Second)
-	t.Logf("drift repaired: network %s back on %s", created.Status.NetworkID, second)
+	// Changed by hand in Neutron: the resync puts it back.
+	ChangeByHandAndWaitRepair(t, ctrl, ns, "dns", created.Status.NetworkID, "dns_domain", "by-hand-"+sfx+".example.org.",
+		func() string { return neutronDNSDomain(t, created.Status.NetworkID) }, second, "dns domain from by-hand-"+sfx+".example.org. to "+second)
 
 	// The longest the CRD takes, Neutron takes.
 	longest := longestDNSDomain()

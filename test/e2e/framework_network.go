@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,39 @@ func PatchSpecField(t testing.TB, ns, name, field, value string) {
 		[]byte(`{"spec":{"`+field+`":`+value+`}}`), metav1.PatchOptions{}); err != nil {
 		t.Fatalf("setting spec.%s of %s/%s to %s: %v", field, ns, name, value, err)
 	}
+}
+
+// NeutronNetworkAttribute reads the string attribute attr of Neutron network networkID as
+// the cloud's admin: nil when it is null, or when this Neutron has no such attribute.
+func NeutronNetworkAttribute(t testing.TB, networkID, attr string) *string {
+	t.Helper()
+	var doc struct {
+		Network map[string]any `json:"network"`
+	}
+	MustNeutron(t, http.MethodGet, "v2.0/networks/"+networkID, nil, &doc, http.StatusOK)
+	value, ok := doc.Network[attr].(string)
+	if !ok {
+		return nil
+	}
+	return &value
+}
+
+// ChangeByHandAndWaitRepair changes the Neutron attribute attr of network networkID (the
+// Network ns/name's) to byHand, as someone would by hand once ctrl's resync has settled
+// (so that what repairs it is the resync, not a reconcile in flight), and waits until
+// read() gives want again and a NeutronDrift Event says drift.
+func ChangeByHandAndWaitRepair(t testing.TB, ctrl *Controller, ns, name, networkID, attr string, byHand any, read func() string, want, drift string) {
+	t.Helper()
+	ctrl.WaitNewLogLine(30*time.Second, "Neutron resync done", "requeued=0")
+	MustNeutron(t, http.MethodPut, "v2.0/networks/"+networkID, map[string]any{"network": map[string]any{attr: byHand}}, nil, http.StatusOK)
+	Eventually(t, 60*time.Second, 500*time.Millisecond, attr+" "+want+" put back in Neutron", func() error {
+		if got := read(); got != want {
+			return fmt.Errorf("%s is %q", attr, got)
+		}
+		return nil
+	})
+	WaitEvent(t, ns, name, "Warning", "NeutronDrift", drift, 30*time.Second)
+	t.Logf("drift repaired: network %s back on %s %s", networkID, attr, want)
 }
 
 // UpdateNetworkSpec changes the Network's spec with change, read again and retried when the

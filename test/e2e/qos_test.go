@@ -33,16 +33,10 @@ func createQoSPolicy(t *testing.T, name, project string) string {
 // neutronQoS reads the QoS policy of a Neutron network, "" for none.
 func neutronQoS(t *testing.T, networkID string) string {
 	t.Helper()
-	var doc struct {
-		Network struct {
-			QoSPolicyID *string `json:"qos_policy_id"`
-		} `json:"network"`
+	if id := NeutronNetworkAttribute(t, networkID, "qos_policy_id"); id != nil {
+		return *id
 	}
-	MustNeutron(t, http.MethodGet, "v2.0/networks/"+networkID, nil, &doc, http.StatusOK)
-	if doc.Network.QoSPolicyID == nil {
-		return ""
-	}
-	return *doc.Network.QoSPolicyID
+	return ""
 }
 
 // waitQoS waits until the Network is Ready for its latest generation with
@@ -99,17 +93,8 @@ func TestQoSPolicy(t *testing.T) {
 	WaitEvent(t, ns, "qos", "Normal", "NetworkUpdated", "qos policy from "+gold+" to "+silver, 30*time.Second)
 
 	// Changed by hand in Neutron: the resync puts it back.
-	ctrl.WaitNewLogLine(30*time.Second, "Neutron resync done", "requeued=0")
-	MustNeutron(t, http.MethodPut, "v2.0/networks/"+first.Status.NetworkID,
-		map[string]any{"network": map[string]any{"qos_policy_id": gold}}, nil, http.StatusOK)
-	Eventually(t, 60*time.Second, 500*time.Millisecond, "QoS policy silver put back in Neutron", func() error {
-		if got := neutronQoS(t, first.Status.NetworkID); got != silver {
-			return fmt.Errorf("QoS policy is %q", got)
-		}
-		return nil
-	})
-	WaitEvent(t, ns, "qos", "Warning", "NeutronDrift", "qos policy", 30*time.Second)
-	t.Logf("drift repaired: network %s back on %s", first.Status.NetworkID, silver)
+	ChangeByHandAndWaitRepair(t, ctrl, ns, "qos", first.Status.NetworkID, "qos_policy_id", gold,
+		func() string { return neutronQoS(t, first.Status.NetworkID) }, silver, "qos policy")
 
 	// Removed: the network has none.
 	PatchSpecField(t, ns, "qos", "qosPolicy", "null")
