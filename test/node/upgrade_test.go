@@ -81,8 +81,11 @@ func TestUpgradeFromPreviousRelease(t *testing.T) {
 			from = releaseOf(t, "--release", beforeVersions(t))
 		}
 		deployLocal(t, "remove", previous)
-		// From install.yaml to Helm: the release takes over the CRDs kubectl applied.
-		deployLocal(t, "release-helm", from, "--wait", "--take-ownership")
+		// From install.yaml to Helm: the release takes over what kubectl applied. The CRDs
+		// are this version's (install.yaml above), newer than those in the earlier chart's
+		// crds/, which Helm would apply over them: --skip-crds, as anyone installing an
+		// earlier chart over newer CRDs keeps them.
+		deployLocal(t, "release-helm", from, "--wait", "--take-ownership", "--skip-crds")
 		fromImage := releaseImage(t, from)
 		if from != previous {
 			// A chart before image.digest names the image by the tag the archive carries.
