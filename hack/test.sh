@@ -13,14 +13,19 @@
 #          OpenStack release and Kubernetes version, how many tests ran, passed, failed and
 #          were skipped.
 #
-#          The node step and the oldest Kubernetes' set run side by side: each has a control
-#          plane of its own (hack/node-e2e.sh's on ports 26443..., the oldest Kubernetes' on
-#          36443...), both use the default release's Neutron and Keystone, which this script
-#          started and neither stops, and the node step mostly waits (on the kubelet, image
-#          builds, rollouts), so the two together take little longer than the node step
-#          alone. The node step's output goes to _output/test/node.log and is printed once
-#          it ended. The OpenStack sets restart Neutron and Keystone in another release, so
-#          they run after both.
+#          Three things run side by side after the main end-to-end tests: the node step,
+#          the oldest Kubernetes' set and the OpenStack sets. The node step and the oldest
+#          Kubernetes' set each have a control plane of their own (hack/node-e2e.sh's on
+#          ports 26443..., the oldest Kubernetes' on 36443...) and use the default
+#          release's Neutron and Keystone, which this script started and neither stops. The
+#          OpenStack sets run on the main control plane against a second cloud, the
+#          compatibility cloud: a Neutron and Keystone of their own (ports 39696-39698,
+#          35000-35001; state in _output/local/compat-cloud), started in the first other
+#          release in the background during the main end-to-end tests, and restarted in the
+#          next release after its set. The node step mostly waits (on the kubelet, image
+#          builds, rollouts), so the three together take little longer than the longest
+#          alone. The background steps' output goes to _output/test/node.log and
+#          _output/test/compat-openstack.log and is printed once each ended.
 #   short  make verify, make unit, then hack/e2e.sh -run '^TestWalkingSkeleton$'
 #   compat-openstack, compat-kubernetes  print the -run pattern of that compatibility set,
 #          for hack/e2e.sh (docs/compatibility.md)
@@ -32,7 +37,8 @@
 # unit tests are done; hack/e2e.sh then finds them
 # running. Servers that were not running before are stopped on exit, as hack/e2e.sh does.
 # The other releases' root file systems and the oldest Kubernetes' servers are built in the
-# background too, after those (log: _output/test/compat.log).
+# background too, after those, and the compatibility cloud started (log:
+# _output/test/compat.log).
 set -euo pipefail
 
 # shellcheck source=hack/lib/uses-local-servers.sh
@@ -66,8 +72,10 @@ compat_log="${out_dir}/compat.log"
 compat_ready="${out_dir}/compat.ready"
 compat_kube_ready="${out_dir}/compat-kube.ready"
 node_log="${out_dir}/node.log"
-node_result="${out_dir}/node.result"
-rm -f "${servers_state}" "${installed}" "${servers_up}" "${compat_ready}" "${compat_kube_ready}" "${node_result}"
+compat_openstack_log="${out_dir}/compat-openstack.log"
+runs_file="${out_dir}/runs"
+rm -f "${servers_state}" "${installed}" "${servers_up}" "${compat_ready}" "${compat_kube_ready}" \
+  "${runs_file}" "${node_log}.result" "${compat_openstack_log}.result"
 # The default release (hack/lib/openstack-release.sh), and those the compatibility sets run on.
 export OPENSTACK_RELEASE="${OPENSTACK_RELEASE:-2025.1}"
 compat_releases=()
@@ -75,6 +83,14 @@ for r in 2022.2 2025.1 newest; do
   [[ "${r}" == "${OPENSTACK_RELEASE}" ]] || compat_releases+=("${r}")
 done
 export KEYSTONE_TOKEN_EXPIRATION="${KEYSTONE_TOKEN_EXPIRATION:-45}"
+# The compatibility cloud's ports and state (see the header): hack/local-neutron.sh's and
+# hack/local-keystone.sh's settings, and what hack/e2e.sh passes on to the tests.
+compat_cloud=(
+  NEUTRON_PORT=39696 NEUTRON_KEYSTONE_PORT=39697 NEUTRON_REGION_TWO_PORT=39698
+  KEYSTONE_PORT=35000 KEYSTONE_SERVICE_PORT=35001
+  NEUTRON_STATE_DIR="${PWD}/_output/local/compat-cloud/neutron"
+  KEYSTONE_STATE_DIR="${PWD}/_output/local/compat-cloud/keystone"
+)
 
 # The background start: packages first (apt-get one at a time), then the servers; it
 # adds each server it started to servers.state as soon as it runs, so that the stop on
@@ -103,8 +119,9 @@ start_in_background() {
 }
 
 # build_compat_in_background: the other releases' roots and the oldest Kubernetes'
-# servers, which the compatibility sets start after the main end-to-end tests.
-# The oldest Kubernetes first: its set runs first (beside the node step).
+# servers, which the compatibility sets start after the main end-to-end tests, and the
+# compatibility cloud in the first other release. The oldest Kubernetes first: its set
+# runs first (beside the node step).
 build_compat_in_background() {
   local r
   LOCAL_KUBE_VERSION=oldest hack/local-kube.sh build
@@ -112,25 +129,67 @@ build_compat_in_background() {
   for r in "${compat_releases[@]}"; do
     OPENSTACK_RELEASE="${r}" hack/local-neutron.sh install
   done
+  # Before the start: one that fails half-way is stopped too (stopping is idempotent).
+  echo "started_compat_cloud=1" >>"${servers_state}"
+  compat_cloud_start "${compat_releases[0]}"
   touch "${compat_ready}"
+}
+
+# compat_cloud_start RELEASE: the compatibility cloud's Neutron and Keystone, in RELEASE
+# (a running one of another release is restarted in it).
+compat_cloud_start() {
+  env "${compat_cloud[@]}" OPENSTACK_RELEASE="$1" hack/local-neutron.sh start >/dev/null
+  env "${compat_cloud[@]}" OPENSTACK_RELEASE="$1" hack/local-keystone.sh start >/dev/null
+}
+
+# compat_cloud_stop: stops the compatibility cloud's servers (idempotent).
+compat_cloud_stop() {
+  env "${compat_cloud[@]}" hack/local-keystone.sh stop || true
+  env "${compat_cloud[@]}" hack/local-neutron.sh stop-keystone || true
+  env "${compat_cloud[@]}" hack/local-neutron.sh stop || true
+}
+
+# compat_openstack_sets PATTERN: once the compatibility builds are done, the OpenStack
+# compatibility set (the -run PATTERN) on the compatibility cloud in each other release in
+# turn; runs in the background (step_beside) and hands its steps over in LOG.steps.
+compat_openstack_sets() {
+  local r rc=0 first=1
+  steps=()
+  step "compat builds (background, after the above)" \
+    wait_for_background "${compat_ready}" "${compat_pid}" "${compat_log}" || rc=$?
+  if ((rc == 0)); then
+    for r in "${compat_releases[@]}"; do
+      if ((first == 0)); then
+        log "restarting the compatibility cloud in OpenStack ${r}"
+        step "compatibility cloud restarted in OpenStack ${r}" compat_cloud_start "${r}" || { rc=1; continue; }
+      fi
+      first=0
+      step "compat set, OpenStack ${r}" e2e_run "compat set" "go-test-openstack-${r}.log" \
+        OPENSTACK_RELEASE="${r}" "${compat_cloud[@]}" -run "$1" || rc=$?
+    done
+  fi
+  printf '%s\n' "${steps[@]}" >"${compat_openstack_log}.steps"
+  return "${rc}"
 }
 
 servers_pid=
 compat_pid=
-node_pid=
+# The PIDs of the steps running in the background (step_beside), by their log.
+declare -A beside_pids=()
 steps=()
-# One line per end-to-end run for the summary: what it ran on, and its counts.
-runs=()
 cleanup() {
   local rc=$?
   if [[ -n "${servers_pid}" ]] && kill -0 "${servers_pid}" 2>/dev/null; then
     log "waiting for the background start of the servers to finish, to stop them"
     wait "${servers_pid}" || true
   fi
-  if [[ -n "${node_pid}" ]] && kill -0 "${node_pid}" 2>/dev/null; then
-    log "waiting for the node step (hack/node-e2e.sh) to finish, to stop the servers"
-    wait "${node_pid}" || true
-  fi
+  local log_file
+  for log_file in "${!beside_pids[@]}"; do
+    if kill -0 "${beside_pids[${log_file}]}" 2>/dev/null; then
+      log "waiting for the background step (output: ${log_file}) to finish, to stop the servers"
+      wait "${beside_pids[${log_file}]}" || true
+    fi
+  done
   if [[ -n "${compat_pid}" ]] && kill -0 "${compat_pid}" 2>/dev/null; then
     log "waiting for the background builds of the compatibility sets to finish"
     wait "${compat_pid}" || true
@@ -141,10 +200,11 @@ cleanup() {
     # shellcheck disable=SC1090
     source "${servers_state}"
     stop_started_servers
+    [[ "${started_compat_cloud:-0}" != 1 ]] || compat_cloud_stop
   fi
-  if ((${#runs[@]})); then
+  if [[ -s "${runs_file}" ]]; then
     log "end-to-end tests per OpenStack release and Kubernetes version:"
-    printf '  %s\n' "${runs[@]}" >&2
+    sed 's/^/  /' "${runs_file}" >&2
   fi
   log "steps:"
   printf '  %-44s %7s %7s %15s\n' "" "seconds" "CPU s" "machine CPU s" >&2
@@ -180,11 +240,13 @@ step() {
 
 # step_beside NAME LOG COMMAND...: starts COMMAND in the background, its output in LOG;
 # step_joined LOG then waits for it, prints LOG, and records it as step does (its seconds
-# from its start; its CPU s its own; its machine CPU s include what ran beside it).
+# from its start; its CPU s its own; its machine CPU s include what ran beside it), after
+# the steps COMMAND recorded itself (in LOG.steps, when it writes one).
 step_beside() {
   local name=$1 log_file=$2
   shift 2
-  log "${name}: started in the background beside the next step (output: ${log_file}, printed when it ends)"
+  log "${name}: started in the background beside the next steps (output: ${log_file}, printed when it ends)"
+  rm -f "${log_file}.result" "${log_file}.steps"
   (
     start=${SECONDS} rc=0 me=${BASHPID}
     own0=$(awk '{print $16 + $17}' "/proc/${me}/stat")
@@ -192,25 +254,28 @@ step_beside() {
     "$@" >"${log_file}" 2>&1 || rc=$?
     printf '%s\n' "${rc}" "$(printf '%-44s %7d %7d %15d%s' "${name}" $((SECONDS - start)) \
       $((($(awk '{print $16 + $17}' "/proc/${me}/stat") - own0) / hz)) $((($(machine_cpu_ticks) - machine0) / hz)) \
-      "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")" >"${node_result}.tmp"
-    mv "${node_result}.tmp" "${node_result}"
+      "$([[ ${rc} == 0 ]] || echo "  FAILED (exit ${rc})")")" >"${log_file}.result.tmp"
+    mv "${log_file}.result.tmp" "${log_file}.result"
   ) &
-  node_pid=$!
+  beside_pids[${log_file}]=$!
 }
 
 step_joined() {
   local log_file=$1 rc start=${SECONDS}
-  wait "${node_pid}" || true
-  node_pid=
-  log "waited $((SECONDS - start)) s for the background step after the step beside it"
+  wait "${beside_pids[${log_file}]}" || true
+  unset "beside_pids[${log_file}]"
+  log "waited $((SECONDS - start)) s for the background step after the steps beside it"
   log "the output of the step that ran in the background (${log_file}):"
   cat "${log_file}" >&2 || true
-  if [[ ! -f "${node_result}" ]]; then
+  if [[ -f "${log_file}.steps" ]]; then
+    mapfile -t -O "${#steps[@]}" steps <"${log_file}.steps"
+  fi
+  if [[ ! -f "${log_file}.result" ]]; then
     log "ERROR: the background step left no result"
     return 1
   fi
-  rc="$(sed -n 1p "${node_result}")"
-  steps+=("$(sed -n 2p "${node_result}")")
+  rc="$(sed -n 1p "${log_file}.result")"
+  steps+=("$(sed -n 2p "${log_file}.result")")
   return "${rc}"
 }
 
@@ -245,9 +310,10 @@ wait_for_background() {
 }
 
 # e2e_run WHAT LOG [NAME=VALUE...] [ARG...]: hack/e2e.sh ARGs, in the environment NAME=VALUE
-# (OPENSTACK_RELEASE, LOCAL_KUBE_VERSION), with its output in _output/e2e/LOG, and a line
-# for the summary: the OpenStack release and Kubernetes version it ran on (hack/e2e.sh
-# writes them to LOG.servers), and how many top-level tests passed, failed and were skipped.
+# (OPENSTACK_RELEASE, LOCAL_KUBE_VERSION, the compatibility cloud's), with its output in
+# _output/e2e/LOG, and a line in the summary's file (runs_file): the OpenStack release and
+# Kubernetes version it ran on (hack/e2e.sh writes them to LOG.servers), and how many
+# top-level tests passed, failed and were skipped.
 e2e_run() {
   local what=$1 log_name=$2 rc=0 file counts openstack kube envs=()
   shift 2
@@ -261,7 +327,7 @@ e2e_run() {
     END {printf "%d run: %d passed, %d failed, %d skipped", p + f + s, p, f, s}' "${file}" 2>/dev/null || echo "no log")"
   openstack="$(sed -n 's/^e2e: OpenStack: //p' "${file}.servers" 2>/dev/null | head -n 1)"
   kube="$(sed -n 's/^e2e: Kubernetes: //p' "${file}.servers" 2>/dev/null | head -n 1)"
-  runs+=("$(printf '%-22s %s; Kubernetes %s; %s' "${what}:" "${counts}" "${kube:-unknown}" "${openstack:-OpenStack ${OPENSTACK_RELEASE}}")")
+  printf '%-22s %s; Kubernetes %s; %s\n' "${what}:" "${counts}" "${kube:-unknown}" "${openstack:-OpenStack ${OPENSTACK_RELEASE}}" >>"${runs_file}"
   return "${rc}"
 }
 
@@ -290,21 +356,19 @@ if [[ "${mode}" == all ]]; then
   openstack_set="$(compat_tests test/e2e/compat-openstack.txt)"
   kube_set="$(compat_tests test/e2e/compat-kubernetes.txt)"
   step "end-to-end tests (hack/e2e.sh)" e2e_run "every end-to-end test" go-test.log || rc=$?
-  # The node step beside the oldest Kubernetes' set, both on the default release's cloud
-  # (see the header); the OpenStack sets after both.
+  # The node step, the OpenStack sets and the oldest Kubernetes' set side by side (see the
+  # header).
   step_beside "the controller on a real node (hack/node-e2e.sh)" "${node_log}" hack/node-e2e.sh
+  step_beside "compat sets, OpenStack ${compat_releases[*]} (beside the node)" "${compat_openstack_log}" \
+    compat_openstack_sets "${openstack_set}"
   if step "compat build, oldest Kubernetes (background)" wait_for_background "${compat_kube_ready}" "${compat_pid}" "${compat_log}"; then
     step "compat set, oldest Kubernetes (beside the node)" e2e_run "compat set" go-test-kubernetes-oldest.log \
       LOCAL_KUBE_VERSION=oldest -run "${kube_set}" || rc=$?
   else
     rc=1
   fi
+  step_joined "${compat_openstack_log}" || rc=$?
   step_joined "${node_log}" || rc=$?
-  step "compat builds (background, after the above)" wait_for_background "${compat_ready}" "${compat_pid}" "${compat_log}"
-  for r in "${compat_releases[@]}"; do
-    step "compat set, OpenStack ${r}" e2e_run "compat set" "go-test-openstack-${r}.log" \
-      OPENSTACK_RELEASE="${r}" -run "${openstack_set}" || rc=$?
-  done
   [[ "${rc}" == 0 ]] || exit "${rc}"
 else
   step "end-to-end story (TestWalkingSkeleton)" e2e_run "TestWalkingSkeleton" go-test.log -run '^TestWalkingSkeleton$'
