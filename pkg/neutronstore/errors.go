@@ -39,6 +39,15 @@ func asConflict(err error) error {
 	return &conflict
 }
 
+// alreadyAttached reports whether Neutron refused to attach subnetID to a router because
+// the router already has a port on it (400 BadRequest; only the message tells this refusal
+// from the others).
+func alreadyAttached(err error, subnetID string) bool {
+	var ne *neutron.Error
+	return errors.As(err, &ne) && ne.Code == http.StatusBadRequest &&
+		strings.Contains(ne.Message, "already has a port on subnet "+subnetID)
+}
+
 // routerInUse reports whether err is Neutron's refusal to delete a router with interfaces.
 func routerInUse(err error) bool {
 	var ne *neutron.Error

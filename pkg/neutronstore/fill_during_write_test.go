@@ -98,3 +98,33 @@ func TestInterfaceRepliedAfterAFillIsKnownOnce(t *testing.T) {
 	}
 	checkCalls(t, d.Driver)
 }
+
+// An attach that lands after the Store read the network's interfaces (sent by a process
+// since killed, or carried out after its sender gave up) makes Neutron refuse the Store's
+// own: the router already has a port on the subnet. That refusal is a retryable conflict,
+// not a rejected spec, and the next read of the network's routers finds the interface.
+func TestInterfaceThatLandedBeforeTheAttachIsAConflict(t *testing.T) {
+	ctx := context.Background()
+	s, d, net := newFillingStore(t, neutron.Marks{Router: true})
+	d.PutRouter(neutron.Router{ID: "router-1"})
+	d.PutSubnet(neutron.Subnet{ID: "subnet-1", NetworkID: net.ID, CIDR: "10.0.0.0/24", GatewayIP: "10.0.0.1"})
+	if _, interfaces, err := s.Routers(ctx, net); err != nil || len(interfaces) != 0 {
+		t.Fatalf("Routers = %+v, %v; want no interface yet", interfaces, err)
+	}
+	landed, err := d.AddRouterInterface(ctx, "router-1", "subnet-1") // not through the Store
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.ClearCalls()
+
+	if _, err := s.Attach(ctx, net.ID, "router-1", "subnet-1"); neutron.KindOf(err) != neutron.KindConflict {
+		t.Fatalf("Attach over an interface that landed = %v (kind %s), want a conflict", err, neutron.KindOf(err))
+	}
+	_, interfaces, err := s.Routers(ctx, net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(interfaces) != 1 || interfaces[0].ID != landed.PortID {
+		t.Errorf("the Store knows the interfaces %+v on network %s, want the one that landed, port %s", interfaces, net.ID, landed.PortID)
+	}
+}

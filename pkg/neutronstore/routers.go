@@ -184,6 +184,13 @@ func (s *Store) detachAll(ctx context.Context, routerID string) error {
 // makes the store read the network's interfaces again.
 func (s *Store) Attach(ctx context.Context, networkID, routerID, subnetID string) (neutron.Interface, error) {
 	i, err := s.driver.AddRouterInterface(ctx, routerID, subnetID)
+	if alreadyAttached(err, subnetID) {
+		// An attach sent before (by a process since killed, or one Neutron carried out
+		// after its sender gave up) landed after the store read the network's interfaces.
+		// Not a fault of the spec: the retry reads them again and finds it.
+		s.routers.views.forget(networkID)
+		return neutron.Interface{}, asConflict(err)
+	}
 	if err != nil {
 		if outcomeUnknown(err) || neutron.KindOf(err) == neutron.KindConflict || neutron.IsNotFound(err) {
 			// Read the network's routers again: the interface may be there, the router gone.
