@@ -32,7 +32,14 @@ func TestCalmNamespaceIsNotHeldUpByAFlood(t *testing.T) {
 	ExclusiveCluster(t)
 	flood, calm := NewNamespace(t), NewNamespace(t)
 	const floodN, calmN, workers = 1000, 20, 4
-	StartController(t, ControllerOptions{Namespaces: []string{flood, calm}, Args: []string{fmt.Sprintf("-workers=%d", workers)}})
+	// Both namespaces are in the one project of the local Neutron, so they share its Neutron
+	// budget (-neutron-project-qps): when Neutron answers faster than the flood spends it,
+	// passes are deferred on the budget, not on the queue, and the calm ones lose the
+	// race for its tokens. This test is about the queue's turns, so the budget is set
+	// out of the way (it was hit in one CI run: 843 flood Networks Ready while one calm
+	// Network waited).
+	StartController(t, ControllerOptions{Namespaces: []string{flood, calm}, Args: []string{fmt.Sprintf("-workers=%d", workers),
+		"-neutron-qps=1000", "-neutron-burst=2000", "-neutron-project-qps=1000", "-neutron-project-burst=2000"}})
 
 	readyAt := &readyTimes{at: map[string]time.Time{}, taken: map[string]time.Time{}}
 	ctx, stop := context.WithCancel(Ctx(t, 15*time.Minute))
