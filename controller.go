@@ -48,8 +48,9 @@ const (
 type Config struct {
 	// ClusterID goes into the ownership tag of every Neutron resource.
 	ClusterID string
-	// NeutronResyncPeriod is how often Neutron is compared with the cluster to repair drift
-	// and collect orphans. Zero disables it.
+	// NeutronResyncPeriod is how often every project is listed to collect orphans and
+	// catch lost retries (the sweep), and the drift check period of a Network without one
+	// of its own. Zero disables both; Networks with their own period are still checked.
 	NeutronResyncPeriod time.Duration
 	// OrphanGracePeriod protects young Neutron networks from orphan collection, so a
 	// create whose object is not in the informer cache yet is never collected.
@@ -132,10 +133,15 @@ func NewController(
 	c.reconciler = reconcile.New(reconcile.Config{Client: networkclientset, FieldManager: fieldManager, Tenants: c.tenants, Networks: networks,
 		Recorder: recorder, Metrics: m, ClusterID: config.ClusterID, GrantEnforcement: config.GrantEnforcement})
 	c.resync = resync.New(resync.Config{Tenants: c.tenants, Networks: networks, Imports: c.reconciler, Recorder: recorder, Metrics: m,
-		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, ClusterID: config.ClusterID, Namespaces: config.Namespaces, Ownership: config.Ownership,
+		Enqueue: func(key cache.ObjectName) { c.workqueue.addFor(key, fairqueue.Resync) }, Checked: c.reconciler.Checked, DefaultPeriod: config.NeutronResyncPeriod,
+		ClusterID: config.ClusterID, Namespaces: config.Namespaces, Ownership: config.Ownership,
 		OrphanGracePeriod: config.OrphanGracePeriod, EventTarget: config.EventTarget, Now: func() time.Time { return c.now() }})
 	m.CountNetworks(reconcile.NetworkStates(), c.countNetworkStates)
 	m.CountNetworksWithoutGrant(reconcile.GrantedPowers(), c.reconciler.CountWithoutGrant)
+	m.CountDriftedNetworks(c.countDrifted)
+	if err := c.resync.WatchChecks(); err != nil {
+		return nil, fmt.Errorf("adding the drift checks' event handlers: %w", err)
+	}
 
 	logger.Info("Setting up event handlers")
 	err := networks.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.handleAdd, UpdateFunc: c.handleUpdate, DeleteFunc: c.handleDelete})
@@ -183,9 +189,8 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 			wait.UntilWithContext(ctx, c.runWorker, time.Second)
 		}()
 	}
-	if c.config.NeutronResyncPeriod > 0 {
-		go c.resync.Every(ctx, c.config.NeutronResyncPeriod)
-	}
+	// Each Network's drift check, and the sweep every NeutronResyncPeriod (0: none).
+	go c.resync.Run(ctx, c.config.NeutronResyncPeriod)
 	c.credentials.RunBesideWorkers(ctx, c.now, c.reconciler.ExpiryOutOfDate)
 
 	logger.Info("Started workers")
@@ -404,6 +409,18 @@ func (c *Controller) countNetworkStates() map[metrics.NetworkState]int {
 	for _, obj := range c.networks.List() {
 		if network, ok := obj.(*samplecrdv1.Network); ok {
 			counts[reconcile.StateOf(network)]++
+		}
+	}
+	return counts
+}
+
+// countDrifted counts, by namespace, the cached Networks whose last check under the
+// Report policy found drift, at a scrape.
+func (c *Controller) countDrifted() map[string]int {
+	counts := map[string]int{}
+	for _, obj := range c.networks.List() {
+		if network, ok := obj.(*samplecrdv1.Network); ok && reconcile.IsDrifted(network) {
+			counts[network.Namespace]++
 		}
 	}
 	return counts

@@ -66,3 +66,17 @@ func (m *Metrics) CountNetworksWithoutGrant(powers []string, count func() map[st
 		leading: &m.leading,
 	})
 }
+
+// CountDriftedNetworks exports network_controller_networks_drifted: count, called at each
+// scrape of the leader, returns by namespace how many Networks under the Report drift
+// policy differ from their spec in Neutron (condition Drifted).
+func (m *Metrics) CountDriftedNetworks(count func() map[string]int) {
+	m.registry.MustRegister(&leaderCounts[string]{
+		desc: prometheus.NewDesc(prometheus.BuildFQName(namespace, "", "networks_drifted"),
+			"Networks whose Neutron side differs from their spec and is only reported (spec.driftCheck.policy Report, condition Drifted True), by namespace. Exported by the leader only.",
+			[]string{"namespace"}, nil),
+		labels:  func(ns string) []string { return []string{ns} },
+		count:   count,
+		leading: &m.leading,
+	})
+}

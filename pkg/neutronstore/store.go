@@ -10,6 +10,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
+	"time"
 
 	"github.com/samplecrd/network-controller/pkg/crashpoint"
 	"github.com/samplecrd/network-controller/pkg/neutron"
@@ -38,6 +40,9 @@ type Store struct {
 	shares    *networkBook[neutron.RBACPolicy]
 	routers   *routerBook
 	refs      *referenceBook
+	// filledAt is when the last Fill that succeeded began listing, in Unix nanoseconds
+	// (0: never): what the store holds is Neutron as of then, and the writes since.
+	filledAt *atomic.Int64
 }
 
 // New returns an empty Store of clusterID's resources in projectID, reached through
@@ -45,14 +50,14 @@ type Store struct {
 func New(driver neutron.Driver, clusterID, projectID string) *Store {
 	return &Store{driver: driver, clusterID: clusterID, projectID: projectID,
 		index: newIndex(neutron.ClusterDescription(clusterID), neutron.ClusterTag(clusterID), neutron.RetainTag, projectID), addresses: &addressBook{},
-		shares: newNetworkBook[neutron.RBACPolicy](), routers: newRouterBook(), refs: &referenceBook{}}
+		shares: newNetworkBook[neutron.RBACPolicy](), routers: newRouterBook(), refs: &referenceBook{}, filledAt: &atomic.Int64{}}
 }
 
 // Using returns the store reached through driver: the same resources and memory, for a
 // caller that authenticates with other credentials of the same project.
 func (s *Store) Using(driver neutron.Driver) *Store {
 	return &Store{driver: driver, clusterID: s.clusterID, projectID: s.projectID, index: s.index, addresses: s.addresses, shares: s.shares,
-		routers: s.routers, refs: s.refs}
+		routers: s.routers, refs: s.refs, filledAt: s.filledAt}
 }
 
 // Fill lists the cluster's networks and subnets by the cluster's description and replaces
@@ -61,6 +66,7 @@ func (s *Store) Using(driver neutron.Driver) *Store {
 // and the external networks when one carries RouterTag. The lists include
 // networks never tagged, whose create was interrupted or came from a deposed leader.
 func (s *Store) Fill(ctx context.Context) error {
+	began := time.Now()
 	since, sharesSince, routersSince := s.index.Revision(), s.shares.rev(), s.routers.views.rev()
 	nets, subnets, err := ClusterResources(ctx, s.driver, s.clusterID, s.projectID)
 	if err != nil {
@@ -70,7 +76,20 @@ func (s *Store) Fill(ctx context.Context) error {
 	if err := s.fillShares(ctx, sharesSince, nets); err != nil {
 		return err
 	}
-	return s.fillRouters(ctx, routersSince, nets)
+	if err := s.fillRouters(ctx, routersSince, nets); err != nil {
+		return err
+	}
+	s.filledAt.Store(began.UnixNano())
+	return nil
+}
+
+// FilledAt returns when the last Fill that succeeded began listing: the store holds
+// Neutron as of then, and the writes made through it since. Zero when never filled.
+func (s *Store) FilledAt() time.Time {
+	if ns := s.filledAt.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
 }
 
 // Len returns the number of networks the store knows.

@@ -3,6 +3,8 @@ package reconcile
 import (
 	"context"
 
+	"k8s.io/client-go/tools/cache"
+
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials/grants"
 )
@@ -56,6 +58,8 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	if network.IsImported() {
 		return r.reconcileImportAsGranted(ctx, st, network, powers)
 	}
+	// Taken before anything is read: a check noted meanwhile waits for the next pass.
+	checkedAt, checked := r.checks.take(cache.MetaObjectToName(network))
 	tenant, err := r.tenants.Of(ctx, network)
 	if err != nil {
 		return st.failed(ctx, network, "", err)
@@ -111,8 +115,15 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 		return st.failed(ctx, network, "", notGranted(network.Namespace, p.withheld, p.ungranted.denied))
 	}
 
+	if reportsOnly(network, p) {
+		return st.driftHeld(ctx, network, DriftText(p.changes, p.observed, Recorded(network), false), checkedAt, checked)
+	}
+
 	r.grantMissing(ctx, st, network, p.kept)
 	p.network = network
+	// A pass that carries out a generation compared Neutron with it, and writes status
+	// anyway; a repair between checks leaves lastSyncTime to the checks.
+	carriesOut := !p.changes.None() && !settled(network)
 	out, err := p.apply(ctx)
 	if err != nil {
 		p.forgetReferences(err)
@@ -121,6 +132,13 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	}
 	if len(p.withheld) > 0 {
 		return st.failedApplying(ctx, p.network, out, notGranted(network.Namespace, p.withheld, p.ungranted.denied))
+	}
+	st.noteDrift(network)
+	switch {
+	case checked:
+		st.synced(checkedAt)
+	case carriesOut:
+		st.synced(r.clock.now())
 	}
 	return st.ready(ctx, p.network, out)
 }

@@ -40,6 +40,8 @@ type Reconciler struct {
 	// withoutGrant counts the Networks that keep one.
 	enforcement  grants.Enforcement
 	withoutGrant withoutGrant
+	// checks are the drift checks handed over and not yet taken by a pass.
+	checks driftChecks
 }
 
 // Config holds what a Reconciler works with.
@@ -117,6 +119,7 @@ func (r *Reconciler) Forget(key cache.ObjectName) {
 	r.routerQuota.release(key)
 	r.withoutGrant.forget(key)
 	r.writes.forget(key)
+	r.checks.forget(key)
 }
 
 // Saw notes a Network as the informer delivers it, for the time to Ready.

@@ -66,7 +66,7 @@ const (
 func TestSync(t *testing.T) {
 	cases := slices.Concat(specCases(), deletionCases(), repairCases(), tenancyCases(), subnetOptionCases(), subnetPoolCases(), subnetListCases(),
 		retentionCases(), importCases(), sharingCases(), routerCases(), routerFenceCases(), grantCases(), enforcementCases(), delegationCases(), pauseCases(),
-		qosCases(), qosGrantCases(), dnsCases())
+		qosCases(), qosGrantCases(), dnsCases(), driftCheckCases())
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := New(t, tc.object)

@@ -35,7 +35,7 @@ func newFixtureWithConfig(t *testing.T, configure func(*Config), objects ...*sam
 				f.queued = append(f.queued, key)
 			}
 		},
-		ClusterID: networktest.ClusterID, OrphanGracePeriod: time.Minute}
+		Checked: f.Reconciler.Checked, DefaultPeriod: time.Minute, ClusterID: networktest.ClusterID, OrphanGracePeriod: time.Minute}
 	configure(&config)
 	f.resync = New(config)
 	return f
@@ -50,4 +50,14 @@ func (f *fixture) drain() {
 		// What a sync records in status is checked by the caller.
 		_ = f.SyncKey(key)
 	}
+}
+
+// checkAllDueAt makes every cached Network's drift check fall due at at and runs the
+// checks due then, returning how many projects they listed.
+func (f *fixture) checkAllDueAt(at time.Time) int {
+	f.T.Helper()
+	for _, obj := range f.Networks.List() {
+		f.resync.due.schedule(cache.MetaObjectToName(obj.(*samplecrdv1.Network)), at)
+	}
+	return f.resync.CheckDue(f.Ctx, at)
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
@@ -25,6 +24,9 @@ import (
 // writes nothing of a Network itself but Events.
 type Resyncer struct {
 	cfg Config
+	// due holds when each Network's drift check is due, on grids anchored at anchor.
+	due    *dueQueue
+	anchor time.Time
 }
 
 // Config holds what a Resyncer works with.
@@ -37,6 +39,12 @@ type Config struct {
 	Metrics  *metrics.Metrics
 	// Enqueue hands a Network to the Network controller's workers.
 	Enqueue func(cache.ObjectName)
+	// Checked tells the pass that Enqueue starts for a drift check when its project was
+	// listed (reconcile.Reconciler.Checked).
+	Checked func(cache.ObjectName, time.Time)
+	// DefaultPeriod is the drift check period of a Network without one of its own; 0:
+	// such Networks are not checked.
+	DefaultPeriod time.Duration
 	// ClusterID is the one in the ownership marks of this cluster's Neutron resources.
 	ClusterID string
 	// Namespaces are the namespaces watched (empty: all): the delegated projects of
@@ -65,31 +73,17 @@ func New(cfg Config) *Resyncer {
 	if cfg.Ownership == nil {
 		cfg.Ownership = scope.NewOwnership(cfg.Namespaces, 0)
 	}
-	s := &Resyncer{cfg: cfg}
+	s := &Resyncer{cfg: cfg, due: newDueQueue(), anchor: cfg.Now()}
 	cfg.Metrics.ExportFullSubnets(s.subnetUse)
 	return s
 }
 
-// Every runs Once per period until ctx is done. The stores were filled just before, so
-// the first pass is due one period later, not at once.
-func (s *Resyncer) Every(ctx context.Context, period time.Duration) {
-	ticker := time.NewTicker(period)
-	defer ticker.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-			s.Once(ctx)
-		}
-	}
-}
-
-// Once compares what Neutron holds with the Network objects, project by project.
-// Informer events only say when the cluster changes; this catches changes made on the
-// Neutron side: it refills each project's Store, requeues every Network whose Neutron side
-// no longer matches it (or whose retry was lost), deletes this cluster's Neutron
-// networks whose Network object no longer exists, and looks at the imported networks again.
+// Once is the sweep over every project: informer events only say when the cluster
+// changes, this catches what happens on the Neutron side. It refills each project's
+// Store, requeues every Network whose retry was lost or whose addresses changed, deletes
+// this cluster's Neutron networks whose Network object no longer exists, and looks at the
+// imported networks again. Drift is left to each Network's check (CheckDue), which the
+// sweep's lists serve when it falls due with them.
 func (s *Resyncer) Once(ctx context.Context) {
 	logger := klog.FromContext(ctx).WithName("neutron-resync")
 	owned := s.cfg.Ownership.Now()
@@ -136,21 +130,12 @@ func (s *Resyncer) Once(ctx context.Context) {
 			// Neither repaired nor looked at again until it resumes, which queues it.
 			continue
 		}
-		drift := ""
 		store, place, resolved := s.cfg.Tenants.CachedFor(cache.MetaObjectToName(network), network.Spec.CloudCredentialsRef == nil)
-		switch {
-		case !resolved || stale[place]:
-		case network.IsImported():
-			if reconcile.ImportSettled(network) {
-				imports[place] = append(imports[place], network)
-			}
-		case credentials.PinnedTo(network, place, s.cfg.Tenants.OwnPlace()):
-			drift = driftOf(network, store, s.cfg.ClusterID)
+		if resolved && !stale[place] && network.IsImported() && reconcile.ImportSettled(network) {
+			imports[place] = append(imports[place], network)
 		}
-		if drift != "" {
-			s.cfg.Recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
-		}
-		if drift != "" || needsRetry(network) || (resolved && !stale[place] && addressesChanged(network, store)) {
+		// Drift is each Network's own check's (CheckDue), on its own period.
+		if needsRetry(network) || (resolved && !stale[place] && addressesChanged(network, store)) {
 			s.cfg.Enqueue(cache.MetaObjectToName(network))
 			requeued++
 		}

@@ -3,6 +3,7 @@ package resync
 import (
 	"slices"
 	"testing"
+	"time"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/networktest"
@@ -35,7 +36,7 @@ func TestNeutronResyncFindsRouterDrift(t *testing.T) {
 	f.Events()
 	f.Neutron.ClearCalls()
 
-	f.resync.Once(f.Ctx)
+	f.checkAllDueAt(time.Now())
 
 	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list routers", "list ports", "list networks"}; !slices.Equal(got, want) {
 		t.Errorf("Neutron calls = %q, want %q", got, want)

@@ -3,6 +3,7 @@ package resync
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"k8s.io/utils/ptr"
 
@@ -32,20 +33,22 @@ func TestNeutronResyncFindsSharingAndPortSecurityDrift(t *testing.T) {
 	f.resyncFindsDrift("restoring port security from on to off", "no longer shared with project team-b")
 }
 
-// resyncFindsDrift runs one resync, which must list the project's networks, subnets and
-// policies, queue one Network and record a NeutronDrift Event saying each of drifts.
+// resyncFindsDrift runs the drift check of every Network, which must list the project's
+// networks, subnets and policies once, queue each Network and record a NeutronDrift Event
+// saying each of drifts.
 func (f *fixture) resyncFindsDrift(drifts ...string) {
 	f.T.Helper()
 	f.Events()
 	f.Neutron.ClearCalls()
 
-	f.resync.Once(f.Ctx)
+	f.checkAllDueAt(time.Now())
 
 	if got, want := f.Neutron.Calls(), []string{"list networks", "list subnets", "list rbac policies"}; !slices.Equal(got, want) {
 		f.T.Errorf("Neutron calls = %q, want %q", got, want)
 	}
-	if n := len(f.queued); n != 1 {
-		f.T.Errorf("queue length = %d, want the drifted Network queued", n)
+	// Every Network checked is queued: its pass records the check, and repairs.
+	if n, want := len(f.queued), len(f.Networks.List()); n != want {
+		f.T.Errorf("queue length = %d, want the %d Networks checked queued", n, want)
 	}
 	events := f.Events()
 	for _, want := range drifts {

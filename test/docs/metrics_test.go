@@ -337,6 +337,7 @@ func gatheredSeries(t *testing.T) map[string][]string {
 	wq.NewRetriesMetric("networks")
 	m.CountNetworks([]metrics.NetworkState{{Status: "True", Reason: "Provisioned"}}, func() map[metrics.NetworkState]int { return nil })
 	m.CountNetworksWithoutGrant([]string{"retain"}, func() map[string]int { return nil })
+	m.CountDriftedNetworks(func() map[string]int { return map[string]int{"ns": 1} })
 	m.ExportShards(func() []metrics.ShardState { return []metrics.ShardState{{Shard: "0/1", Held: true}} })
 	m.SetShardSelectorServed(true)
 	m.ExportFullSubnets(func() []metrics.SubnetUse {

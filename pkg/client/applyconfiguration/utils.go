@@ -42,6 +42,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &samplecrdv1.ClusterIdentitySpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("ClusterIdentityStatus"):
 		return &samplecrdv1.ClusterIdentityStatusApplyConfiguration{}
+	case v1.SchemeGroupVersion.WithKind("DriftCheck"):
+		return &samplecrdv1.DriftCheckApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("HostRoute"):
 		return &samplecrdv1.HostRouteApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("IdentityAllow"):

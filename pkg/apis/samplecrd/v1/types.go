@@ -34,6 +34,7 @@ import (
 // +kubebuilder:printcolumn:name=MTU,type=integer,priority=1,JSONPath=`.status.mtu`,description=`MTU in effect on the Neutron network.`
 // +kubebuilder:printcolumn:name=DNS,type=string,priority=1,JSONPath=`.spec.dnsNameservers`,description=`DNS servers the one-subnet form's DHCP hands out.`
 // +kubebuilder:printcolumn:name=DHCP,type=boolean,priority=1,JSONPath=`.status.enableDHCP`,description=`Whether Neutron runs DHCP on the subnet of the one-subnet form or of an import.`
+// +kubebuilder:printcolumn:name=`Last Sync`,type=date,priority=1,JSONPath=`.status.lastSyncTime`,description=`When Neutron was last compared with the spec.`
 // +kubebuilder:printcolumn:name=`Deletion Policy`,type=string,priority=1,JSONPath=`.spec.deletionPolicy`,description=`What becomes of the Neutron network, its subnets and the router the controller made when the Network is deleted.`
 
 // Network is one OpenStack Neutron network that the controller creates in the project of
@@ -245,6 +246,11 @@ type NetworkSpec struct {
 	// +kubebuilder:validation:XValidation:rule=`has(self.networkID) != has(self.networkName)`,message=`import must name exactly one of networkID or networkName`
 	// +kubebuilder:validation:XValidation:rule=`self == oldSelf`,message=`import is immutable`
 	Import *NetworkImport `json:"import,omitempty"`
+	// DriftCheck sets how often the Network is compared with Neutron (period) and whether
+	// what differs is repaired or only reported (policy). Omitted: the controller's
+	// default period, and Repair.
+	// +optional
+	DriftCheck *DriftCheck `json:"driftCheck,omitempty"`
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -494,6 +500,15 @@ type NetworkStatus struct {
 	// +listMapKey=projectID
 	// +kubebuilder:validation:MaxItems=32
 	SharedWith []ProjectShare `json:"sharedWith,omitempty"`
+	// LastSyncTime is when the controller last compared the Network's Neutron side with
+	// its spec: the time of the list of the project's resources its last drift check used,
+	// or of its last pass that changed Neutron. Writes of status for other reasons leave
+	// it. kubectl get -o wide shows it.
+	// +optional
+	// +kubebuilder:validation:Type=string
+	// +kubebuilder:validation:Format=date-time
+	// +kubebuilder:validation:MaxLength=64
+	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
 }
 
 // ProjectShare is a project a network is shared with.

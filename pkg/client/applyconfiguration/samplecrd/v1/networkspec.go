@@ -120,6 +120,10 @@ type NetworkSpecApplyConfiguration struct {
 	// imported. Immutable, and cannot be added or removed later. With import, only cidr
 	// (to choose a subnet) and cloudCredentialsRef may be set besides it.
 	Import *NetworkImportApplyConfiguration `json:"import,omitempty"`
+	// DriftCheck sets how often the Network is compared with Neutron (period) and whether
+	// what differs is repaired or only reported (policy). Omitted: the controller's
+	// default period, and Repair.
+	DriftCheck *DriftCheckApplyConfiguration `json:"driftCheck,omitempty"`
 }
 
 // NetworkSpecApplyConfiguration constructs a declarative configuration of the NetworkSpec type for use with
@@ -296,5 +300,13 @@ func (b *NetworkSpecApplyConfiguration) WithDeletionPolicy(value samplecrdv1.Del
 // If called multiple times, the Import field is set to the value of the last call.
 func (b *NetworkSpecApplyConfiguration) WithImport(value *NetworkImportApplyConfiguration) *NetworkSpecApplyConfiguration {
 	b.Import = value
+	return b
+}
+
+// WithDriftCheck sets the DriftCheck field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DriftCheck field is set to the value of the last call.
+func (b *NetworkSpecApplyConfiguration) WithDriftCheck(value *DriftCheckApplyConfiguration) *NetworkSpecApplyConfiguration {
+	b.DriftCheck = value
 	return b
 }

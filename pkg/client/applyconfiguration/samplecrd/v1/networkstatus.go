@@ -19,6 +19,7 @@ limitations under the License.
 package v1
 
 import (
+	apismetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1 "k8s.io/client-go/applyconfigurations/meta/v1"
 )
 
@@ -91,6 +92,11 @@ type NetworkStatusApplyConfiguration struct {
 	// SharedWith are the projects the network is shared with, each with the Neutron RBAC
 	// policy that shares it: those of spec.sharedWith, and those still being unshared.
 	SharedWith []ProjectShareApplyConfiguration `json:"sharedWith,omitempty"`
+	// LastSyncTime is when the controller last compared the Network's Neutron side with
+	// its spec: the time of the list of the project's resources its last drift check used,
+	// or of its last pass that changed Neutron. Writes of status for other reasons leave
+	// it. kubectl get -o wide shows it.
+	LastSyncTime *apismetav1.Time `json:"lastSyncTime,omitempty"`
 }
 
 // NetworkStatusApplyConfiguration constructs a declarative configuration of the NetworkStatus type for use with
@@ -247,5 +253,13 @@ func (b *NetworkStatusApplyConfiguration) WithSharedWith(values ...*ProjectShare
 		}
 		b.SharedWith = append(b.SharedWith, *values[i])
 	}
+	return b
+}
+
+// WithLastSyncTime sets the LastSyncTime field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the LastSyncTime field is set to the value of the last call.
+func (b *NetworkStatusApplyConfiguration) WithLastSyncTime(value apismetav1.Time) *NetworkStatusApplyConfiguration {
+	b.LastSyncTime = &value
 	return b
 }
