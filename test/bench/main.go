@@ -45,6 +45,9 @@ type options struct {
 	resyncPorts  int
 	resyncPeriod time.Duration
 
+	driftN      int
+	driftWindow time.Duration
+
 	noisyRounds   int
 	noisyN        int
 	noisyB        int
@@ -92,6 +95,8 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.resyncN, "resync-n", -1, "List-form Networks of the resync stage, which measures the Neutron resync's cost with ports on their subnets; -1: -restart-n; 0 skips the stage.")
 	fs.IntVar(&o.resyncPorts, "resync-ports", 100, "Ports the resync stage puts on its Networks' subnets, one each on as many Networks (at most -resync-n).")
 	fs.DurationVar(&o.resyncPeriod, "resync-period", 5*time.Second, "-neutron-resync-period of the controller whose resyncs the resync stage measures.")
+	fs.IntVar(&o.driftN, "drift-n", 1000, "Networks of the drift stage, which measures the drift checks of Networks on a one-minute period (calls and status writes per Network per hour); 0 skips it.")
+	fs.DurationVar(&o.driftWindow, "drift-window", 3*time.Minute, "How long the drift stage counts a controller's checks, from its start.")
 	fs.IntVar(&o.tenants, "tenants", 10, "Projects of the tenants stage: the controller's own and tenants' with a member user and a credentials Secret each; 0 skips it.")
 	fs.IntVar(&o.tenantsN, "tenants-n", 1000, "Networks of the tenants stage, spread evenly over its projects.")
 	fs.IntVar(&o.noisyRounds, "noisy-rounds", 5, "Rounds of the noisy-neighbour stage, each with the fair queue and first in, first out; 0 skips the stage.")
@@ -138,8 +143,11 @@ func (o *options) validate() error {
 	if o.tenants < 0 || o.tenants > 100 || o.tenants > 0 && (o.tenants < 2 || o.tenantsN < o.tenants || o.tenantsN > 65536) {
 		errs = append(errs, "-tenants must be 0 or between 2 and 100, and -tenants-n between -tenants and 65536")
 	}
-	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 && o.shardN == 0 {
-		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -tenants, -noisy-rounds, -scale-n or -shard-n above 0")
+	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.driftN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 && o.shardN == 0 {
+		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -drift-n, -tenants, -noisy-rounds, -scale-n or -shard-n above 0")
+	}
+	if o.driftN < 0 || o.driftN > 0 && o.driftWindow < time.Minute {
+		errs = append(errs, "-drift-n must not be negative, and -drift-window at least 1m (one check round)")
 	}
 	if o.dualRounds < 0 || o.dualN < 0 || o.dualN > 65536 {
 		errs = append(errs, "-dual-rounds must be at least 0, and -dual-n between 0 and 65536")
@@ -253,6 +261,15 @@ func run(ctx context.Context, o options) error {
 		b.cleanup(ctx, "after the resync stage")
 	}
 	res.printResync(os.Stdout)
+	if o.driftN > 0 {
+		ds, err := runDrift(ctx, b)
+		if err != nil {
+			return err
+		}
+		res.drift = ds
+		b.cleanup(ctx, "after the drift stage")
+	}
+	res.printDrift(os.Stdout)
 	if o.noisyRounds > 0 {
 		ns, err := runNoisy(ctx, b)
 		if err != nil {

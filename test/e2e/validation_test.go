@@ -20,6 +20,14 @@ func TestValidationRejectsInvalidSpecs(t *testing.T) {
 		// notMsg must not appear: a message naming the other family misleads.
 		notMsg []string
 	}{
+		{"drift check period below a minute", `{cidr: "10.0.0.0/24", driftCheck: {period: 30s}}`,
+			[]string{"spec.driftCheck.period", "driftCheck.period must be between 1m and 24h"}, nil},
+		{"drift check period above a day", `{cidr: "10.0.0.0/24", driftCheck: {period: 25h}}`,
+			[]string{"spec.driftCheck.period", "driftCheck.period must be between 1m and 24h"}, nil},
+		{"drift check period not a duration", `{cidr: "10.0.0.0/24", driftCheck: {period: "1 minute"}}`,
+			[]string{"spec.driftCheck.period"}, nil},
+		{"drift check policy unknown", `{cidr: "10.0.0.0/24", driftCheck: {policy: Ignore}}`,
+			[]string{"spec.driftCheck.policy", "Repair", "Report"}, nil},
 		{"bad cidr text", `{cidr: "10.0.0/24"}`,
 			[]string{"spec.cidr", "cidr must be a valid IPv4 or IPv6 CIDR"}, nil},
 		{"not a cidr at all", `{cidr: "banana"}`,
