@@ -86,6 +86,10 @@ path-of-one-network: ## Which files' code runs when one Network is created until
 release: ## The version's artifacts in _output/release (VERSION= overrides the file VERSION): the image as an OCI archive and its digest, install.yaml, the chart, SHA256SUMS; offline and reproducible.
 	VERSION="$(RELEASE_VERSION)" hack/release.sh
 
+.PHONY: bundle
+bundle: ## The OLM bundle of the version in VERSION in _output/bundle, made from crd/, deploy/ and example/ and validated with operator-framework's library, OperatorHub and good-practice suites included (hack/bundle.sh; part of make test).
+	hack/bundle.sh
+
 .PHONY: codegen
 codegen: ## Regenerate deepcopy, clientset, listers, informers and the CRD crd/network.yaml after changing pkg/apis.
 	hack/update-codegen.sh

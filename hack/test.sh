@@ -4,7 +4,7 @@
 #
 # Usage: hack/test.sh all|short
 #
-#   all    make verify, make unit, make monitoring, then hack/e2e.sh (every end-to-end test)
+#   all    make verify, make unit, make bundle, make monitoring, then hack/e2e.sh (every end-to-end test)
 #          on the default OpenStack release and the newest Kubernetes, then hack/node-e2e.sh
 #          (the controller's Pods on a real kubelet) and, at the same time, the
 #          compatibility set test/e2e/compat-kubernetes.txt on the oldest Kubernetes README
@@ -347,6 +347,7 @@ fi
 step "make verify" make --no-print-directory verify
 step "make unit" make --no-print-directory unit
 if [[ "${mode}" == all ]]; then
+  step "make bundle (the OLM bundle, validated)" make --no-print-directory bundle
   step "packages installed (background)" wait_for_background "${installed}"
   step "make monitoring" make --no-print-directory monitoring
 fi
