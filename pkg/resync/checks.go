@@ -119,15 +119,18 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 		if apierrors.IsNotFound(err) || err != nil {
 			continue
 		}
+		// Not compared now: looked at again one period on, not at once, as its last
+		// comparison is as old as it was.
+		later := nextCheckAfter(now, network.DriftCheckPeriod(s.cfg.DefaultPeriod), s.anchor)
 		if !checkable(network, owned) {
-			s.schedule(network)
+			s.due.schedule(d.key, later)
 			continue
 		}
 		store, place, resolved := s.cfg.Tenants.CachedFor(d.key, network.Spec.CloudCredentialsRef == nil)
 		if !resolved {
 			// Its credentials were not reached since the start: its first pass does, and
 			// compares it with Neutron then.
-			s.schedule(network)
+			s.due.schedule(d.key, later)
 			continue
 		}
 		p := byStore[store]

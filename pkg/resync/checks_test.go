@@ -61,6 +61,24 @@ func TestChecksFallingDueTogetherShareOneListPerProject(t *testing.T) {
 		}
 	}
 
+	// A paused Network is not compared: due again one period on, not at once (its last
+	// comparison is as old as before, and would make it due again and again).
+	paused := f.Refresh("default", "later")
+	paused.Annotations = map[string]string{samplecrdv1.AnnotationReconcile: samplecrdv1.ReconcilePaused}
+	paused.Status.LastSyncTime = &metav1.Time{Time: store.FilledAt().Add(-time.Hour)}
+	f.Put(paused)
+	f.queued = nil
+	owed := store.FilledAt().Add(-time.Hour)
+	f.resync.due.schedule(cache.MetaObjectToName(paused), owed)
+	if listed := f.resync.CheckDue(f.Ctx, store.FilledAt()); listed != 0 || len(f.queued) != 0 {
+		t.Errorf("a paused Network's check: listed %d, queued %v; want neither", listed, f.queued)
+	}
+	if next, ok := f.resync.due.next(); !ok || !next.After(store.FilledAt()) {
+		t.Errorf("a paused Network's check is due again at %v (%v), want after %v", next, ok, store.FilledAt())
+	}
+	paused.Annotations = nil
+	f.Put(paused)
+
 	// Due before the store's last list: served by it.
 	f.Neutron.ClearCalls()
 	f.queued = nil
