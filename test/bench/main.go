@@ -46,7 +46,7 @@ type options struct {
 	resyncPeriod time.Duration
 
 	driftN      int
-	driftWindow time.Duration
+	driftRounds int
 
 	noisyRounds   int
 	noisyN        int
@@ -96,7 +96,7 @@ func (o *options) addFlags(fs *flag.FlagSet) {
 	fs.IntVar(&o.resyncPorts, "resync-ports", 100, "Ports the resync stage puts on its Networks' subnets, one each on as many Networks (at most -resync-n).")
 	fs.DurationVar(&o.resyncPeriod, "resync-period", 5*time.Second, "-neutron-resync-period of the controller whose resyncs the resync stage measures.")
 	fs.IntVar(&o.driftN, "drift-n", 1000, "Networks of the drift stage, which measures the drift checks of Networks on a one-minute period (calls and status writes per Network per hour); 0 skips it.")
-	fs.DurationVar(&o.driftWindow, "drift-window", 3*time.Minute, "How long the drift stage counts a controller's checks, from its start.")
+	fs.IntVar(&o.driftRounds, "drift-rounds", 2, "Rounds of checks the drift stage measures, after the first that lists the project: one a minute.")
 	fs.IntVar(&o.tenants, "tenants", 10, "Projects of the tenants stage: the controller's own and tenants' with a member user and a credentials Secret each; 0 skips it.")
 	fs.IntVar(&o.tenantsN, "tenants-n", 1000, "Networks of the tenants stage, spread evenly over its projects.")
 	fs.IntVar(&o.noisyRounds, "noisy-rounds", 5, "Rounds of the noisy-neighbour stage, each with the fair queue and first in, first out; 0 skips the stage.")
@@ -146,8 +146,8 @@ func (o *options) validate() error {
 	if o.workers < 1 || o.rounds < 0 || o.rounds == 0 && o.dualRounds == 0 && o.routedRounds == 0 && o.restartN == 0 && o.resyncN == 0 && o.driftN == 0 && o.tenants == 0 && o.noisyRounds == 0 && o.scaleN == 0 && o.shardN == 0 {
 		errs = append(errs, "-workers must be at least 1, -rounds at least 0, and -rounds, -dual-rounds, -routed-rounds, -restart-n, -resync-n, -drift-n, -tenants, -noisy-rounds, -scale-n or -shard-n above 0")
 	}
-	if o.driftN < 0 || o.driftN > 0 && o.driftWindow < time.Minute {
-		errs = append(errs, "-drift-n must not be negative, and -drift-window at least 1m (one check round)")
+	if o.driftN < 0 || o.driftN > 0 && o.driftRounds < 1 {
+		errs = append(errs, "-drift-n must not be negative, and -drift-rounds at least 1")
 	}
 	if o.dualRounds < 0 || o.dualN < 0 || o.dualN > 65536 {
 		errs = append(errs, "-dual-rounds must be at least 0, and -dual-n between 0 and 65536")

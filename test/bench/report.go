@@ -100,8 +100,8 @@ func (r *results) printTenants(w io.Writer) {
 func (r *results) printCommand(w io.Writer) {
 	o := r.opts
 	fmt.Fprintln(w)
-	command := fmt.Sprintf("hack/bench.sh -n %d -workers %d -rounds %d -dual-rounds %d -dual-n %d -routed-rounds %d -routed-n %d -restart-n %d -resync-n %d -resync-ports %d -resync-period %s -drift-n %d -drift-window %s -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s -shard-n %d -shard-replicas %d",
-		o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.routedRounds, o.routedN, o.restartN, o.resyncN, o.resyncPorts, o.resyncPeriod, o.driftN, o.driftWindow, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String(), o.shardN, o.shardReplicas)
+	command := fmt.Sprintf("hack/bench.sh -n %d -workers %d -rounds %d -dual-rounds %d -dual-n %d -routed-rounds %d -routed-n %d -restart-n %d -resync-n %d -resync-ports %d -resync-period %s -drift-n %d -drift-rounds %d -tenants %d -tenants-n %d -noisy-rounds %d -noisy-n %d -noisy-b %d -noisy-interval %s -idle-samples %d -scale-n %d -scale-at %s -shard-n %d -shard-replicas %d",
+		o.n, o.workers, o.rounds, o.dualRounds, o.dualN, o.routedRounds, o.routedN, o.restartN, o.resyncN, o.resyncPorts, o.resyncPeriod, o.driftN, o.driftRounds, o.tenants, o.tenantsN, o.noisyRounds, o.noisyN, o.noisyB, o.noisyInterval, o.idleSamples, o.scaleN, o.scaleAt.String(), o.shardN, o.shardReplicas)
 	for _, f := range []struct{ name, value string }{{"controller-args", o.controllerArgs}, {"baseline-args", o.baselineArgs}} {
 		if f.value != "" {
 			command += fmt.Sprintf(" -%s %q", f.name, f.value)

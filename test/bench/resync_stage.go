@@ -265,6 +265,10 @@ type logEntry struct {
 	TS       float64 `json:"ts"` // milliseconds since the epoch, as Kubernetes' JSON logs
 	Msg      string  `json:"msg"`
 	Requeued int     `json:"requeued"`
+	// Listed and Networks are a round of drift checks': the projects it listed, the
+	// Networks it checked.
+	Listed   int `json:"listed"`
+	Networks int `json:"networks"`
 }
 
 // at is when the controller wrote the line.
