@@ -44,7 +44,7 @@ import (
 //     absence, or the network's subnet list), so the retry lists by name, or the network's
 //     subnets, before creating again. Updates and deletes are idempotent and are simply
 //     sent again.
-func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) error {
+func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *samplecrdv1.Network) (err error) {
 	powers, err := r.tenants.Powers(network)
 	if err != nil {
 		// The namespace lost its project altogether: what it had there beyond its own
@@ -58,8 +58,15 @@ func (r *Reconciler) reconcile(ctx context.Context, st *statusWriter, network *s
 	if network.IsImported() {
 		return r.reconcileImportAsGranted(ctx, st, network, powers)
 	}
-	// Taken before anything is read: a check noted meanwhile waits for the next pass.
-	checkedAt, checked := r.checks.take(cache.MetaObjectToName(network))
+	// Taken before anything is read: a check noted meanwhile waits for the next pass. A
+	// pass that fails (or waits for its Neutron budget) leaves it to the next.
+	key := cache.MetaObjectToName(network)
+	checkedAt, checked := r.checks.take(key)
+	defer func() {
+		if err != nil && checked {
+			r.Checked(key, checkedAt)
+		}
+	}()
 	tenant, err := r.tenants.Of(ctx, network)
 	if err != nil {
 		return st.failed(ctx, network, "", err)

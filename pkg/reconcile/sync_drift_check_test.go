@@ -161,3 +161,24 @@ func TestReportedDriftIsToldOncePerChange(t *testing.T) {
 		t.Errorf("Neutron calls under Report = %q, want no update", calls)
 	}
 }
+
+// A check whose pass fails is recorded by the pass that succeeds after it.
+func TestAFailedPassLeavesItsCheckToTheNext(t *testing.T) {
+	network := RealizedNetwork("retried", "10.52.0.0/24", "")
+	f := New(t, network)
+	PutRealizedWith("10.52.0.0/24", func(s *neutron.Subnet) { s.EnableDHCP = false })(f.Neutron, OwnerOf(network))
+	f.StartLeading()
+	listed := time.Date(2026, 12, 7, 11, 0, 0, 0, time.UTC)
+	f.Reconciler.Checked(cache.MetaObjectToName(network), listed)
+	f.Neutron.FailWith("update subnet", &neutron.Error{Op: "update subnet", Kind: neutron.KindUnavailable, Code: 503, Message: "busy"})
+	if err := f.Sync(network); err == nil {
+		t.Fatal("the repair succeeded against a failing Neutron")
+	}
+	f.Neutron.FailWith("update subnet", nil)
+	if err := f.Sync(f.Refresh("default", "retried")); err != nil {
+		t.Fatalf("the retry: %v", err)
+	}
+	if got := f.Refresh("default", "retried").Status.LastSyncTime; got == nil || !got.Time.Equal(listed) {
+		t.Errorf("status.lastSyncTime = %v, want the failed pass's check, %v", got, listed)
+	}
+}

@@ -5,13 +5,13 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	samplecrdv1 "github.com/samplecrd/network-controller/pkg/apis/samplecrd/v1"
 	listers "github.com/samplecrd/network-controller/pkg/client/listers/samplecrd/v1"
 	"github.com/samplecrd/network-controller/pkg/credentials"
+	"github.com/samplecrd/network-controller/pkg/neutron"
 	"github.com/samplecrd/network-controller/pkg/neutronstore"
 	"github.com/samplecrd/network-controller/pkg/reconcile"
 	"github.com/samplecrd/network-controller/pkg/scope"
@@ -108,7 +108,7 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 	owned := s.cfg.Ownership.Now()
 	type project struct {
 		store    *neutronstore.Store
-		place    credentials.Project
+		place    neutron.Place
 		earliest time.Time
 		networks []*samplecrdv1.Network
 	}
@@ -116,7 +116,8 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 	byStore := map[*neutronstore.Store]*project{}
 	for _, d := range due {
 		network, err := listers.NewNetworkLister(s.cfg.Networks.Indexer(d.key.Namespace)).Networks(d.key.Namespace).Get(d.key.Name)
-		if apierrors.IsNotFound(err) || err != nil {
+		if err != nil {
+			// Gone from the cache: deleted, its check with it.
 			continue
 		}
 		// Not compared now: looked at again one period on, not at once, as its last
@@ -135,7 +136,7 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 		}
 		p := byStore[store]
 		if p == nil {
-			p = &project{store: store, place: credentials.Project{Place: place, Store: store}, earliest: d.at}
+			p = &project{store: store, place: place, earliest: d.at}
 			byStore[store] = p
 			order = append(order, p)
 		}
@@ -145,7 +146,7 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 	for _, p := range order {
 		if p.store.FilledAt().Before(p.earliest) {
 			if err := p.store.Fill(ctx); err != nil {
-				logger.Info("Skipping the drift checks of a project: listing its Neutron resources failed", "place", p.place.Place.String(), "networks", len(p.networks), "err", err)
+				logger.Info("Skipping the drift checks of a project: listing its Neutron resources failed", "place", p.place.String(), "networks", len(p.networks), "err", err)
 				for _, network := range p.networks {
 					s.due.schedule(cache.MetaObjectToName(network), nextCheckAfter(now, network.DriftCheckPeriod(s.cfg.DefaultPeriod), s.anchor))
 				}
@@ -156,7 +157,7 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 		listedAt := p.store.FilledAt()
 		for _, network := range p.networks {
 			key := cache.MetaObjectToName(network)
-			if network.DriftPolicy() == samplecrdv1.DriftRepair && credentials.PinnedTo(network, p.place.Place, s.cfg.Tenants.OwnPlace()) {
+			if network.DriftPolicy() == samplecrdv1.DriftRepair && credentials.PinnedTo(network, p.place, s.cfg.Tenants.OwnPlace()) {
 				if drift := driftOf(network, p.store, s.cfg.ClusterID); drift != "" {
 					s.cfg.Recorder.Event(network, corev1.EventTypeWarning, reasonNeutronDrift, drift)
 				}
@@ -170,9 +171,9 @@ func (s *Resyncer) CheckDue(ctx context.Context, now time.Time) int {
 	return listed
 }
 
-// checkable reports whether a check compares the Network now: a live, settled-or-not
-// Network this replica acts for, neither paused (nothing is looked at until it resumes)
-// nor an import (looked at again by the sweep).
+// checkable reports whether a check compares the Network now: one this replica acts for,
+// not being deleted, neither paused (nothing is looked at until it resumes) nor an import
+// (looked at again by the sweep).
 func checkable(network *samplecrdv1.Network, owned scope.Owned) bool {
 	return network.DeletionTimestamp == nil && !network.IsImported() && !reconcile.IsPaused(network) && owned.Owns(network.Namespace)
 }
