@@ -53,11 +53,11 @@ func TestChecksFallingDueTogetherShareOneListPerProject(t *testing.T) {
 		t.Errorf("Neutron calls after the passes = %q: a check that finds no drift costs its list only", got)
 	}
 
-	// Each is due again on its own period, after the list it was compared with.
+	// Each is due again about one period after the list it was compared with, on its grid.
 	for key, period := range map[cache.ObjectName]time.Duration{cache.MetaObjectToName(a): time.Minute, cache.MetaObjectToName(b): 10 * time.Minute} {
 		next := f.resync.due.byKey[key].at
-		if next.Sub(store.FilledAt()) < period || next.Sub(store.FilledAt()) > 2*period {
-			t.Errorf("%s due again at %v, want one to two periods of %v after the list at %v", key, next, period, store.FilledAt())
+		if after := next.Sub(store.FilledAt()); after < period/2 || after > period+period/2 || next.Sub(f.resync.anchor)%period != 0 {
+			t.Errorf("%s due again at %v, want an instant of its %v grid about one period after the list at %v", key, next, period, store.FilledAt())
 		}
 	}
 

@@ -132,15 +132,17 @@ func (h *dueHeap) Pop() any {
 }
 
 // nextCheckAfter returns when a Network last compared with Neutron at last falls due
-// again on period: the first instant of the grid anchor + k*period that is at least one
+// again on period: the first instant of the grid anchor + k*period at least half a
 // period after last, or last + period itself when that is before the anchor (a check
 // owed since before this process began). Every Network on one period falls due at the
-// same instants, so their checks share each project's list.
+// same instants, so their checks share each project's list. A check lists, and
+// lastSyncTime keeps whole seconds, a moment after its instant: half a period of slack
+// keeps it due one period after that instant, not two.
 func nextCheckAfter(last time.Time, period time.Duration, anchor time.Time) time.Time {
-	earliest := last.Add(period)
-	if !earliest.After(anchor) {
-		return earliest
+	if owed := last.Add(period); !owed.After(anchor) {
+		return owed
 	}
-	steps := (earliest.Sub(anchor) + period - 1) / period
+	earliest := last.Add(period / 2)
+	steps := max((earliest.Sub(anchor)+period-1)/period, 1)
 	return anchor.Add(steps * period)
 }

@@ -45,24 +45,34 @@ func TestDueQueueHandsOutChecksInDueOrder(t *testing.T) {
 }
 
 // Networks on one period, compared with Neutron at different moments, fall due at the same
-// instants (their checks share a list), never sooner than one period after their last
-// comparison; one owed since before the anchor is due at once.
+// instants (their checks share a list), never sooner than half a period after their last
+// comparison; one compared just after an instant (the list, lastSyncTime's whole seconds)
+// is due one period after that instant, not two; one owed since before the anchor is due
+// at once.
 func TestChecksOfOnePeriodFallDueTogether(t *testing.T) {
 	anchor := time.Date(2026, 12, 7, 10, 0, 7, 0, time.UTC)
 	period := 10 * time.Minute
-	want := anchor.Add(3 * period)
-	for _, last := range []time.Duration{period + time.Second, period + 4*time.Minute, 2 * period} {
-		got := nextCheckAfter(anchor.Add(last), period, anchor)
-		if !got.Equal(want) {
-			t.Errorf("last compared at anchor+%v: due %v, want %v", last, got, want)
+	for _, tc := range []struct{ last, want time.Duration }{
+		{period + time.Second, 2 * period},
+		{period + 4*time.Minute, 2 * period},
+		{period + 6*time.Minute, 3 * period},
+		{2 * period, 3 * period},
+	} {
+		got := nextCheckAfter(anchor.Add(tc.last), period, anchor)
+		if !got.Equal(anchor.Add(tc.want)) {
+			t.Errorf("last compared at anchor+%v: due %v, want anchor+%v", tc.last, got, tc.want)
 		}
-		if got.Sub(anchor.Add(last)) < period {
-			t.Errorf("last compared at anchor+%v: due %v, sooner than one period", last, got)
+		if got.Sub(anchor.Add(tc.last)) < period/2 {
+			t.Errorf("last compared at anchor+%v: due %v, sooner than half a period", tc.last, got)
 		}
 	}
 	// A one-minute grid holds every instant of the ten-minute one: both share its lists.
-	if got := nextCheckAfter(anchor.Add(9*time.Minute+30*time.Second), time.Minute, anchor); !got.Equal(anchor.Add(period + time.Minute)) {
-		t.Errorf("one-minute check = %v, want %v on the shared grid", got, anchor.Add(period+time.Minute))
+	if got := nextCheckAfter(anchor.Add(9*time.Minute+20*time.Second), time.Minute, anchor); !got.Equal(anchor.Add(period)) {
+		t.Errorf("one-minute check = %v, want %v on the shared grid", got, anchor.Add(period))
+	}
+	// Compared at the start, before the first instant: due at the first instant, not sooner.
+	if got := nextCheckAfter(anchor.Add(time.Second), period, anchor); !got.Equal(anchor.Add(period)) {
+		t.Errorf("compared at the start: due %v, want %v", got, anchor.Add(period))
 	}
 	long := anchor.Add(-time.Hour)
 	if got := nextCheckAfter(long, period, anchor); !got.Equal(long.Add(period)) {

@@ -45,7 +45,7 @@ func TestDriftChecksOnEachNetworksOwnTerms(t *testing.T) {
 		t.Errorf("watched, Ready under Report: Drifted = %+v, want False", c)
 	}
 
-	// A new Network's first check comes one to two periods after its creation, on its
+	// A new Network's first check comes half a period to one and a half after its creation, on its
 	// period's grid; from then on, one each period.
 	for _, name := range []string{"fast", "watched"} {
 		ready[name] = waitChecked(t, ns, name, ready[name].Status.LastSyncTime, 150*time.Second)
